@@ -1,0 +1,118 @@
+# rladv - see README.md.  make, make demo, make check, make bench,
+# make install (PREFIX, DESTDIR), make CUDA=1, make check SANITIZE=1.
+
+PREFIX	?= /usr/local
+MANDIR	?= $(PREFIX)/share/man
+CC	?= cc
+NVCC	?= nvcc
+CFLAGS	?= -O2 -g
+VERSION	 = 0.1.0
+
+WARN	 = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
+	   -Wmissing-prototypes -Wpointer-arith -Wno-sign-compare
+PKGS	 = libcjson zlib
+# Recursive (=) so that pkg-config runs after scripts/deps.sh has.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
+
+BUILD	 = build
+MODE	 = plain
+ifeq ($(SANITIZE),1)
+BUILD	 = build/san
+MODE	 = san
+SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer \
+	   -fno-sanitize-recover=undefined
+endif
+ifeq ($(CUDA),1)
+BUILD	:= $(BUILD)-cuda
+MODE	:= $(MODE)-cuda
+CUDEF	 = -DRLADV_CUDA
+CUDA_HOME ?= /usr/local/cuda
+CULIBS	 = -L$(CUDA_HOME)/lib64 -lcudart -lstdc++
+endif
+
+ALL_CPPFLAGS = -D_GNU_SOURCE -DRLADV_VERSION='"$(VERSION)"' $(CUDEF) \
+	   -Isrc $(PKG_CFLAGS) $(CPPFLAGS)
+ALL_CFLAGS = $(WARN) $(SANFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
+LIBS	 = $(PKG_LIBS) $(CULIBS) -lm -lpthread
+
+SRCS	 = $(wildcard src/*.c)
+OBJS	 = $(SRCS:src/%.c=$(BUILD)/%.o)
+LIBOBJS	 = $(filter-out $(BUILD)/main.o,$(OBJS))
+ifeq ($(CUDA),1)
+CUOBJS	 = $(BUILD)/backend_cuda.o
+endif
+TESTS	 = $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/check_*.c))
+
+.PHONY: all deps demo check test unit e2e conformance bench fuzz install \
+	uninstall clean FORCE
+
+all: rladv
+
+deps:
+	@sh scripts/deps.sh
+
+rladv: $(OBJS) $(CUOBJS) build/.mode
+	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(CUOBJS) $(LIBS)
+
+# Rewritten only when the build mode changes, so that ./rladv is relinked
+# after make SANITIZE=1 or CUDA=1 and not otherwise.
+build/.mode: FORCE | deps
+	@mkdir -p build; echo $(MODE) | cmp -s - $@ || echo $(MODE) > $@
+
+$(BUILD)/%.o: src/%.c | deps
+	@mkdir -p $(BUILD)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/backend_cuda.o: src/backend_cuda.cu src/advmath.h src/advantage.h
+	@mkdir -p $(BUILD)
+	$(NVCC) -O2 -std=c++17 -DRLADV_CUDA -D_GNU_SOURCE -Isrc \
+	    -arch=sm_80 -gencode arch=compute_80,code=sm_80 \
+	    -gencode arch=compute_90,code=sm_90 -c -o $@ $<
+
+$(BUILD)/tests/%: tests/%.c $(LIBOBJS) $(CUOBJS) | deps
+	@mkdir -p $(BUILD)/tests
+	$(CC) $(ALL_CPPFLAGS) $(CHECK_CFLAGS) $(ALL_CFLAGS) -MMD -MP -o $@ $< \
+	    $(LIBOBJS) $(CUOBJS) $(ALL_LDFLAGS) $(CHECK_LIBS) $(LIBS)
+
+demo: rladv
+	./rladv -a stratified --alpha 0.6 -g balanced --annotate \
+	    samples/search_agent.jsonl | head -n 2 | cut -c 1-400
+	@echo ...
+	./rladv stats samples/search_agent.jsonl
+
+unit: $(TESTS)
+	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
+
+e2e: rladv
+	@sh tests/e2e.sh ./rladv
+
+conformance: rladv
+	python3 ../shared/conformance/check.py ./rladv
+
+check test: rladv unit
+	@sh tests/e2e.sh ./rladv
+	@sh tests/help_synopsis.sh ./rladv man/rladv.1
+	@sh tests/man_examples.sh ./rladv man/rladv.1
+	python3 ../shared/conformance/check.py ./rladv
+
+bench: rladv
+	@sh bench/run.sh
+
+install: rladv
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1
+	install -m 755 rladv $(DESTDIR)$(PREFIX)/bin/rladv
+	install -m 644 man/rladv.1 $(DESTDIR)$(MANDIR)/man1/rladv.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/rladv $(DESTDIR)$(MANDIR)/man1/rladv.1
+
+clean:
+	rm -rf build rladv
+
+FORCE:
+
+-include $(OBJS:.o=.d) $(TESTS:=.d)

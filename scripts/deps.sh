@@ -1,0 +1,20 @@
+#!/bin/sh
+# deps.sh - makes sure the libraries rladv builds with are installed.
+# Installs them with apt-get when run as root on Debian; otherwise prints
+# the one line to run.  Found through pkg-config, as the Makefile uses it.
+pkgs="libcjson-dev zlib1g-dev check pkg-config"
+have() {
+	command -v pkg-config >/dev/null 2>&1 &&
+	    pkg-config --exists libcjson zlib check
+}
+have && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "rladv: installing $pkgs" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get install -y $pkgs >/dev/null ||
+	    { apt-get update >/dev/null && apt-get install -y $pkgs >/dev/null; }
+	have && exit 0
+fi
+echo "rladv: missing build dependencies; run:" >&2
+echo "    sudo apt-get install -y $pkgs" >&2
+exit 1

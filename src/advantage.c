@@ -1,0 +1,344 @@
+/*
+ * advantage.c - the estimators of SPEC §3, one row each in
+ * advantage_table.  Every estimator sees one batch in group order and
+ * writes one advantage per record.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "advantage.h"
+#include "advmath.h"
+
+void
+advantage_defaults(struct adv_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->eps = 1e-6;
+	p->alpha = 0.6;
+	p->std_scope = STD_GROUP;
+	msgrpo_defaults(&p->ms);
+}
+
+static size_t
+gsize(const struct batch *b, size_t g)
+{
+	return b->goff[g + 1] - b->goff[g];
+}
+
+/*
+ * GN, the group-normalized advantage (GRPO; "GN" in Stratified GRPO):
+ *   A_i = (r_i - mu) / (sigma + eps)
+ * with mu and sigma of the group (default), sigma of the batch
+ * (--std-scope batch, TRL's scale_rewards="batch"), no division
+ * (--std-scope none), or both of the batch (--gn-scope batch, Stratified
+ * GRPO Algorithm 1 step 1 read literally).
+ */
+static void
+gn_group(const struct batch *b, size_t g, const struct adv_params *p,
+    const struct advmath_mom *bm, double *out)
+{
+	size_t o = b->goff[g], n = gsize(b, g), i;
+	struct advmath_mom m;
+
+	if (p->gn_batch) {
+		for (i = 0; i < n; i++)
+			out[i] = advmath_norm(b->r[o + i], bm, p->eps);
+		return;
+	}
+	if (n == 1) {
+		out[0] = advmath_single(b->r[o], p->verl_single,
+		    p->std_scope != STD_NONE, p->eps);
+		return;
+	}
+	m = advmath_moments(b->r + o, NULL, 0, n, p->sample);
+	for (i = 0; i < n; i++) {
+		if (m.equal)
+			out[i] = 0;
+		else if (p->std_scope == STD_GROUP)
+			out[i] = advmath_norm(b->r[o + i], &m, p->eps);
+		else if (p->std_scope == STD_BATCH)
+			out[i] = (b->r[o + i] - m.mean) / (bm->std + p->eps);
+		else
+			out[i] = b->r[o + i] - m.mean;
+	}
+}
+
+static struct advmath_mom
+batch_moments(const struct batch *b, const struct adv_params *p)
+{
+	return advmath_moments(b->r, NULL, 0, b->n, p->sample);
+}
+
+/* grpo: GN above.  Source: GRPO (DeepSeekMath); verl, TRL. */
+static int
+adv_grpo(const struct batch *b, struct adv_params *p, double *adv,
+    struct diag *d)
+{
+	struct advmath_mom bm = batch_moments(b, p);
+	size_t g;
+
+	(void)d;
+	for (g = 0; g < b->ngroups; g++)
+		gn_group(b, g, p, &bm, adv + b->goff[g]);
+	return 0;
+}
+
+/* drgrpo: A_i = r_i - mu.  Source: Dr. GRPO ("Understanding R1-Zero-Like
+ * Training"), which drops the division by sigma. */
+static int
+adv_drgrpo(const struct batch *b, struct adv_params *p, double *adv,
+    struct diag *d)
+{
+	struct adv_params q = *p;
+
+	q.std_scope = STD_NONE;
+	q.gn_batch = 0;
+	return adv_grpo(b, &q, adv, d);
+}
+
+/* rloo: A_i = r_i - mean_{j != i} r_j, 0 for a group of one.  Source:
+ * RLOO (Ahmadian et al. 2024), verl's compute_rloo_outcome_advantage. */
+static int
+adv_rloo(const struct batch *b, struct adv_params *p, double *adv,
+    struct diag *d)
+{
+	size_t g, i, o, n;
+	struct advmath_mom m;
+	double s;
+
+	(void)d;
+	for (g = 0; g < b->ngroups; g++) {
+		o = b->goff[g];
+		n = gsize(b, g);
+		if (n == 1) {
+			adv[o] = advmath_single(b->r[o], p->verl_single, 0, 0);
+			continue;
+		}
+		m = advmath_moments(b->r + o, NULL, 0, n, 0);
+		s = 0;
+		for (i = 0; i < n; i++)
+			s += b->r[o + i];
+		for (i = 0; i < n; i++)
+			adv[o + i] = m.equal ? 0 :
+			    b->r[o + i] - (s - b->r[o + i]) / (double)(n - 1);
+	}
+	return 0;
+}
+
+/*
+ * san: A_i = (r_i - mu_k) / (sigma_k + eps) over the stratum k of i inside
+ * its group.  Source: Stratified GRPO, Definition 1 (Stratified Advantage
+ * Normalization).  A stratum of one has no peer: 0.
+ */
+static void
+san_group(const struct batch *b, size_t g, const struct adv_params *p,
+    double *out)
+{
+	size_t o = b->goff[g], n = gsize(b, g), i;
+	uint32_t k;
+	struct advmath_mom m;
+
+	if (n == 1) {
+		out[0] = advmath_single(b->r[o], p->verl_single, 1, p->eps);
+		return;
+	}
+	for (k = 0; k < b->nstrat[g]; k++) {
+		m = advmath_moments(b->r + o, b->strat + o, k, n, p->sample);
+		for (i = 0; i < n; i++)
+			if (b->strat[o + i] == k)
+				out[i] = m.n > 1 ? advmath_norm(b->r[o + i],
+				    &m, p->eps) : 0;
+	}
+}
+
+static int
+adv_san(const struct batch *b, struct adv_params *p, double *adv,
+    struct diag *d)
+{
+	size_t g;
+
+	(void)d;
+	for (g = 0; g < b->ngroups; g++)
+		san_group(b, g, p, adv + b->goff[g]);
+	return 0;
+}
+
+/* stratified: A_i = alpha SAN_i + (1 - alpha) GN_i.  Source: Stratified
+ * GRPO, Definition 2 and Algorithm 1 (alpha = 0.6 in its experiments). */
+static int
+adv_stratified(const struct batch *b, struct adv_params *p, double *adv,
+    struct diag *d)
+{
+	struct advmath_mom bm = batch_moments(b, p);
+	double *gn;
+	size_t g, i, o;
+
+	(void)d;
+	gn = malloc((b->n ? b->n : 1) * sizeof(*gn));
+	if (gn == NULL)
+		return diag_set(d, EXIT_IO, "out of memory");
+	for (g = 0; g < b->ngroups; g++) {
+		o = b->goff[g];
+		san_group(b, g, p, adv + o);
+		gn_group(b, g, p, &bm, gn + o);
+		for (i = o; i < b->goff[g + 1]; i++)
+			adv[i] = p->alpha * adv[i] + (1 - p->alpha) * gn[i];
+	}
+	free(gn);
+	return 0;
+}
+
+/*
+ * opo: A_i = r_i - sum_j T_j r_j / sum_j T_j, the length-weighted
+ * baseline of On-Policy RL with Optimal reward baseline (OPO), as verl's
+ * compute_opo_outcome_advantage.  With no trained token in the group the
+ * weights are undefined; the plain mean stands in.
+ */
+static int
+adv_opo(const struct batch *b, struct adv_params *p, double *adv,
+    struct diag *d)
+{
+	size_t g, i, o, n;
+	struct advmath_mom m;
+	double sw, swr, base;
+
+	(void)d;
+	for (g = 0; g < b->ngroups; g++) {
+		o = b->goff[g];
+		n = gsize(b, g);
+		if (n == 1) {
+			adv[o] = advmath_single(b->r[o], p->verl_single, 0, 0);
+			continue;
+		}
+		m = advmath_moments(b->r + o, NULL, 0, n, 0);
+		sw = swr = 0;
+		for (i = o; i < o + n; i++) {
+			sw += b->T[i];
+			swr += b->T[i] * b->r[i];
+		}
+		base = sw > 0 ? swr / sw : m.mean;
+		for (i = o; i < o + n; i++)
+			adv[i] = m.equal ? 0 : b->r[i] - base;
+	}
+	return 0;
+}
+
+/*
+ * rpp-baseline: a_i = r_i - mu (group), then whitened over the batch's
+ * trained tokens: A_i = (a_i - abar) / sqrt(v + 1e-8), abar and v
+ * token-weighted, v with n - 1 (n = trained tokens).  Source:
+ * REINFORCE++-baseline, verl's compute_reinforce_plus_plus_baseline_
+ * outcome_advantage with masked_whiten.  With one trained token or none
+ * v is taken as 0; when every a_i with trained tokens is equal, 0.
+ */
+static int
+adv_rpp(const struct batch *b, struct adv_params *p, double *adv,
+    struct diag *d)
+{
+	struct adv_params q = *p;
+	double N = 0, s = 0, ss = 0, mean, v, first = 0;
+	size_t i;
+	int equal = 1, any = 0;
+
+	q.std_scope = STD_NONE;
+	q.gn_batch = 0;
+	adv_grpo(b, &q, adv, d);
+	for (i = 0; i < b->n; i++) {
+		if (b->T[i] <= 0)
+			continue;
+		if (!any)
+			first = adv[i];
+		else if (adv[i] != first)
+			equal = 0;
+		any = 1;
+		N += b->T[i];
+		s += b->T[i] * adv[i];
+	}
+	if (equal) {
+		for (i = 0; i < b->n; i++)
+			adv[i] = 0;
+		return 0;
+	}
+	mean = s / N;
+	for (i = 0; i < b->n; i++)
+		if (b->T[i] > 0)
+			ss += b->T[i] * (adv[i] - mean) * (adv[i] - mean);
+	v = N > 1 ? ss / (N - 1) : 0;
+	for (i = 0; i < b->n; i++)
+		adv[i] = (adv[i] - mean) / sqrt(v + 1e-8);
+	return 0;
+}
+
+/*
+ * msgrpo: A_i = sum_tau w_tau mean_{S ni i, |S| = tau} (r_i - mu_S) /
+ * (sigma_S + eps).  Source: MS-GRPO, Eq. 3-6; the sampled path is its
+ * Sec. 3.2.  The work is in msgrpo.c.
+ */
+static int
+adv_msgrpo(const struct batch *b, struct adv_params *p, double *adv,
+    struct diag *d)
+{
+	size_t g, o;
+	enum ms_path path;
+
+	p->ms.eps = p->eps;
+	for (g = 0; g < b->ngroups; g++) {
+		o = b->goff[g];
+		if (msgrpo_group(b->r + o, b->T + o, b->tie + o, gsize(b, g),
+		    b->ghash[g], &p->ms, adv + o, &path) != 0)
+			return diag_set(d, EXIT_USAGE, "group %s: exact "
+			    "MS-GRPO would cost %.3g > --ms-budget %.3g; use "
+			    "--ms-mode sampled (or auto), or raise --ms-budget",
+			    b->gname ? b->gname[g] : "?",
+			    msgrpo_cost(b->r + o, b->T + o, gsize(b, g),
+			    &p->ms), p->ms.budget);
+		if (path == MS_PATH_EXACT)
+			p->ms_exact++;
+		else if (path == MS_PATH_SAMPLED)
+			p->ms_sampled++;
+	}
+	return 0;
+}
+
+const struct estimator advantage_table[] = {
+	{ "grpo", adv_grpo, 0,
+	    "(r - mean) / (std + eps) within the group (GRPO)" },
+	{ "drgrpo", adv_drgrpo, 0,
+	    "r - mean within the group (Dr. GRPO)" },
+	{ "rloo", adv_rloo, 0,
+	    "r - mean of the other responses (RLOO)" },
+	{ "san", adv_san, ADV_STRATA,
+	    "normalized within the stratum (Stratified GRPO, SAN)" },
+	{ "stratified", adv_stratified, ADV_STRATA,
+	    "alpha SAN + (1 - alpha) GRPO (Stratified GRPO)" },
+	{ "msgrpo", adv_msgrpo, 0,
+	    "multi-scale subgroup average (MS-GRPO)" },
+	{ "opo", adv_opo, 0,
+	    "r - length-weighted mean (OPO, as in verl)" },
+	{ "rpp-baseline", adv_rpp, ADV_BATCH,
+	    "r - mean, whitened over the batch (REINFORCE++-baseline)" },
+	{ NULL, NULL, 0, NULL }
+};
+
+const struct estimator *
+advantage_find(const char *name)
+{
+	const struct estimator *e;
+
+	for (e = advantage_table; e->name != NULL; e++)
+		if (strcmp(e->name, name) == 0)
+			return e;
+	return NULL;
+}
+
+unsigned
+advantage_flags(const struct estimator *e, const struct adv_params *p)
+{
+	unsigned f = e->flags;
+	int gn = e->fn == adv_grpo || e->fn == adv_stratified;
+
+	if (gn && (p->gn_batch || p->std_scope == STD_BATCH))
+		f |= ADV_BATCH;
+	return f;
+}

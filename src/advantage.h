@@ -1,0 +1,63 @@
+/*
+ * advantage.h - the table of advantage estimators (SPEC §3).  An
+ * estimator fills the caller's adv[] for a batch whose arrays the caller
+ * owns.
+ */
+#ifndef RLADV_ADVANTAGE_H
+#define RLADV_ADVANTAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "msgrpo.h"
+
+/* One batch as flat arrays, records in group order. */
+struct batch {
+	size_t		 n;		/* records */
+	size_t		 ngroups;
+	const double	*r;		/* rewards [n] */
+	const double	*T;		/* trained tokens [n] */
+	const size_t	*goff;		/* [ngroups + 1] group offsets */
+	const uint32_t	*strat;		/* [n] stratum index in its group */
+	const uint32_t	*nstrat;	/* [ngroups] strata in the group */
+	const uint64_t	*ghash;		/* [ngroups] group key hashes */
+	const uint64_t	*tie;		/* [n] record hashes (MS-GRPO) */
+	const char *const *gname;	/* [ngroups] group labels, messages */
+};
+
+enum std_scope { STD_GROUP, STD_BATCH, STD_NONE };
+
+struct adv_params {
+	int		sample;		/* --std sample */
+	double		eps;		/* --eps */
+	double		alpha;		/* --alpha */
+	enum std_scope	std_scope;	/* --std-scope */
+	int		gn_batch;	/* --gn-scope batch */
+	int		verl_single;	/* --like verl: group of one rule */
+	struct ms_params ms;
+	/* Filled by msgrpo: groups that took each path. */
+	size_t		ms_exact, ms_sampled;
+};
+
+#define ADV_STRATA	1	/* needs the stratum key */
+#define ADV_BATCH	2	/* result depends on the whole batch */
+
+struct estimator {
+	const char	*name;
+	int		(*fn)(const struct batch *, struct adv_params *,
+			    double *adv, struct diag *);
+	unsigned	 flags;
+	const char	*help;
+};
+
+extern const struct estimator advantage_table[];
+
+void	advantage_defaults(struct adv_params *p);
+/* NULL when no estimator has that name. */
+const struct estimator *advantage_find(const char *name);
+/* ADV_BATCH as the options make it (--std-scope/--gn-scope batch). */
+unsigned advantage_flags(const struct estimator *e,
+	    const struct adv_params *p);
+
+#endif

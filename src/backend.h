@@ -1,0 +1,22 @@
+/*
+ * backend.h - where a batch's numbers are computed: the CPU, or CUDA when
+ * built with make CUDA=1.  Results go to the caller's arrays.
+ */
+#ifndef RLADV_BACKEND_H
+#define RLADV_BACKEND_H
+
+#include "advantage.h"
+#include "diag.h"
+#include "options.h"
+
+/* Chooses the device for --device; status 2 when cuda cannot be had. */
+int	backend_select(enum device dev, struct diag *d);
+/* Advantages of a batch on the chosen device. */
+int	backend_advantages(const struct config *c, struct adv_params *ap,
+	    const struct batch *v, double *adv, struct diag *d);
+/* "cpu" or "cuda": what backend_select chose. */
+const char *backend_name(void);
+/* Whether this build has the CUDA backend. */
+int	backend_has_cuda(void);
+
+#endif

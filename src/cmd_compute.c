@@ -1,0 +1,200 @@
+/*
+ * cmd_compute.c - rladv [compute]: the filter.  Reads records, computes
+ * each batch's advantages and loss weights, writes the records back with
+ * the four fields added (SPEC §2-§6).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "advmath.h"
+#include "backend.h"
+#include "cmd.h"
+#include "compute.h"
+#include "output.h"
+#include "pipeline.h"
+
+struct cctx {
+	const struct config	*c;
+	struct adv_params	 ap;
+	struct output		*out;
+	double			*adv, *w;
+	size_t			*inv, *annoff;
+	size_t			 cap;
+	struct buf		 ann;
+};
+
+static void
+grow(struct cctx *x, size_t n)
+{
+	if (n <= x->cap)
+		return;
+	x->cap = n + n / 2;
+	x->adv = diag_realloc(x->adv, x->cap * sizeof(*x->adv));
+	x->w = diag_realloc(x->w, x->cap * sizeof(*x->w));
+	x->inv = diag_realloc(x->inv, x->cap * sizeof(*x->inv));
+	x->annoff = diag_realloc(x->annoff, x->cap * sizeof(*x->annoff));
+}
+
+static void
+ann_num(struct buf *b, const char *name, double v, int digits)
+{
+	char num[40];
+	size_t n;
+
+	buf_add(b, "\"", 1);
+	buf_add(b, name, strlen(name));
+	buf_add(b, "\":", 2);
+	n = output_number(v, digits, num);
+	buf_add(b, num, n);
+}
+
+/* --annotate: the sizes, means and deviations the estimators used. */
+static void
+annotate(struct cctx *x, struct gbatch *b, const struct batch *v)
+{
+	const struct config *c = x->c;
+	struct advmath_mom gm, sm;
+	struct buf lab = { 0 };
+	size_t g, k, o, n;
+
+	x->ann.len = 0;
+	for (g = 0; g < v->ngroups; g++) {
+		o = v->goff[g];
+		n = v->goff[g + 1] - o;
+		gm = advmath_moments(v->r + o, NULL, 0, n, c->ap.sample);
+		for (k = o; k < o + n; k++) {
+			const struct record *r = &b->rec[b->perm[k]].r;
+
+			sm = advmath_moments(v->r + o, v->strat + o,
+			    v->strat[k], n, c->ap.sample);
+			x->annoff[k] = x->ann.len;
+			buf_add(&x->ann, "{", 1);
+			ann_num(&x->ann, "group_size", gm.n, 17);
+			buf_add(&x->ann, ",", 1);
+			ann_num(&x->ann, "group_mean", gm.mean, c->digits);
+			buf_add(&x->ann, ",", 1);
+			ann_num(&x->ann, "group_std", gm.std, c->digits);
+			if (r->has_stratum) {
+				lab.len = 0;
+				record_key_label(b->keys.p + r->skey,
+				    r->skeylen, &lab);
+				buf_add(&x->ann, ",\"stratum\":", 11);
+				output_json_string(&x->ann, lab.p, lab.len);
+			}
+			buf_add(&x->ann, ",", 1);
+			ann_num(&x->ann, "stratum_size", sm.n, 17);
+			buf_add(&x->ann, ",", 1);
+			ann_num(&x->ann, "stratum_mean", sm.mean, c->digits);
+			buf_add(&x->ann, ",", 1);
+			ann_num(&x->ann, "stratum_std", sm.std, c->digits);
+			buf_add(&x->ann, "}", 1);
+		}
+	}
+	buf_free(&lab);
+}
+
+static int
+on_batch(void *ctx, struct gbatch *b, const struct batch *v, struct diag *d)
+{
+	struct cctx *x = ctx;
+	struct emit em;
+	size_t i, k;
+
+	grow(x, b->n);
+	if (compute_batch(x->c, &x->ap, v, x->adv, x->w, d) != 0)
+		return d->status;
+	for (k = 0; k < v->n; k++)
+		x->inv[b->perm[k]] = k;
+	if (x->c->annotate)
+		annotate(x, b, v);
+	em.digits = x->c->digits;
+	em.tokens = x->c->tokens;
+	em.annot = NULL;
+	em.annot_len = 0;
+	for (i = 0; i < b->n; i++) {
+		const struct brec *br = &b->rec[i];
+
+		if (br->dropped)
+			continue;
+		k = x->inv[i];
+		if (x->c->annotate) {
+			size_t end = k + 1 < v->n ? 0 : x->ann.len;
+
+			em.annot = x->ann.p + x->annoff[k];
+			/* Each annotation ends at its closing brace. */
+			em.annot_len = (end ? end : x->ann.len) - x->annoff[k];
+			em.annot_len = (size_t)((const char *)memchr(em.annot,
+			    '}', em.annot_len) - em.annot) + 1;
+		}
+		if (output_record(x->out, b->text.p + br->text, &br->r,
+		    (const uint32_t *)b->runs.p, x->adv[k], x->w[k], &em,
+		    d) != 0)
+			return d->status;
+	}
+	return 0;
+}
+
+static void
+summary(const struct config *c, const struct pipeline_stats *st,
+    const struct adv_params *ap)
+{
+	fprintf(stderr, "rladv: %llu records in, %llu out, %llu rejected; "
+	    "%llu groups, %llu strata, %llu batches", st->in, st->out,
+	    st->rejected, st->groups, st->strata, st->batches);
+	if (strcmp(c->est->name, "msgrpo") == 0)
+		fprintf(stderr, "; msgrpo: %zu groups exact, %zu sampled",
+		    ap->ms_exact, ap->ms_sampled);
+	fputc('\n', stderr);
+}
+
+int
+cmd_compute(int argc, char **argv)
+{
+	struct config c;
+	struct cctx x;
+	struct pipeline_stats st;
+	struct diag d = { 0 };
+	int rc;
+
+	options_defaults(&c);
+	rc = options_parse(&c, argc, argv, 1, &d);
+	if (rc == -1) {
+		fputs(options_usage, stdout);
+		return fflush(stdout) == 0 ? 0 : EXIT_IO;
+	}
+	if (rc == -2) {
+		printf("rladv %s (cuda: %s)\n", RLADV_VERSION,
+		    backend_has_cuda() ? "compiled in" : "not compiled in");
+		return 0;
+	}
+	if (rc != 0 || options_check(&c, &d) != 0 ||
+	    compute_device(&c, &d) != 0)
+		diag_exit(&d);
+	memset(&x, 0, sizeof(x));
+	x.c = &c;
+	x.ap = c.ap;
+	if ((x.out = output_open(c.out, c.gzip, c.gzip_level, &d)) == NULL)
+		diag_exit(&d);
+	rc = pipeline_run(&c, strcmp(c.est->name, "msgrpo") == 0,
+	    compute_streams(&c), on_batch, &x, &st, &d);
+	if (rc == 0)
+		rc = output_close(x.out, &d);
+	else {
+		struct diag ignore = { 0 };
+
+		output_close(x.out, &ignore);
+	}
+	if (rc != 0)
+		diag_print(&d);
+	if (c.verbose || c.skip || (strcmp(c.est->name, "msgrpo") == 0 &&
+	    c.ap.ms.mode == MS_AUTO && rc == 0))
+		summary(&c, &st, &x.ap);
+	free(x.adv);
+	free(x.w);
+	free(x.inv);
+	free(x.annoff);
+	buf_free(&x.ann);
+	options_free(&c);
+	return rc;
+}

@@ -1,0 +1,21 @@
+/*
+ * compute.h - the numbers of one batch under one configuration: the
+ * advantages and loss weights, in the batch's group order, written to the
+ * caller's arrays.
+ */
+#ifndef RLADV_COMPUTE_H
+#define RLADV_COMPUTE_H
+
+#include "advantage.h"
+#include "diag.h"
+#include "options.h"
+
+/* adv and w hold v->n values each.  ap is updated (MS-GRPO counts). */
+int	compute_batch(const struct config *c, struct adv_params *ap,
+	    const struct batch *v, double *adv, double *w, struct diag *d);
+/* Whether the configuration can stream group by group. */
+int	compute_streams(const struct config *c);
+/* Refuses --device cuda where it cannot run (status 2). */
+int	compute_device(const struct config *c, struct diag *d);
+
+#endif

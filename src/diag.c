@@ -1,0 +1,124 @@
+/*
+ * diag.c - messages and exits.  The one module besides main and the
+ * commands that may end the process.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+
+int
+diag_set(struct diag *d, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	d->status = status;
+	va_start(ap, fmt);
+	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+int
+diag_setl(struct diag *d, int status, const char *file,
+    unsigned long long line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	d->status = status;
+	n = snprintf(d->msg, sizeof(d->msg), "%s:%llu: ", file, line);
+	if (n < 0 || (size_t)n >= sizeof(d->msg))
+		n = 0;
+	va_start(ap, fmt);
+	vsnprintf(d->msg + n, sizeof(d->msg) - n, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+void
+diag_print(const struct diag *d)
+{
+	fprintf(stderr, "rladv: %s\n", d->msg);
+}
+
+void
+diag_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("rladv: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void
+diag_exit(const struct diag *d)
+{
+	diag_print(d);
+	exit(d->status ? d->status : EXIT_IO);
+}
+
+void
+diag_fatal(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("rladv: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(status);
+}
+
+static void
+oom(void)
+{
+	fputs("rladv: out of memory\n", stderr);
+	exit(EXIT_IO);
+}
+
+void *
+diag_malloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+void *
+diag_calloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+void *
+diag_realloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (q == NULL)
+		oom();
+	return q;
+}
+
+char *
+diag_strdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (p == NULL)
+		oom();
+	return p;
+}

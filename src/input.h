@@ -1,0 +1,34 @@
+/*
+ * input.h - several files (plain or gzip, "-" for standard input) read as
+ * one stream of lines.  The input owns the buffers behind the lines it
+ * returns; a line stays valid until the next input_next() call.
+ */
+#ifndef RLADV_INPUT_H
+#define RLADV_INPUT_H
+
+#include <stddef.h>
+
+#include "diag.h"
+
+struct input;
+
+struct line {
+	const char		*text;	/* without the newline and a final \r */
+	size_t			 len;
+	const char		*file;	/* name for messages ("<stdin>" for -) */
+	unsigned long long	 lineno; /* 1-based, per file */
+};
+
+/* names[0..n-1] are read in order; n == 0 means standard input. */
+struct input	*input_open(char *const *names, size_t n, size_t max_line);
+/*
+ * Next non-blank line: returns 1 and fills ln, 0 at the end of input, or -1
+ * with d set (status 1 for truncated or corrupt gzip and over-long lines,
+ * 3 for unreadable files).
+ */
+int		 input_next(struct input *in, struct line *ln, struct diag *d);
+/* Total bytes read from the files (compressed size for gzip). */
+unsigned long long input_bytes(const struct input *in);
+void		 input_close(struct input *in);
+
+#endif

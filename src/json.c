@@ -1,0 +1,493 @@
+/*
+ * json.c - a strict RFC 8259 scanner that validates and finds spans.
+ *
+ * Why not cJSON here: a record carries thousands of log-probs, and a tree
+ * node per number costs ~7x the text in memory and most of the time
+ * (DESIGN.md).  We only need to know that a line is valid JSON, where its
+ * top-level members are, and a handful of numbers; everything else is
+ * passed through byte for byte.  The scanner is iterative, so nesting depth
+ * is bounded by JSON_MAX_DEPTH and never by the C stack.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+
+/* Bytes that end the fast path through a string: '"', '\\', controls,
+ * and bytes >= 0x80, which are checked as UTF-8. */
+static unsigned char str_stop[256];
+static int str_init;
+
+static void
+init_tables(void)
+{
+	int c;
+
+	for (c = 0; c < 256; c++)
+		str_stop[c] = c < 0x20 || c == '"' || c == '\\' || c >= 0x80;
+	str_init = 1;
+}
+
+static const char *
+fail(struct json_err *e, const char *at, const char *what)
+{
+	e->at = at;
+	e->what = what;
+	return NULL;
+}
+
+const char *
+json_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' ||
+	    *p == '\r'))
+		p++;
+	return p;
+}
+
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Length of the valid UTF-8 sequence at p, or 0. */
+static size_t
+utf8_len(const unsigned char *p, const unsigned char *end)
+{
+	unsigned c = p[0];
+	size_t n, i;
+	unsigned cp;
+
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	if ((size_t)(end - p) < n)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates and code points past U+10FFFF. */
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+const char *
+json_string(const char *p, const char *end, int *escaped,
+    struct json_err *e)
+{
+	const unsigned char *s = (const unsigned char *)p + 1;
+	const unsigned char *se = (const unsigned char *)end;
+	size_t n;
+	int i;
+
+	if (!str_init)
+		init_tables();
+	*escaped = 0;
+	for (;;) {
+		while (s < se && !str_stop[*s])
+			s++;
+		if (s >= se)
+			return fail(e, p, "unterminated string");
+		if (*s == '"')
+			return (const char *)s + 1;
+		if (*s == '\\') {
+			*escaped = 1;
+			if (s + 1 >= se)
+				return fail(e, (const char *)s,
+				    "unterminated string");
+			switch (s[1]) {
+			case '"': case '\\': case '/': case 'b': case 'f':
+			case 'n': case 'r': case 't':
+				s += 2;
+				continue;
+			case 'u':
+				if (se - s < 6)
+					return fail(e, (const char *)s,
+					    "bad \\u escape in string");
+				for (i = 2; i < 6; i++)
+					if (hexval(s[i]) < 0)
+						return fail(e, (const char *)s,
+						    "bad \\u escape in string");
+				s += 6;
+				continue;
+			default:
+				return fail(e, (const char *)s,
+				    "bad escape in string");
+			}
+		}
+		if (*s < 0x20)
+			return fail(e, (const char *)s, *s == 0 ?
+			    "NUL byte in string" :
+			    "control character in string");
+		if ((n = utf8_len(s, se)) == 0)
+			return fail(e, (const char *)s, "invalid UTF-8");
+		s += n;
+	}
+}
+
+const char *
+json_number(const char *p, const char *end, int *flags, struct json_err *e)
+{
+	const char *s = p, *d;
+	long exp = 0;
+	int esign = 1;
+	size_t intdig;
+
+	*flags = 0;
+	if (s < end && *s == '-') {
+		*flags |= JSON_NUM_NEG;
+		s++;
+	}
+	if (s >= end || *s < '0' || *s > '9') {
+		if (s < end && (*s == 'I' || *s == 'N'))
+			return fail(e, p, "NaN and Infinity are not JSON");
+		return fail(e, p, "bad number");
+	}
+	d = s;
+	if (*s == '0')
+		s++;
+	else
+		while (s < end && *s >= '0' && *s <= '9')
+			s++;
+	intdig = s - d;
+	if (s < end && *s == '.') {
+		*flags |= JSON_NUM_FRAC;
+		s++;
+		d = s;
+		while (s < end && *s >= '0' && *s <= '9')
+			s++;
+		if (s == d)
+			return fail(e, p, "bad number");
+	}
+	if (s < end && (*s == 'e' || *s == 'E')) {
+		*flags |= JSON_NUM_FRAC;
+		s++;
+		if (s < end && (*s == '+' || *s == '-'))
+			esign = *s++ == '-' ? -1 : 1;
+		d = s;
+		while (s < end && *s >= '0' && *s <= '9') {
+			if (exp < 100000)
+				exp = exp * 10 + (*s - '0');
+			s++;
+		}
+		if (s == d)
+			return fail(e, p, "bad number");
+	}
+	/* A double overflows only past ~1.8e308: with fewer integer digits
+	 * plus exponent than 300 the value is surely finite. */
+	if ((long)intdig + esign * exp > 300)
+		*flags |= JSON_NUM_BIG;
+	return s;
+}
+
+double
+json_strtod(const char *p, size_t n)
+{
+	char buf[64], *tmp;
+	double v;
+
+	/* The line is not NUL-terminated where the number ends. */
+	if (n < sizeof(buf)) {
+		memcpy(buf, p, n);
+		buf[n] = '\0';
+		return strtod(buf, NULL);
+	}
+	if ((tmp = malloc(n + 1)) == NULL)
+		return NAN;
+	memcpy(tmp, p, n);
+	tmp[n] = '\0';
+	v = strtod(tmp, NULL);
+	free(tmp);
+	return v;
+}
+
+static const char *
+literal(const char *p, const char *end, const char *word, struct json_err *e)
+{
+	size_t n = strlen(word);
+
+	if ((size_t)(end - p) < n || memcmp(p, word, n) != 0)
+		return NULL;
+	(void)e;
+	return p + n;
+}
+
+/*
+ * Iterative validation: a bit per level says whether that level is an
+ * object (1) or an array (0).
+ */
+const char *
+json_value(const char *p, const char *end, enum json_type *type,
+    struct json_err *e)
+{
+	unsigned char stack[JSON_MAX_DEPTH / 8 + 1];
+	int depth = 0, esc, fl, first;
+	const char *q;
+	enum json_type top = JSON_NONE;
+
+	first = 1;
+	for (;;) {
+		/* p is at a value. */
+		if (p >= end)
+			return fail(e, p, "unexpected end of line");
+		switch (*p) {
+		case '{':
+		case '[':
+			if (depth >= JSON_MAX_DEPTH)
+				return fail(e, p, "nesting too deep");
+			if (*p == '{')
+				stack[depth / 8] |= 1u << (depth % 8);
+			else
+				stack[depth / 8] &= ~(1u << (depth % 8));
+			if (first)
+				top = *p == '{' ? JSON_OBJECT : JSON_ARRAY;
+			depth++;
+			p = json_ws(p + 1, end);
+			if (p < end && *p == (stack[(depth - 1) / 8] &
+			    1u << ((depth - 1) % 8) ? '}' : ']')) {
+				p++;
+				goto close;
+			}
+			if (stack[(depth - 1) / 8] & 1u << ((depth - 1) % 8))
+				goto key;
+			first = 0;
+			continue;
+		case '"':
+			if ((p = json_string(p, end, &esc, e)) == NULL)
+				return NULL;
+			if (first)
+				top = JSON_STRING;
+			break;
+		case 't':
+			if ((q = literal(p, end, "true", e)) == NULL)
+				return fail(e, p, "invalid literal");
+			p = q;
+			if (first)
+				top = JSON_TRUE;
+			break;
+		case 'f':
+			if ((q = literal(p, end, "false", e)) == NULL)
+				return fail(e, p, "invalid literal");
+			p = q;
+			if (first)
+				top = JSON_FALSE;
+			break;
+		case 'n':
+			if ((q = literal(p, end, "null", e)) == NULL)
+				return fail(e, p, "invalid literal");
+			p = q;
+			if (first)
+				top = JSON_NULL;
+			break;
+		default:
+			if ((p = json_number(p, end, &fl, e)) == NULL)
+				return NULL;
+			if (first)
+				top = JSON_NUMBER;
+			break;
+		}
+		first = 0;
+	close:
+		/* p is after a complete value at level depth. */
+		for (;;) {
+			int obj;
+
+			if (depth == 0) {
+				*type = top;
+				return p;
+			}
+			obj = stack[(depth - 1) / 8] & 1u << ((depth - 1) % 8);
+			p = json_ws(p, end);
+			if (p >= end)
+				return fail(e, p, "unexpected end of line");
+			if (*p == ',') {
+				p = json_ws(p + 1, end);
+				if (obj)
+					goto key;
+				break;
+			}
+			if (*p == (obj ? '}' : ']')) {
+				p++;
+				depth--;
+				continue;
+			}
+			return fail(e, p, obj ? "expected ',' or '}'" :
+			    "expected ',' or ']'");
+		}
+		first = 0;
+		continue;
+	key:
+		first = 0;
+		if (p >= end || *p != '"')
+			return fail(e, p, "expected a string key");
+		if ((p = json_string(p, end, &esc, e)) == NULL)
+			return NULL;
+		p = json_ws(p, end);
+		if (p >= end || *p != ':')
+			return fail(e, p, "expected ':'");
+		p = json_ws(p + 1, end);
+	}
+}
+
+const char *
+json_num_array(const char *p, const char *end, size_t *count,
+    struct json_err *e)
+{
+	size_t n = 0;
+	const char *s = p + 1, *q;
+	int fl;
+
+	/* The hot loop of the program: log-probs are most of the input. */
+	*count = 0;
+	s = json_ws(s, end);
+	if (s < end && *s == ']') {
+		*count = 0;
+		return s + 1;
+	}
+	for (;;) {
+		if (s >= end) {
+			*count = n;
+			return fail(e, s, "unexpected end of line");
+		}
+		if ((q = json_number(s, end, &fl, e)) == NULL) {
+			*count = n;
+			if (*s == '"' || *s == '{' || *s == '[' || *s == 't' ||
+			    *s == 'f' || *s == 'n')
+				e->what = "not a number";
+			return NULL;
+		}
+		if ((fl & JSON_NUM_BIG) && !isfinite(json_strtod(s, q - s))) {
+			*count = n;
+			return fail(e, s, "not a finite number");
+		}
+		n++;
+		s = q;
+		if (s < end && *s == ',') {
+			s++;
+			if (s < end && *s == ' ')
+				s++;
+			s = json_ws(s, end);
+			continue;
+		}
+		s = json_ws(s, end);
+		if (s < end && *s == ']') {
+			*count = n;
+			return s + 1;
+		}
+		if (s < end && *s == ',') {
+			s = json_ws(s + 1, end);
+			continue;
+		}
+		*count = n;
+		return fail(e, s, "expected ',' or ']'");
+	}
+}
+
+static size_t
+put_utf8(char *b, unsigned cp)
+{
+	if (cp < 0x80) {
+		b[0] = cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		b[0] = 0xc0 | cp >> 6;
+		b[1] = 0x80 | (cp & 0x3f);
+		return 2;
+	}
+	if (cp < 0x10000) {
+		b[0] = 0xe0 | cp >> 12;
+		b[1] = 0x80 | (cp >> 6 & 0x3f);
+		b[2] = 0x80 | (cp & 0x3f);
+		return 3;
+	}
+	b[0] = 0xf0 | cp >> 18;
+	b[1] = 0x80 | (cp >> 12 & 0x3f);
+	b[2] = 0x80 | (cp >> 6 & 0x3f);
+	b[3] = 0x80 | (cp & 0x3f);
+	return 4;
+}
+
+ssize_t
+json_unescape(const char *p, size_t n, char *buf, size_t cap)
+{
+	const char *s = p + 1, *se = p + n - 1;
+	size_t o = 0;
+	unsigned cp, lo;
+	char tmp[4];
+	size_t k;
+
+	while (s < se) {
+		if (*s != '\\') {
+			if (o >= cap)
+				return -1;
+			buf[o++] = *s++;
+			continue;
+		}
+		switch (s[1]) {
+		case 'b': tmp[0] = '\b'; k = 1; break;
+		case 'f': tmp[0] = '\f'; k = 1; break;
+		case 'n': tmp[0] = '\n'; k = 1; break;
+		case 'r': tmp[0] = '\r'; k = 1; break;
+		case 't': tmp[0] = '\t'; k = 1; break;
+		case 'u':
+			cp = hexval(s[2]) << 12 | hexval(s[3]) << 8 |
+			    hexval(s[4]) << 4 | hexval(s[5]);
+			s += 6;
+			if (cp >= 0xd800 && cp < 0xdc00 && se - s >= 6 &&
+			    s[0] == '\\' && s[1] == 'u') {
+				lo = hexval(s[2]) << 12 | hexval(s[3]) << 8 |
+				    hexval(s[4]) << 4 | hexval(s[5]);
+				if (lo >= 0xdc00 && lo < 0xe000) {
+					cp = 0x10000 + ((cp - 0xd800) << 10) +
+					    (lo - 0xdc00);
+					s += 6;
+				}
+			}
+			k = put_utf8(tmp, cp);
+			if (o + k > cap)
+				return -1;
+			memcpy(buf + o, tmp, k);
+			o += k;
+			continue;
+		default: tmp[0] = s[1]; k = 1; break;
+		}
+		if (o + k > cap)
+			return -1;
+		memcpy(buf + o, tmp, k);
+		o += k;
+		s += 2;
+	}
+	return (ssize_t)o;
+}
+
+const char *
+json_type_name(enum json_type t)
+{
+	switch (t) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_NUMBER: return "a number";
+	case JSON_TRUE: case JSON_FALSE: return "a boolean";
+	case JSON_NULL: return "null";
+	default: return "nothing";
+	}
+}

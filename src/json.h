@@ -1,0 +1,56 @@
+/*
+ * json.h - a validating scanner over one JSON text held in memory.
+ * It allocates nothing: every pointer it returns points into the caller's
+ * buffer, which the caller owns.
+ */
+#ifndef RLADV_JSON_H
+#define RLADV_JSON_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+enum json_type {
+	JSON_NONE, JSON_OBJECT, JSON_ARRAY, JSON_STRING, JSON_NUMBER,
+	JSON_TRUE, JSON_FALSE, JSON_NULL
+};
+
+/* Deepest nesting accepted; deeper input is refused, not recursed into. */
+#define JSON_MAX_DEPTH 512
+
+/* Where and why a scan failed; what is a static string. */
+struct json_err {
+	const char	*at;
+	const char	*what;
+};
+
+/* Flags json_number() reports about a number it accepted. */
+#define JSON_NUM_FRAC	1	/* has a fraction or an exponent */
+#define JSON_NUM_BIG	2	/* may overflow a double: check with strtod */
+#define JSON_NUM_NEG	4	/* starts with '-' */
+
+const char	*json_ws(const char *p, const char *end);
+/* p at the first byte of a value: returns the byte after it, or NULL. */
+const char	*json_value(const char *p, const char *end,
+		    enum json_type *type, struct json_err *e);
+/* p at '"': returns the byte after the closing quote, or NULL. */
+const char	*json_string(const char *p, const char *end, int *escaped,
+		    struct json_err *e);
+/* p at '-' or a digit: returns the byte after the number, or NULL. */
+const char	*json_number(const char *p, const char *end, int *flags,
+		    struct json_err *e);
+/* The value of a number json_number() accepted (n bytes at p). */
+double		 json_strtod(const char *p, size_t n);
+/*
+ * p at '[' of an array that must hold only finite numbers: counts them and
+ * returns the byte after ']', or NULL with e->at at the bad element and
+ * *count the index of that element.
+ */
+const char	*json_num_array(const char *p, const char *end, size_t *count,
+		    struct json_err *e);
+/* Decodes a string json_string() accepted (quotes included) into buf;
+ * returns the decoded length, or -1 when cap is too small. */
+ssize_t		 json_unescape(const char *p, size_t n, char *buf, size_t cap);
+/* The name of a type, for messages ("a string", "an array", ...). */
+const char	*json_type_name(enum json_type t);
+
+#endif

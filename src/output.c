@@ -1,0 +1,404 @@
+/*
+ * output.c - the records rladv writes.
+ *
+ * Input members are copied, never re-printed, so numbers and large
+ * integers stay as they were.  A token array is one formatted number
+ * repeated (0 where the mask is 0), so it is written by doubling block
+ * copies rather than by formatting each token.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "output.h"
+
+#define OBUF	(1u << 20)
+
+struct output {
+	int		 fd;
+	const char	*name;
+	int		 gz;
+	z_stream	 zs;
+	unsigned char	*zbuf;
+	char		*buf;
+	size_t		 len, cap;
+	unsigned long long bytes;
+	int		 failed;
+};
+
+struct output *
+output_open(const char *path, int gzip, int level, struct diag *d)
+{
+	struct output *o = diag_calloc(1, sizeof(*o));
+
+	if (path == NULL || strcmp(path, "-") == 0) {
+		o->fd = STDOUT_FILENO;
+		o->name = "<stdout>";
+	} else {
+		o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		    0666);
+		o->name = path;
+		if (o->fd < 0) {
+			diag_set(d, EXIT_IO, "%s: %s", path, strerror(errno));
+			free(o);
+			return NULL;
+		}
+	}
+	o->cap = OBUF;
+	o->buf = diag_malloc(o->cap);
+	if (gzip) {
+		o->gz = 1;
+		o->zbuf = diag_malloc(OBUF);
+		if (deflateInit2(&o->zs, level, Z_DEFLATED, 15 + 16, 8,
+		    Z_DEFAULT_STRATEGY) != Z_OK) {
+			diag_set(d, EXIT_IO, "out of memory");
+			free(o->zbuf);
+			free(o->buf);
+			free(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
+static int
+write_all(struct output *o, const char *p, size_t n, struct diag *d)
+{
+	ssize_t w;
+
+	while (n > 0) {
+		w = write(o->fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			o->failed = 1;
+			return diag_set(d, EXIT_IO, "%s: write error: %s",
+			    o->name, w < 0 ? strerror(errno) : "short write");
+		}
+		p += w;
+		n -= w;
+		o->bytes += w;
+	}
+	return 0;
+}
+
+static int
+deflate_out(struct output *o, const char *p, size_t n, int flush,
+    struct diag *d)
+{
+	int zr;
+
+	o->zs.next_in = (unsigned char *)(uintptr_t)p;
+	o->zs.avail_in = n;
+	do {
+		o->zs.next_out = o->zbuf;
+		o->zs.avail_out = OBUF;
+		zr = deflate(&o->zs, flush);
+		if (zr == Z_STREAM_ERROR)
+			return diag_set(d, EXIT_IO, "%s: deflate failed",
+			    o->name);
+		if (write_all(o, (char *)o->zbuf, OBUF - o->zs.avail_out,
+		    d) != 0)
+			return d->status;
+	} while (o->zs.avail_out == 0 || (flush == Z_FINISH &&
+	    zr != Z_STREAM_END));
+	return 0;
+}
+
+static int
+flush(struct output *o, struct diag *d)
+{
+	int rc;
+
+	if (o->failed)
+		return EXIT_IO;
+	if (o->len == 0)
+		return 0;
+	rc = o->gz ? deflate_out(o, o->buf, o->len, Z_NO_FLUSH, d) :
+	    write_all(o, o->buf, o->len, d);
+	o->len = 0;
+	return rc;
+}
+
+int
+output_write(struct output *o, const void *p, size_t n, struct diag *d)
+{
+	if (o->cap - o->len < n && flush(o, d) != 0)
+		return d->status;
+	if (n >= o->cap)
+		return o->gz ? deflate_out(o, p, n, Z_NO_FLUSH, d) :
+		    write_all(o, p, n, d);
+	memcpy(o->buf + o->len, p, n);
+	o->len += n;
+	return 0;
+}
+
+int
+output_close(struct output *o, struct diag *d)
+{
+	int rc = 0;
+
+	if (o == NULL)
+		return 0;
+	if (!o->failed) {
+		rc = flush(o, d);
+		if (rc == 0 && o->gz)
+			rc = deflate_out(o, NULL, 0, Z_FINISH, d);
+	} else
+		rc = EXIT_IO;
+	if (o->gz)
+		deflateEnd(&o->zs);
+	if (o->fd != STDOUT_FILENO) {
+		if (close(o->fd) != 0 && rc == 0)
+			rc = diag_set(d, EXIT_IO, "%s: %s", o->name,
+			    strerror(errno));
+	} else if (rc == 0 && fsync(o->fd) != 0 && errno != EINVAL &&
+	    errno != EROFS && errno != ENOTSUP && errno != EBADF) {
+		/* Only a real device error is worth reporting here. */
+		if (errno == EIO || errno == ENOSPC || errno == EDQUOT)
+			rc = diag_set(d, EXIT_IO, "%s: %s", o->name,
+			    strerror(errno));
+	}
+	free(o->zbuf);
+	free(o->buf);
+	free(o);
+	return rc;
+}
+
+unsigned long long
+output_bytes(const struct output *o)
+{
+	return o->bytes;
+}
+
+size_t
+output_number(double v, int digits, char *buf)
+{
+	int n;
+
+	if (v == 0 || !isfinite(v)) {
+		buf[0] = '0';
+		buf[1] = '\0';
+		return 1;
+	}
+	n = snprintf(buf, 32, "%.*g", digits, v);
+	return (size_t)n;
+}
+
+void
+output_json_string(struct buf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+	unsigned char c;
+	char esc[6];
+
+	buf_add(b, "\"", 1);
+	for (i = 0; i < n; i++) {
+		c = s[i];
+		if (c == '"' || c == '\\') {
+			esc[0] = '\\';
+			esc[1] = c;
+			buf_add(b, esc, 2);
+		} else if (c < 0x20) {
+			memcpy(esc, "\\u00", 4);
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			buf_add(b, esc, 6);
+		} else
+			buf_add(b, s + i, 1);
+	}
+	buf_add(b, "\"", 1);
+}
+
+/* Writes count copies of unit: one copy, then doubling copies of what is
+ * already written, in chunks that fit the buffer. */
+static int
+repeat(struct output *o, const char *unit, size_t ulen, size_t count,
+    struct diag *d)
+{
+	size_t k, have, want;
+	char *base;
+
+	while (count > 0) {
+		if (o->cap - o->len < ulen && flush(o, d) != 0)
+			return d->status;
+		k = (o->cap - o->len) / ulen;
+		if (k > count)
+			k = count;
+		base = o->buf + o->len;
+		memcpy(base, unit, ulen);
+		have = ulen;
+		want = k * ulen;
+		while (have < want) {
+			size_t c = have < want - have ? have : want - have;
+
+			memcpy(base + have, base, c);
+			have += c;
+		}
+		o->len += want;
+		count -= k;
+	}
+	return 0;
+}
+
+/* "[x, x, 0, x]": value x where the mask is 1, 0 where it is 0. */
+static int
+token_array(struct output *o, const struct record *r, const uint32_t *runs,
+    const char *x, size_t xlen, const char *sep, size_t seplen,
+    struct diag *d)
+{
+	char unit[2][40];
+	size_t ulen[2], i, left = r->L, n;
+	int first = 1, one;
+
+	if (output_write(o, "[", 1, d) != 0)
+		return d->status;
+	memcpy(unit[1], sep, seplen);
+	memcpy(unit[1] + seplen, x, xlen);
+	ulen[1] = seplen + xlen;
+	memcpy(unit[0], sep, seplen);
+	unit[0][seplen] = '0';
+	ulen[0] = seplen + 1;
+	for (i = 0; left > 0; i++) {
+		if (r->has_mask) {
+			if (i >= r->nruns)
+				break;
+			n = runs[r->runs + i];
+			one = !(i & 1);
+		} else {
+			n = left;
+			one = 1;
+		}
+		if (n == 0)
+			continue;
+		if (n > left)
+			n = left;
+		left -= n;
+		if (first) {
+			if (output_write(o, unit[one] + seplen,
+			    ulen[one] - seplen, d) != 0)
+				return d->status;
+			first = 0;
+			n--;
+		}
+		if (repeat(o, unit[one], ulen[one], n, d) != 0)
+			return d->status;
+	}
+	return output_write(o, "]", 1, d);
+}
+
+struct fieldval {
+	const char	*num;
+	size_t		 len;
+};
+
+static int
+write_value(struct output *o, int f, const struct record *r,
+    const uint32_t *runs, const struct fieldval *v, const struct emit *em,
+    const char *sep, size_t seplen, struct diag *d)
+{
+	switch (f) {
+	case OUT_ADV:
+		return output_write(o, v[0].num, v[0].len, d);
+	case OUT_W:
+		return output_write(o, v[1].num, v[1].len, d);
+	case OUT_TADV:
+		return token_array(o, r, runs, v[0].num, v[0].len, sep, seplen,
+		    d);
+	case OUT_TW:
+		return token_array(o, r, runs, v[1].num, v[1].len, sep, seplen,
+		    d);
+	default:
+		return output_write(o, em->annot, em->annot_len, d);
+	}
+}
+
+static int
+wanted(int f, const struct emit *em)
+{
+	if (f == OUT_TADV || f == OUT_TW)
+		return em->tokens;
+	if (f == OUT_ANN)
+		return em->annot != NULL;
+	return 1;
+}
+
+int
+output_record(struct output *o, const char *line, const struct record *r,
+    const uint32_t *runs, double adv, double w, const struct emit *em,
+    struct diag *d)
+{
+	char na[32], nw[32], key[64];
+	struct fieldval v[2];
+	const char *sep = r->comma_space ? ", " : ",";
+	size_t seplen = r->comma_space ? 2 : 1, pos, beg, klen;
+	int order[OUT_NFIELDS], n = 0, i, j, f;
+
+	v[0].num = na;
+	v[0].len = output_number(adv, em->digits, na);
+	v[1].num = nw;
+	v[1].len = output_number(w, em->digits, nw);
+
+	/* Fields already in the input, in the order they stand there. */
+	for (f = 0; f < OUT_NFIELDS; f++)
+		if (r->out[f].present)
+			order[n++] = f;
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && r->out[order[j]].beg <
+		    r->out[order[j - 1]].beg; j--) {
+			f = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = f;
+		}
+	beg = (const char *)memchr(line, '{', r->close + 1) - line;
+	pos = beg;
+	for (i = 0; i < n; i++) {
+		const struct span *s = &r->out[order[i]];
+
+		if (wanted(order[i], em)) {
+			if (output_write(o, line + pos, s->beg - pos, d) != 0 ||
+			    write_value(o, order[i], r, runs, v, em, sep,
+			    seplen, d) != 0)
+				return d->status;
+			pos = s->end;
+			continue;
+		}
+		/* A stale field rladv no longer writes: drop the member. */
+		if (s->prev > beg + 1 || r->nmembers == 1) {
+			if (output_write(o, line + pos, s->prev - pos, d) != 0)
+				return d->status;
+			pos = s->end;
+		} else {
+			/* The first member: drop it and the comma after. */
+			if (output_write(o, line + pos, s->prev - pos, d) != 0)
+				return d->status;
+			pos = s->end;
+			while (pos < r->close && line[pos] != ',')
+				pos++;
+			if (pos < r->close)
+				pos++;
+			while (pos < r->close && (line[pos] == ' ' ||
+			    line[pos] == '\t'))
+				pos++;
+		}
+	}
+	if (output_write(o, line + pos, r->close - pos, d) != 0)
+		return d->status;
+	for (f = 0; f < OUT_NFIELDS; f++) {
+		if (r->out[f].present || !wanted(f, em))
+			continue;
+		klen = (size_t)snprintf(key, sizeof(key), "%s\"%s\":%s",
+		    r->nmembers > 0 ? sep : "", record_out_names[f],
+		    r->colon_space ? " " : "");
+		if (output_write(o, key, klen, d) != 0 ||
+		    write_value(o, f, r, runs, v, em, sep, seplen, d) != 0)
+			return d->status;
+	}
+	return output_write(o, "}\n", 2, d);
+}

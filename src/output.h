@@ -1,0 +1,49 @@
+/*
+ * output.h - the buffered writer (plain or gzip) and the JSON that rladv
+ * adds to a record.  The output owns its buffer; lines and records passed
+ * in stay the caller's.
+ */
+#ifndef RLADV_OUTPUT_H
+#define RLADV_OUTPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "record.h"
+
+struct output;
+
+/* path NULL or "-": standard output.  gzip: deflate at level. */
+struct output	*output_open(const char *path, int gzip, int level,
+		    struct diag *d);
+int		 output_write(struct output *o, const void *p, size_t n,
+		    struct diag *d);
+/* Flushes and closes; a failed write or close is status 3. */
+int		 output_close(struct output *o, struct diag *d);
+unsigned long long output_bytes(const struct output *o);
+
+/* JSON number with digits significant digits; never -0, NaN or Inf (v
+ * must be finite).  buf holds at least 32 bytes; returns the length. */
+size_t		 output_number(double v, int digits, char *buf);
+/* Appends s as a JSON string (quoted, escaped). */
+void		 output_json_string(struct buf *b, const char *s, size_t n);
+
+struct emit {
+	int		 digits;
+	int		 tokens;	/* write the two token arrays */
+	const char	*annot;		/* "rladv" value, or NULL */
+	size_t		 annot_len;
+};
+
+/*
+ * Writes one record: the input object from its '{', its members byte for
+ * byte, the fields rladv writes replaced in place or appended, and a
+ * newline.  runs are the record's mask runs (NULL when it has none).
+ */
+int	output_record(struct output *o, const char *line,
+	    const struct record *r, const uint32_t *runs, double adv,
+	    double w, const struct emit *em, struct diag *d);
+
+#endif

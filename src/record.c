@@ -1,0 +1,596 @@
+/*
+ * record.c - one JSONL line into a struct record.
+ *
+ * The line is walked once: every top-level member is validated; the
+ * members rladv reads are parsed as they pass (the log-probs array with
+ * the fast numeric scanner, the mask into runs), the members it writes
+ * have their spans noted, and everything else is only validated, since it
+ * is passed through byte for byte.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "json.h"
+#include "record.h"
+
+const char *const record_out_names[OUT_NFIELDS] = {
+	"advantage", "token_advantages", "loss_weight", "token_loss_weights",
+	"rladv"
+};
+
+enum role { R_GROUP, R_REWARD, R_LOGPROBS, R_MASK, R_STRATUM, R_BATCH,
+	R_OUT };
+
+/* Aliases from SPEC §2: the names verl, TRL, OpenRLHF, NeMo-RL and slime
+ * use in their dumps, first present wins. */
+static const char *const def_group[] = { "prompt_id", "uid", "group_id",
+	"group_index" };
+static const char *const def_reward[] = { "reward", "score" };
+static const char *const def_logprobs[] = { "logprobs", "rollout_log_probs",
+	"generation_logprobs" };
+static const char *const def_mask[] = { "mask", "response_mask",
+	"loss_mask", "token_loss_mask" };
+
+void
+record_fields_default(struct fields *f)
+{
+	size_t i;
+
+	memset(f, 0, sizeof(*f));
+	for (i = 0; i < sizeof(def_group) / sizeof(def_group[0]); i++)
+		f->group[f->ngroup++] = def_group[i];
+	for (i = 0; i < sizeof(def_reward) / sizeof(def_reward[0]); i++)
+		f->reward[f->nreward++] = def_reward[i];
+	for (i = 0; i < sizeof(def_logprobs) / sizeof(def_logprobs[0]); i++)
+		f->logprobs[f->nlogprobs++] = def_logprobs[i];
+	for (i = 0; i < sizeof(def_mask) / sizeof(def_mask[0]); i++)
+		f->mask[f->nmask++] = def_mask[i];
+	f->stratum[f->nstratum++] = "tool_calls";
+}
+
+/* What one member that rladv reads held. */
+struct slot {
+	const char	*name;
+	enum role	 role;
+	int		 idx;		/* alias or part index, out field */
+	int		 seen;
+	const char	*vbeg, *vend;
+	enum json_type	 type;
+	int		 numflags;
+	const char	*bad;		/* a parse of the value failed: why */
+	size_t		 bad_elem;
+	const char	*bad_at;
+	size_t		 count;		/* array elements */
+	size_t		 runs, nruns, ones;
+	size_t		 prev;
+};
+
+#define MAXSLOTS (4 * FIELD_MAXNAMES + OUT_NFIELDS + 2)
+
+struct ctx {
+	const char	*line, *end;
+	const char	*file;
+	unsigned long long lineno;
+	struct diag	*d;
+	struct slot	 slot[MAXSLOTS];
+	int		 nslot;
+};
+
+static void
+add_slots(struct ctx *c, const char *const *names, int n, enum role role)
+{
+	int i;
+
+	for (i = 0; i < n && c->nslot < MAXSLOTS; i++) {
+		memset(&c->slot[c->nslot], 0, sizeof(c->slot[0]));
+		c->slot[c->nslot].name = names[i];
+		c->slot[c->nslot].role = role;
+		c->slot[c->nslot].idx = i;
+		c->nslot++;
+	}
+}
+
+static int
+err(struct ctx *c, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+err(struct ctx *c, int status, const char *fmt, ...)
+{
+	char msg[700];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return diag_setl(c->d, status, c->file, c->lineno, "%s", msg);
+}
+
+static int
+json_fail(struct ctx *c, const struct json_err *e)
+{
+	return err(c, EXIT_DATA, "invalid JSON at column %zu: %s",
+	    (size_t)(e->at - c->line) + 1, e->what);
+}
+
+/* A short quote of the bytes at p for messages. */
+static void
+quote(const char *p, const char *end, char *out, size_t cap)
+{
+	size_t n = 0;
+
+	while (p < end && n + 4 < cap && *p != ',' && *p != ']' && *p != '}') {
+		out[n++] = (*p >= 0x20 && *p < 0x7f) ? *p : '?';
+		p++;
+	}
+	if (p < end && *p != ',' && *p != ']' && *p != '}') {
+		out[n++] = '.';
+		out[n++] = '.';
+	}
+	out[n] = '\0';
+}
+
+/*
+ * A mask: 0/1 or true/false elements, stored as alternating runs of ones
+ * and zeros (most masks are a few long runs, which makes writing the token
+ * arrays a few block copies).
+ */
+static const char *
+parse_mask(struct ctx *c, struct slot *s, const char *p, struct buf *runs)
+{
+	const char *end = c->end;
+	uint32_t run = 0, *rp;
+	int cur = 1, v;
+	size_t n = 0, ones = 0;
+
+	s->runs = runs->len / sizeof(uint32_t);
+	s->nruns = 0;
+	p = json_ws(p + 1, end);
+	if (p < end && *p == ']')
+		goto done;
+	for (;;) {
+		if (p < end && *p == '0' && (p + 1 >= end || p[1] < '0' ||
+		    p[1] > '9') && (p + 1 >= end || (p[1] != '.' &&
+		    p[1] != 'e' && p[1] != 'E'))) {
+			v = 0;
+			p++;
+		} else if (p < end && *p == '1' && (p + 1 >= end ||
+		    ((p[1] < '0' || p[1] > '9') && p[1] != '.' &&
+		    p[1] != 'e' && p[1] != 'E'))) {
+			v = 1;
+			p++;
+		} else if (end - p >= 4 && memcmp(p, "true", 4) == 0) {
+			v = 1;
+			p += 4;
+		} else if (end - p >= 5 && memcmp(p, "false", 5) == 0) {
+			v = 0;
+			p += 5;
+		} else {
+			s->bad = "bad element";
+			s->bad_elem = n;
+			s->bad_at = p;
+			return NULL;
+		}
+		if (v != cur) {
+			buf_add(runs, &run, sizeof(run));
+			s->nruns++;
+			run = 0;
+			cur = v;
+		}
+		run++;
+		ones += v;
+		n++;
+		p = json_ws(p, end);
+		if (p < end && *p == ',') {
+			p = json_ws(p + 1, end);
+			continue;
+		}
+		if (p < end && *p == ']')
+			break;
+		s->bad = "expected ',' or ']'";
+		s->bad_elem = n;
+		s->bad_at = p;
+		return NULL;
+	}
+	buf_add(runs, &run, sizeof(run));
+	s->nruns++;
+done:
+	(void)rp;
+	s->count = n;
+	s->ones = ones;
+	return p + 1;
+}
+
+/* Parses the value of a member rladv reads, as its role requires; a value
+ * of the wrong shape is noted in the slot and validated generically. */
+static const char *
+parse_slot(struct ctx *c, struct slot *s, const char *p, struct buf *runs)
+{
+	struct json_err e;
+	const char *q = NULL;
+	size_t save = runs->len;
+
+	s->vbeg = p;
+	if (s->role == R_LOGPROBS && p < c->end && *p == '[') {
+		q = json_num_array(p, c->end, &s->count, &e);
+		if (q == NULL) {
+			s->bad = e.what;
+			s->bad_elem = s->count;
+			s->bad_at = e.at;
+		} else
+			s->type = JSON_ARRAY;
+	} else if (s->role == R_MASK && p < c->end && *p == '[') {
+		q = parse_mask(c, s, p, runs);
+		if (q != NULL)
+			s->type = JSON_ARRAY;
+		else
+			runs->len = save;
+	} else if (p < c->end && (*p == '-' || (*p >= '0' && *p <= '9'))) {
+		q = json_number(p, c->end, &s->numflags, &e);
+		if (q == NULL)
+			return json_fail(c, &e), NULL;
+		s->type = JSON_NUMBER;
+	}
+	if (q == NULL) {
+		q = json_value(p, c->end, &s->type, &e);
+		if (q == NULL) {
+			json_fail(c, &e);
+			return NULL;
+		}
+	}
+	s->vend = q;
+	return q;
+}
+
+static struct slot *
+chosen(struct ctx *c, enum role role, int idx_exact)
+{
+	struct slot *best = NULL;
+	int i;
+
+	for (i = 0; i < c->nslot; i++) {
+		struct slot *s = &c->slot[i];
+
+		if (s->role != role || !s->seen)
+			continue;
+		if (idx_exact >= 0) {
+			if (s->idx == idx_exact)
+				return s;
+			continue;
+		}
+		if (best == NULL || s->idx < best->idx)
+			best = s;
+	}
+	return best;
+}
+
+static int
+type_err(struct ctx *c, const struct slot *s, const char *want)
+{
+	return err(c, EXIT_DATA, "field \"%s\" is %s, expected %s", s->name,
+	    json_type_name(s->type), want);
+}
+
+/* Appends the canonical form of a scalar key: a type tag, then the
+ * decoded string, the number's literal text, or true/false. */
+static int
+scalar_key(struct ctx *c, const struct slot *s, struct buf *keys,
+    int ints_only, const struct fields *f, int capped)
+{
+	char tag;
+	ssize_t n;
+	double v;
+
+	switch (s->type) {
+	case JSON_STRING:
+		tag = 's';
+		buf_add(keys, &tag, 1);
+		n = json_unescape(s->vbeg, s->vend - s->vbeg,
+		    buf_reserve(keys, s->vend - s->vbeg), s->vend - s->vbeg);
+		keys->len += n;
+		return 0;
+	case JSON_NUMBER:
+		if (ints_only && (s->numflags & JSON_NUM_FRAC))
+			return err(c, EXIT_DATA, "field \"%s\" is %.*s, "
+			    "expected an integer or a string", s->name,
+			    (int)(s->vend - s->vbeg), s->vbeg);
+		if (capped && f->has_cap) {
+			v = json_strtod(s->vbeg, s->vend - s->vbeg);
+			if (v >= f->cap) {
+				char lab[64];
+
+				n = snprintf(lab, sizeof(lab), "c>=%.17g",
+				    f->cap);
+				buf_add(keys, lab, n);
+				return 0;
+			}
+		}
+		tag = 'n';
+		buf_add(keys, &tag, 1);
+		buf_add(keys, s->vbeg, s->vend - s->vbeg);
+		return 0;
+	case JSON_TRUE:
+	case JSON_FALSE:
+		if (!ints_only) {
+			buf_add(keys, "b", 1);
+			buf_add(keys, s->vbeg, s->vend - s->vbeg);
+			return 0;
+		}
+		/* FALLTHROUGH */
+	default:
+		return type_err(c, s, ints_only ? "a string or an integer" :
+		    "an integer, a string or a boolean");
+	}
+}
+
+int
+record_parse(const char *line, size_t len, const struct fields *f,
+    struct record *r, struct buf *keys, struct buf *runs,
+    const char *file, unsigned long long lineno, struct diag *d)
+{
+	struct ctx c;
+	struct json_err e;
+	const char *p, *end = line + len, *kb, *ke;
+	char kbuf[128];
+	const char *key;
+	size_t keylen, prev;
+	struct slot *s;
+	int i, esc, first = 1;
+	enum json_type t;
+	const char *group_names[1];
+
+	c.line = line;
+	c.end = end;
+	c.file = file;
+	c.lineno = lineno;
+	c.d = d;
+	c.nslot = 0;
+	add_slots(&c, f->group, f->ngroup, R_GROUP);
+	add_slots(&c, f->reward, f->nreward, R_REWARD);
+	add_slots(&c, f->logprobs, f->nlogprobs, R_LOGPROBS);
+	add_slots(&c, f->mask, f->nmask, R_MASK);
+	add_slots(&c, f->stratum, f->nstratum, R_STRATUM);
+	if (f->batch) {
+		group_names[0] = f->batch;
+		add_slots(&c, group_names, 1, R_BATCH);
+	}
+	add_slots(&c, record_out_names, OUT_NFIELDS, R_OUT);
+
+	memset(r, 0, sizeof(*r));
+	p = json_ws(line, end);
+	if (p >= end || *p != '{') {
+		if (p < end && (*p == '[' || *p == '"' || *p == '-' ||
+		    (*p >= '0' && *p <= '9') || *p == 't' || *p == 'f' ||
+		    *p == 'n')) {
+			const char *q = json_value(p, end, &t, &e);
+
+			if (q != NULL && json_ws(q, end) == end)
+				return err(&c, EXIT_DATA, "the line is %s, "
+				    "expected a JSON object", json_type_name(t));
+		}
+		return err(&c, EXIT_DATA, "invalid JSON: expected an object");
+	}
+	p = json_ws(p + 1, end);
+	prev = p - line;
+	prev = (size_t)(memchr(line, '{', len) ? (const char *)memchr(line,
+	    '{', len) - line + 1 : 0);
+	if (p < end && *p == '}') {
+		r->close = p - line;
+		p++;
+		goto after;
+	}
+	for (;;) {
+		if (p >= end || *p != '"') {
+			e.at = p;
+			e.what = "expected a string key";
+			return json_fail(&c, &e);
+		}
+		kb = p;
+		if ((p = json_string(p, end, &esc, &e)) == NULL)
+			return json_fail(&c, &e);
+		ke = p;
+		key = kb + 1;
+		keylen = ke - kb - 2;
+		if (esc) {
+			ssize_t n = json_unescape(kb, ke - kb, kbuf,
+			    sizeof(kbuf));
+
+			key = kbuf;
+			keylen = n < 0 ? 0 : (size_t)n;
+		}
+		p = json_ws(p, end);
+		if (p >= end || *p != ':') {
+			e.at = p;
+			e.what = "expected ':'";
+			return json_fail(&c, &e);
+		}
+		if (first)
+			r->colon_space = p + 1 < end && p[1] == ' ';
+		p = json_ws(p + 1, end);
+		s = NULL;
+		for (i = 0; i < c.nslot; i++)
+			if (strlen(c.slot[i].name) == keylen &&
+			    memcmp(c.slot[i].name, key, keylen) == 0) {
+				s = &c.slot[i];
+				break;
+			}
+		if (s != NULL) {
+			if (s->seen)
+				return err(&c, EXIT_DATA, "field \"%s\" "
+				    "appears twice", s->name);
+			s->seen = 1;
+			s->prev = prev;
+			if ((p = parse_slot(&c, s, p, runs)) == NULL)
+				return c.d->status;
+		} else {
+			const char *q = json_value(p, end, &t, &e);
+
+			if (q == NULL)
+				return json_fail(&c, &e);
+			p = q;
+		}
+		r->nmembers++;
+		prev = p - line;
+		p = json_ws(p, end);
+		if (p < end && *p == ',') {
+			if (first)
+				r->comma_space = p + 1 < end && p[1] == ' ';
+			first = 0;
+			p = json_ws(p + 1, end);
+			continue;
+		}
+		if (p < end && *p == '}') {
+			r->close = p - line;
+			p++;
+			break;
+		}
+		e.at = p;
+		e.what = p < end ? "expected ',' or '}'" :
+		    "unexpected end of line";
+		return json_fail(&c, &e);
+	}
+after:
+	p = json_ws(p, end);
+	if (p < end) {
+		e.at = p;
+		e.what = "trailing data after the object";
+		return json_fail(&c, &e);
+	}
+
+	/* Group key: a non-empty string or an integer. */
+	memset(r->alias, -1, sizeof(r->alias));
+	if ((s = chosen(&c, R_GROUP, -1)) != NULL) {
+		r->alias[0] = s->idx;
+		if (s->type == JSON_STRING && s->vend - s->vbeg == 2)
+			return err(&c, EXIT_DATA, "field \"%s\" is empty",
+			    s->name);
+		r->gkey = keys->len;
+		if (scalar_key(&c, s, keys, 1, f, 0) != 0)
+			return d->status;
+		r->gkeylen = keys->len - r->gkey;
+		if (r->gkeylen == 1)
+			return err(&c, EXIT_DATA, "field \"%s\" is empty",
+			    s->name);
+		r->has_group = 1;
+	}
+
+	/* Reward: a finite number. */
+	if ((s = chosen(&c, R_REWARD, -1)) == NULL)
+		return err(&c, EXIT_DATA, "field \"%s\" is missing",
+		    f->reward[0]);
+	r->alias[1] = s->idx;
+	if (s->type != JSON_NUMBER)
+		return type_err(&c, s, "a number");
+	r->reward = json_strtod(s->vbeg, s->vend - s->vbeg);
+	if (!isfinite(r->reward))
+		return err(&c, EXIT_DATA, "field \"%s\" is %.*s, not a finite "
+		    "number", s->name, (int)(s->vend - s->vbeg), s->vbeg);
+	if (r->reward == 0)
+		r->reward = 0;	/* -0 would print as -0 */
+
+	/* Log-probs: an array of finite numbers. */
+	if ((s = chosen(&c, R_LOGPROBS, -1)) == NULL)
+		return err(&c, EXIT_DATA, "field \"%s\" is missing",
+		    f->logprobs[0]);
+	r->alias[2] = s->idx;
+	if (s->bad) {
+		char q[40];
+
+		quote(s->bad_at, end, q, sizeof(q));
+		return err(&c, EXIT_DATA, "field \"%s\": element %zu (%s) is "
+		    "%s", s->name, s->bad_elem, q, strcmp(s->bad,
+		    "not a finite number") == 0 ? "not a finite number" :
+		    strcmp(s->bad, "NaN and Infinity are not JSON") == 0 ?
+		    "NaN or Infinity, expected a finite number" :
+		    "not a number");
+	}
+	if (s->type != JSON_ARRAY)
+		return type_err(&c, s, "an array of numbers");
+	r->L = s->count;
+
+	/* Mask: 0/1 or booleans, as long as the log-probs. */
+	r->T = r->L;
+	if ((s = chosen(&c, R_MASK, -1)) != NULL) {
+		r->alias[3] = s->idx;
+		if (s->bad) {
+			char q[40];
+
+			quote(s->bad_at, end, q, sizeof(q));
+			return err(&c, EXIT_DATA, "field \"%s\": element %zu "
+			    "is %s, expected 0 or 1 (or true/false)", s->name,
+			    s->bad_elem, q);
+		}
+		if (s->type != JSON_ARRAY)
+			return type_err(&c, s, "an array of 0/1");
+		if (s->count != r->L)
+			return err(&c, EXIT_DATA, "field \"%s\" has %zu "
+			    "elements, but \"%s\" has %zu", s->name, s->count,
+			    f->logprobs[r->alias[2]], r->L);
+		r->has_mask = 1;
+		r->runs = s->runs;
+		r->nruns = s->nruns;
+		r->T = s->ones;
+	}
+
+	/* Stratum: every part present, each a scalar. */
+	r->skey = keys->len;
+	for (i = 0; i < f->nstratum; i++) {
+		if ((s = chosen(&c, R_STRATUM, i)) == NULL) {
+			if (f->need_stratum)
+				return err(&c, EXIT_DATA, "field \"%s\" is "
+				    "missing (the stratum key)",
+				    f->stratum[i]);
+			keys->len = r->skey;
+			break;
+		}
+		if (i > 0)
+			buf_add(keys, "\x1f", 1);
+		if (scalar_key(&c, s, keys, 0, f, 1) != 0)
+			return d->status;
+	}
+	if (i == f->nstratum && f->nstratum > 0) {
+		r->has_stratum = 1;
+		r->skeylen = keys->len - r->skey;
+	}
+
+	if (f->batch) {
+		if ((s = chosen(&c, R_BATCH, -1)) == NULL)
+			return err(&c, EXIT_DATA, "field \"%s\" is missing "
+			    "(the batch key)", f->batch);
+		r->bkey = keys->len;
+		if (scalar_key(&c, s, keys, 0, f, 0) != 0)
+			return d->status;
+		r->bkeylen = keys->len - r->bkey;
+		r->has_batch = 1;
+	}
+
+	for (i = 0; i < OUT_NFIELDS; i++)
+		if ((s = chosen(&c, R_OUT, i)) != NULL) {
+			r->out[i].present = 1;
+			r->out[i].beg = s->vbeg - line;
+			r->out[i].end = s->vend - line;
+			r->out[i].prev = s->prev;
+		}
+	return 0;
+}
+
+void
+record_key_label(const char *key, size_t len, struct buf *out)
+{
+	size_t i, start = 0;
+
+	for (i = 0; i <= len; i++) {
+		if (i < len && key[i] != '\x1f')
+			continue;
+		if (start > 0)
+			buf_add(out, ",", 1);
+		if (i > start) {
+			if (key[start] == 'c')
+				buf_add(out, key + start + 1, i - start - 1);
+			else
+				buf_add(out, key + start + 1, i - start - 1);
+		}
+		start = i + 1;
+	}
+}

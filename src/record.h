@@ -1,0 +1,82 @@
+/*
+ * record.h - one input line parsed into the numbers rladv needs and the
+ * byte spans it rewrites.  A record owns nothing: its keys and mask runs
+ * live in the caller's buffers, its spans index the caller's line.
+ */
+#ifndef RLADV_RECORD_H
+#define RLADV_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "diag.h"
+
+#define FIELD_MAXNAMES	8	/* aliases of one field, or stratum parts */
+
+/* Which names stand for which field (SPEC §2), set once from options. */
+struct fields {
+	const char	*group[FIELD_MAXNAMES];		/* first present wins */
+	int		 ngroup;
+	const char	*reward[FIELD_MAXNAMES];
+	int		 nreward;
+	const char	*logprobs[FIELD_MAXNAMES];
+	int		 nlogprobs;
+	const char	*mask[FIELD_MAXNAMES];
+	int		 nmask;
+	const char	*stratum[FIELD_MAXNAMES];	/* all parts: composite */
+	int		 nstratum;
+	const char	*batch;				/* NULL: none */
+	int		 need_stratum;	/* missing stratum is an error */
+	int		 has_cap;	/* --stratum-cap given */
+	double		 cap;
+};
+
+/* Fields rladv writes, in the order it appends them. */
+enum out_field {
+	OUT_ADV, OUT_TADV, OUT_W, OUT_TW, OUT_ANN, OUT_NFIELDS
+};
+extern const char *const record_out_names[OUT_NFIELDS];
+
+struct span {
+	size_t	beg, end;	/* value bytes [beg, end) in the line */
+	size_t	prev;		/* end of the member before, or after '{' */
+	int	present;
+};
+
+struct record {
+	double		reward;
+	size_t		L;		/* response length */
+	size_t		T;		/* trained tokens */
+	int		has_group;
+	size_t		gkey, gkeylen;	/* canonical group key in keys */
+	int		has_stratum;
+	size_t		skey, skeylen;	/* canonical stratum key in keys */
+	int		has_batch;
+	size_t		bkey, bkeylen;	/* canonical batch key in keys */
+	int		has_mask;
+	size_t		runs, nruns;	/* mask runs in runs (uint32_t):
+					   ones, zeros, ones, ... */
+	struct span	out[OUT_NFIELDS];
+	size_t		close;		/* offset of the closing '}' */
+	int		nmembers;
+	char		comma_space;	/* the input writes ", " */
+	char		colon_space;	/* the input writes ": " */
+	signed char	alias[4];	/* name index used: group, reward,
+					   logprobs, mask (-1: none) */
+};
+
+/* Fills f with the default names and aliases of SPEC §2. */
+void	record_fields_default(struct fields *f);
+/*
+ * Parses one line.  Canonical keys go to keys (bytes), mask runs to runs
+ * (uint32_t values); on error returns the status with d holding
+ * "FILE:LINE: what is wrong".
+ */
+int	record_parse(const char *line, size_t len, const struct fields *f,
+	    struct record *r, struct buf *keys, struct buf *runs,
+	    const char *file, unsigned long long lineno, struct diag *d);
+/* A canonical key as people read it (strips the type tags). */
+void	record_key_label(const char *key, size_t len, struct buf *out);
+
+#endif

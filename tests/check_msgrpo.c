@@ -1,0 +1,639 @@
+/*
+ * check_msgrpo.c - tests of the MS-GRPO estimator (src/msgrpo.c).
+ * The exact path is checked against hand values, a brute-force subset
+ * enumeration (msgrpo_brute.h) and the independent conformance numbers;
+ * the sampled path against the exact one where they must agree, and for
+ * determinism and independence of record order.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "msgrpo.h"
+#include "msgrpo_brute.h"
+
+#define MAXG	128
+
+static uint64_t test_rng = 0x1234567;
+
+static uint64_t
+trand(void)
+{
+	uint64_t z;
+
+	test_rng += 0x9e3779b97f4a7c15ULL;
+	z = test_rng;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Uniform in [0, 1). */
+static double
+tunif(void)
+{
+	return (double)(trand() >> 11) / 9007199254740992.0;
+}
+
+/* C(n, k), exact for the small n used here. */
+static double
+binom_test(size_t n, size_t k)
+{
+	double c = 1.0;
+	size_t i;
+
+	for (i = 0; i < k; i++)
+		c = c * (double)(n - i) / (double)(i + 1);
+	return c;
+}
+
+static int
+close_rel(double a, double b, double rel)
+{
+	return fabs(a - b) <= rel * (1.0 + fabs(b));
+}
+
+/* Every output finite and no -0. */
+static void
+assert_clean(const double *adv, size_t G)
+{
+	size_t i;
+
+	for (i = 0; i < G; i++) {
+		ck_assert_msg(isfinite(adv[i]), "adv[%zu] = %g", i, adv[i]);
+		ck_assert_msg(!(adv[i] == 0.0 && signbit(adv[i])),
+		    "adv[%zu] is -0", i);
+	}
+}
+
+static struct ms_params
+params(int tau_min, enum ms_weights w, int token, enum ms_mode mode)
+{
+	struct ms_params p;
+
+	msgrpo_defaults(&p);
+	p.tau_min = tau_min;
+	p.weights = w;
+	p.token_stats = token;
+	p.mode = mode;
+	return p;
+}
+
+enum kind { K_BINARY, K_PASSRATE, K_CONTINUOUS };
+
+static void
+fill(enum kind k, size_t G, double *r, double *T, uint64_t *tie)
+{
+	size_t i;
+
+	for (i = 0; i < G; i++) {
+		switch (k) {
+		case K_BINARY:
+			r[i] = (double)(trand() % 2);
+			break;
+		case K_PASSRATE:
+			r[i] = (double)(trand() % 5) / 4.0;
+			break;
+		case K_CONTINUOUS:
+			r[i] = tunif();
+			break;
+		}
+		/* Few distinct T (and some 0) so (r, T) classes repeat. */
+		T[i] = (double)(trand() % 4);
+		if (tie != NULL)
+			tie[i] = trand();
+	}
+}
+
+START_TEST(test_worked_example)
+{
+	double r[4] = { 1, 0, 0, 0 }, adv[4], b[4];
+	struct ms_params p = params(2, MS_UNIFORM, 0, MS_EXACT);
+	enum ms_path path;
+	size_t i;
+
+	/*
+	 * By hand, for the 1: tau 2: 0.5 / (0.5 + eps); tau 3:
+	 * (2/3) / sqrt(2/9); tau 4: 0.75 / sqrt(3/16); mean 1.38209.
+	 * For a 0: tau 2: -1/3; tau 3: (2/3)(-1/3)/sqrt(2/9) = -0.47140;
+	 * tau 4: -0.25 / sqrt(3/16) = -0.57735; mean -0.46070.
+	 */
+	ck_assert_int_eq(msgrpo_group(r, NULL, NULL, 4, 0, &p, adv, &path),
+	    0);
+	ck_assert_int_eq(path, MS_PATH_EXACT);
+	ck_assert_double_eq_tol(adv[0], 1.38209, 1e-5);
+	for (i = 1; i < 4; i++)
+		ck_assert_double_eq_tol(adv[i], -0.46070, 1e-5);
+	ck_assert_double_eq_tol(adv[0],
+	    (0.5 / (0.5 + 1e-6) + (2.0 / 3) / (sqrt(2.0 / 9) + 1e-6) +
+	    0.75 / (sqrt(3.0 / 16) + 1e-6)) / 3, 1e-14);
+	brute_msgrpo(r, NULL, 4, 2, MS_UNIFORM, 0, 1e-6, b);
+	for (i = 0; i < 4; i++)
+		ck_assert(close_rel(adv[i], b[i], 1e-13));
+}
+END_TEST
+
+/* Exact (count vectors or masks) against the brute force. */
+START_TEST(test_exact_vs_brute)
+{
+	static const size_t Gs[] = { 2, 3, 4, 5, 6, 8, 10, 12, 14, 16 };
+	double r[MAXG], T[MAXG], adv[MAXG], b[MAXG];
+	struct ms_params p;
+	enum ms_path path;
+	size_t gi, i;
+	int k, token, w, tm;
+
+	for (gi = 0; gi < sizeof(Gs) / sizeof(Gs[0]); gi++)
+	for (k = K_BINARY; k <= K_CONTINUOUS; k++)
+	for (token = 0; token <= 1; token++)
+	for (w = MS_UNIFORM; w <= MS_LOCAL; w++)
+	for (tm = 2; tm <= 3; tm++) {
+		if (Gs[gi] == 16 && (w != MS_GLOBAL || tm != 2))
+			continue;	/* the brute force is slow there */
+		fill((enum kind)k, Gs[gi], r, T, NULL);
+		p = params(tm, (enum ms_weights)w, token, MS_EXACT);
+		ck_assert_int_eq(msgrpo_group(r, T, NULL, Gs[gi], 0, &p, adv,
+		    &path), 0);
+		ck_assert_int_eq(path, Gs[gi] < (size_t)tm ? MS_PATH_NONE :
+		    MS_PATH_EXACT);
+		assert_clean(adv, Gs[gi]);
+		brute_msgrpo(r, T, Gs[gi], tm, (enum ms_weights)w, token,
+		    1e-6, b);
+		for (i = 0; i < Gs[gi]; i++)
+			ck_assert_msg(close_rel(adv[i], b[i], 1e-10),
+			    "G=%zu kind=%d token=%d w=%d tau_min=%d i=%zu: "
+			    "%.17g vs %.17g", Gs[gi], k, token, w, tm, i,
+			    adv[i], b[i]);
+	}
+}
+END_TEST
+
+/* With every scale and every subgroup taken, sampled is exact. */
+START_TEST(test_sampled_equals_exact)
+{
+	double r[MAXG], T[MAXG], a[MAXG], b[MAXG], scale;
+	uint64_t tie[MAXG];
+	struct ms_params p;
+	enum ms_path path;
+	size_t G, i;
+	int k, token, w, tm;
+
+	for (G = 2; G <= 10; G++)
+	for (k = K_BINARY; k <= K_CONTINUOUS; k++)
+	for (token = 0; token <= 1; token++)
+	for (w = MS_UNIFORM; w <= MS_LOCAL; w++)
+	for (tm = 2; tm <= 3; tm++) {
+		fill((enum kind)k, G, r, T, tie);
+		p = params(tm, (enum ms_weights)w, token, MS_EXACT);
+		ck_assert_int_eq(msgrpo_group(r, T, tie, G, 7, &p, a, &path),
+		    0);
+		p.mode = MS_SAMPLED;
+		p.scales = (int)G;	/* >= G - tau_min + 1 */
+		p.groups = (int)binom_test(G, G / 2);
+		p.seed = trand();
+		ck_assert_int_eq(msgrpo_group(r, T, tie, G, 7, &p, b, &path),
+		    0);
+		ck_assert_int_eq(path, G < (size_t)tm ? MS_PATH_NONE :
+		    MS_PATH_SAMPLED);
+		assert_clean(b, G);
+		/*
+		 * Relative to the group's largest advantage: with token
+		 * stats a response of T = 0 can see z near 1/eps, and small
+		 * advantages are differences of such terms.
+		 */
+		for (scale = 1.0, i = 0; i < G; i++)
+			scale = fmax(scale, fabs(a[i]));
+		for (i = 0; i < G; i++)
+			ck_assert_msg(fabs(b[i] - a[i]) <= 1e-12 * scale,
+			    "G=%zu k=%d tok=%d w=%d tm=%d i=%zu: %.17g vs %.17g", G, k, token, w, tm, i, b[i], a[i]);
+	}
+}
+END_TEST
+
+/*
+ * Permutes a group (with its tie hashes), runs it sampled, and checks that
+ * the outputs permute with it; a different key gives other numbers.
+ */
+static void
+check_order_free(size_t G, enum kind k, int token, int scales, int groups)
+{
+	double r[MAXG], T[MAXG], a[MAXG], a2[MAXG], pr[MAXG], pT[MAXG];
+	double pa[MAXG];
+	uint64_t tie[MAXG], pt[MAXG];
+	size_t perm[MAXG], i, j, t;
+	struct ms_params p = params(2, MS_UNIFORM, token, MS_SAMPLED);
+	enum ms_path path;
+	int differ = 0;
+
+	p.scales = scales;
+	p.groups = groups;
+	p.seed = 42;
+	fill(k, G, r, T, tie);
+	ck_assert_int_eq(msgrpo_group(r, T, tie, G, 99, &p, a, &path), 0);
+	ck_assert_int_eq(path, MS_PATH_SAMPLED);
+	assert_clean(a, G);
+	ck_assert_int_eq(msgrpo_group(r, T, tie, G, 99, &p, a2, &path), 0);
+	ck_assert(memcmp(a, a2, G * sizeof(*a)) == 0);
+
+	for (i = 0; i < G; i++)
+		perm[i] = i;
+	for (i = G - 1; i > 0; i--) {
+		j = (size_t)(trand() % (i + 1));
+		t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	for (i = 0; i < G; i++) {
+		pr[i] = r[perm[i]];
+		pT[i] = T[perm[i]];
+		pt[i] = tie[perm[i]];
+	}
+	ck_assert_int_eq(msgrpo_group(pr, pT, pt, G, 99, &p, pa, &path), 0);
+	for (i = 0; i < G; i++)
+		ck_assert_msg(pa[i] == a[perm[i]], "G=%zu i=%zu", G, i);
+
+	ck_assert_int_eq(msgrpo_group(r, T, tie, G, 100, &p, a2, &path), 0);
+	for (i = 0; i < G; i++)
+		if (a2[i] != a[i])
+			differ = 1;
+	ck_assert_msg(differ, "key_hash does not reach the sampler");
+}
+
+START_TEST(test_sampled_order_free)
+{
+	check_order_free(16, K_CONTINUOUS, 0, 4, 8);	/* random pool */
+	check_order_free(16, K_BINARY, 1, 4, 8);
+	check_order_free(14, K_PASSRATE, 0, 4, 8);
+	check_order_free(10, K_CONTINUOUS, 1, 3, 8);	/* listed pool */
+	check_order_free(64, K_CONTINUOUS, 1, 4, 8);
+	check_order_free(80, K_BINARY, 0, 6, 5);	/* two-word sets */
+	check_order_free(24, K_CONTINUOUS, 0, 1000, 3); /* M past L */
+}
+END_TEST
+
+/* z_i of subgroup mem[0..n-1], seq stats. */
+static double
+zof(const double *r, const size_t *mem, size_t n, size_t i, double eps)
+{
+	double mu = 0.0, v = 0.0;
+	size_t a;
+
+	for (a = 0; a < n; a++)
+		mu += r[mem[a]];
+	mu /= (double)n;
+	for (a = 0; a < n; a++)
+		v += (r[mem[a]] - mu) * (r[mem[a]] - mu);
+	return (r[i] - mu) / (sqrt(v / (double)n) + eps);
+}
+
+/*
+ * Diverse Group Sampling at G = 4, K = 2, all scales (M = 3): at tau = 2
+ * the second pair is the complement of the first (the only one at Jaccard
+ * distance 1); at tau = 3 all other triples are at distance 1/2, so the
+ * lowest one in lexicographic order is taken.  The rewards are distinct
+ * and ascending, so canonical order is input order.
+ */
+START_TEST(test_diverse_groups)
+{
+	static const size_t pairs[6][2] = {
+		{ 0, 1 }, { 0, 2 }, { 0, 3 }, { 1, 2 }, { 1, 3 }, { 2, 3 }
+	};
+	static const size_t triples[4][3] = {
+		{ 0, 1, 2 }, { 0, 1, 3 }, { 0, 2, 3 }, { 1, 2, 3 }
+	};
+	static const size_t all[4] = { 0, 1, 2, 3 };
+	double r[4] = { 0.1, 0.4, 0.5, 0.9 }, adv[4], e[4];
+	struct ms_params p = params(2, MS_UNIFORM, 0, MS_SAMPLED);
+	enum ms_path path;
+	size_t f2, f3, i, a, s, seen = 0;
+	uint64_t seed;
+	int match, any;
+
+	p.scales = 3;
+	p.groups = 2;
+	for (seed = 0; seed < 40; seed++) {
+		p.seed = seed;
+		ck_assert_int_eq(msgrpo_group(r, NULL, NULL, 4, 5, &p, adv,
+		    &path), 0);
+		any = 0;
+		for (f2 = 0; f2 < 6; f2++)
+		for (f3 = 0; f3 < 4; f3++) {
+			size_t sel3[2];
+
+			sel3[0] = f3;
+			sel3[1] = f3 == 0 ? 1 : 0;
+			match = 1;
+			for (i = 0; i < 4; i++) {
+				double z2, z3 = 0.0, n3 = 0.0;
+				size_t other[2];
+
+				/* i's pair: the first, or its complement. */
+				if (pairs[f2][0] == i || pairs[f2][1] == i)
+					z2 = zof(r, pairs[f2], 2, i, 1e-6);
+				else {
+					for (a = 0, s = 0; a < 4; a++)
+						if (a != pairs[f2][0] &&
+						    a != pairs[f2][1])
+							other[s++] = a;
+					z2 = zof(r, other, 2, i, 1e-6);
+				}
+				for (s = 0; s < 2; s++)
+					for (a = 0; a < 3; a++)
+						if (triples[sel3[s]][a] == i) {
+							z3 += zof(r,
+							    triples[sel3[s]],
+							    3, i, 1e-6);
+							n3 += 1.0;
+						}
+				e[i] = (z2 + z3 / n3 + zof(r, all, 4, i,
+				    1e-6)) / 3.0;
+				if (!close_rel(adv[i], e[i], 1e-12))
+					match = 0;
+			}
+			if (match) {
+				any = 1;
+				seen |= (size_t)1 << (f2 * 4 + f3);
+			}
+		}
+		ck_assert_msg(any, "seed %ju: no greedy choice explains it",
+		    (uintmax_t)seed);
+	}
+	/* The first picks are random: several choices show up. */
+	ck_assert(__builtin_popcountll(seen) >= 4);
+}
+END_TEST
+
+/*
+ * Dilated Scale Sampling at G = 8, tau_min = 2, M = 3: ceil(7/3) = 3, so
+ * e = 2, 5, 8 and the intervals are [2,2], [3,5], [6,8].  With K past
+ * C(8,4) each chosen scale is exact, so A must be the global-weighted mean
+ * of Abar at one scale from each interval.
+ */
+START_TEST(test_dilated_scales)
+{
+	double r[8], T[8], abar[9 * 8], adv[8];
+	struct ms_params p = params(2, MS_GLOBAL, 0, MS_SAMPLED);
+	enum ms_path path;
+	size_t t2, t3, i, nseen = 0;
+	uint64_t seed;
+	int seen[9][9];
+	int any, match;
+
+	memset(seen, 0, sizeof(seen));
+	fill(K_CONTINUOUS, 8, r, T, NULL);
+	brute_abar(r, T, 8, 0, 1e-6, abar);
+	p.scales = 3;
+	p.groups = 70;
+	for (seed = 0; seed < 60; seed++) {
+		p.seed = seed;
+		ck_assert_int_eq(msgrpo_group(r, T, NULL, 8, 1, &p, adv,
+		    &path), 0);
+		any = 0;
+		for (t2 = 3; t2 <= 5; t2++)
+		for (t3 = 6; t3 <= 8; t3++) {
+			double w1 = 1, w2 = (double)t2 - 1, w3 = (double)t3 - 1;
+
+			match = 1;
+			for (i = 0; i < 8; i++)
+				if (!close_rel(adv[i], (w1 * abar[2 * 8 + i] +
+				    w2 * abar[t2 * 8 + i] +
+				    w3 * abar[t3 * 8 + i]) / (w1 + w2 + w3),
+				    1e-12))
+					match = 0;
+			if (match) {
+				any = 1;
+				if (!seen[t2][t3]++)
+					nseen++;
+			}
+		}
+		ck_assert_msg(any, "seed %ju: scales outside the intervals",
+		    (uintmax_t)seed);
+	}
+	ck_assert(nseen >= 5);
+}
+END_TEST
+
+START_TEST(test_equal_and_small)
+{
+	double r[3] = { 0.1, 0.1, 0.1 }, T[3] = { 3, 5, 7 }, adv[3];
+	double r2[2] = { 0, 1 }, big[20], keep[20];
+	struct ms_params p = params(2, MS_UNIFORM, 0, MS_EXACT);
+	enum ms_path path;
+	size_t i;
+	int mode, token;
+
+	/* Equal rewards: exactly 0.0 on every path and statistic. */
+	for (mode = MS_AUTO; mode <= MS_SAMPLED; mode++)
+	for (token = 0; token <= 1; token++) {
+		p = params(2, MS_GLOBAL, token, (enum ms_mode)mode);
+		for (i = 0; i < 3; i++)
+			adv[i] = 99.0;
+		ck_assert_int_eq(msgrpo_group(r, T, NULL, 3, 0, &p, adv,
+		    &path), 0);
+		for (i = 0; i < 3; i++) {
+			ck_assert(adv[i] == 0.0);
+			ck_assert(!signbit(adv[i]));
+		}
+	}
+
+	/* G < tau_min: 0 and no path. */
+	p = params(3, MS_UNIFORM, 0, MS_EXACT);
+	adv[0] = adv[1] = 5.0;
+	ck_assert_int_eq(msgrpo_group(r2, NULL, NULL, 2, 0, &p, adv, &path),
+	    0);
+	ck_assert_int_eq(path, MS_PATH_NONE);
+	ck_assert(adv[0] == 0.0 && adv[1] == 0.0);
+	p = params(2, MS_UNIFORM, 0, MS_SAMPLED);
+	ck_assert_int_eq(msgrpo_group(r2, NULL, NULL, 1, 0, &p, adv, &path),
+	    0);
+	ck_assert_int_eq(path, MS_PATH_NONE);
+	ck_assert(adv[0] == 0.0);
+	ck_assert_int_eq(msgrpo_group(r2, NULL, NULL, 0, 0, &p, adv, &path),
+	    0);
+
+	/* Token stats, no weight anywhere: 0. */
+	T[0] = T[1] = T[2] = 0;
+	r[1] = 0.7;
+	p = params(2, MS_UNIFORM, 1, MS_EXACT);
+	ck_assert_int_eq(msgrpo_group(r, T, NULL, 3, 0, &p, adv, &path), 0);
+	ck_assert(adv[0] == 0.0 && adv[1] == 0.0 && adv[2] == 0.0);
+
+	/* The budget: cost d * prod (n_j + 1). */
+	p = params(2, MS_UNIFORM, 0, MS_EXACT);
+	ck_assert(msgrpo_cost(r2, NULL, 2, &p) == 2.0 * 2 * 2);
+	for (i = 0; i < 20; i++)
+		big[i] = (double)i / 20 + 0.01;
+	ck_assert(msgrpo_cost(big, NULL, 20, &p) == 20.0 * 1048576);
+	p.budget = 1e6;
+	for (i = 0; i < 20; i++)
+		keep[i] = -7.0;
+	path = MS_PATH_NONE;
+	ck_assert_int_eq(msgrpo_group(big, NULL, NULL, 20, 0, &p, keep,
+	    &path), -1);
+	for (i = 0; i < 20; i++)
+		ck_assert(keep[i] == -7.0);
+	p.mode = MS_AUTO;
+	ck_assert_int_eq(msgrpo_group(big, NULL, NULL, 20, 0, &p, keep,
+	    &path), 0);
+	ck_assert_int_eq(path, MS_PATH_SAMPLED);
+	assert_clean(keep, 20);
+	p.budget = 2e7;
+	ck_assert_int_eq(msgrpo_group(big, NULL, NULL, 12, 0, &p, keep,
+	    &path), 0);
+	ck_assert_int_eq(path, MS_PATH_EXACT);
+}
+END_TEST
+
+/* Binary rewards at G = 64 go exact and are cheap. */
+START_TEST(test_binary_g64)
+{
+	double r[64], T[64], adv[64], big[64], s = 0.0;
+	struct ms_params p = params(2, MS_UNIFORM, 0, MS_AUTO);
+	enum ms_path path;
+	size_t i;
+	int rep;
+
+	for (rep = 0; rep < 20; rep++) {
+		fill(K_BINARY, 64, r, T, NULL);
+		r[0] = 0;
+		r[1] = 1;
+		ck_assert(msgrpo_cost(r, T, 64, &p) <= 2.0 * 33 * 33);
+		ck_assert_int_eq(msgrpo_group(r, T, NULL, 64, 0, &p, adv,
+		    &path), 0);
+		ck_assert_int_eq(path, MS_PATH_EXACT);
+		assert_clean(adv, 64);
+		/* Seq stats: z sums to 0 over every subgroup, so A does. */
+		for (s = 0.0, i = 0; i < 64; i++) {
+			s += adv[i];
+			ck_assert(r[i] == 1 ? adv[i] > 0 : adv[i] < 0);
+		}
+		ck_assert(fabs(s) < 1e-10);
+	}
+	/*
+	 * Huge rewards (and eps scaled with them) do not overflow: z does
+	 * not change when r and eps scale by a power of two.
+	 */
+	for (i = 0; i < 64; i++)
+		r[i] *= 0x1p900;
+	p.eps *= 0x1p900;
+	ck_assert_int_eq(msgrpo_group(r, T, NULL, 64, 0, &p, big, &path), 0);
+	for (i = 0; i < 64; i++)
+		ck_assert(close_rel(big[i], adv[i], 1e-12));
+}
+END_TEST
+
+/* Conformance groups (shared/conformance/msgrpo_*), eps 1e-6. */
+struct conf {
+	const char		*name;
+	int			 tau_min;
+	enum ms_weights		 w;
+	int			 token;
+	size_t			 G;
+	double			 r[9];
+	double			 T[9];
+	double			 adv[9];
+};
+
+static const struct conf confs[] = {
+	{ "msgrpo_binary/q0", 2, MS_UNIFORM, 0, 8,
+	    { 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 1.0, 1.0 },
+	    { 13.0, 24.0, 10.0, 8.0, 6.0, 24.0, 9.0, 11.0 },
+	    { -1.1308133000847649, 0.6784879800508591, 0.6784879800508591, -1.1308133000847649, -1.1308133000847649, 0.6784879800508591, 0.6784879800508591, 0.6784879800508591 } },
+	{ "msgrpo_binary/q1", 2, MS_UNIFORM, 0, 8,
+	    { 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0 },
+	    { 9.0, 10.0, 7.0, 11.0, 4.0, 13.0, 11.0, 8.0 },
+	    { 0.2750518041098352, 0.2750518041098352, 0.2750518041098352, 0.2750518041098352, 0.2750518041098352, 0.2750518041098352, -1.9253626287688463, 0.2750518041098352 } },
+	{ "msgrpo_binary/q2", 2, MS_UNIFORM, 0, 8,
+	    { 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0 },
+	    { 9.0, 12.0, 11.0, 14.0, 6.0, 23.0, 13.0, 17.0 },
+	    { 1.1308133000847649, -0.678487980050859, -0.678487980050859, 1.1308133000847649, -0.678487980050859, -0.678487980050859, 1.1308133000847649, -0.678487980050859 } },
+	{ "msgrpo_binary/q3", 2, MS_UNIFORM, 0, 8,
+	    { 1.0, 1.0, 1.0, 0.0, 0.0, 1.0, 1.0, 1.0 },
+	    { 5.0, 7.0, 10.0, 11.0, 6.0, 14.0, 11.0, 8.0 },
+	    { 0.48242303560258615, 0.48242303560258615, 0.48242303560258615, -1.4472691068077586, -1.4472691068077586, 0.48242303560258615, 0.48242303560258615, 0.48242303560258615 } },
+	{ "msgrpo_continuous_global/q0", 2, MS_GLOBAL, 0, 7,
+	    { 0.391132, 0.330587, 0.356462, 0.725957, 0.79869, 0.416541, 0.669924 },
+	    { 6.0, 8.0, 3.0, 13.0, 6.0, 8.0, 15.0 },
+	    { -0.6927894934060823, -1.0497997853497245, -0.8998209936943672, 1.0427016217282852, 1.3740910794727605, -0.5380976773287733, 0.7637152485779015 } },
+	{ "msgrpo_continuous_global/q1", 2, MS_GLOBAL, 0, 7,
+	    { 0.36947, 0.843509, 0.797289, 0.44414, 0.617955, 0.158043, 0.521594 },
+	    { 5.0, 17.0, 12.0, 10.0, 11.0, 11.0, 5.0 },
+	    { -0.7601362302560015, 1.3011036581504554, 1.1185975281698546, -0.4280028779337417, 0.3729322687896982, -1.5358138023285208, -0.06868054459174353 } },
+	{ "msgrpo_continuous_global/q2", 2, MS_GLOBAL, 0, 7,
+	    { 0.850643, 0.913437, 0.505622, 0.220348, 0.181275, 0.324536, 0.820507 },
+	    { 10.0, 14.0, 6.0, 10.0, 9.0, 10.0, 3.0 },
+	    { 0.9969406874932678, 1.1980702802351801, -0.12389490667374986, -1.055550452374501, -1.1846026365011273, -0.7198947372011233, 0.8889317650220538 } },
+	{ "msgrpo_token_stats/q0", 2, MS_UNIFORM, 1, 6,
+	    { 0.5714285714285714, 0.14285714285714285, 0.8571428571428571, 0.14285714285714285, 0.2857142857142857, 0.14285714285714285 },
+	    { 5.0, 8.0, 8.0, 12.0, 4.0, 11.0 },
+	    { 1.0301988612392026, -0.6099364854704831, 1.5326894981245878, -0.5696128255631379, 0.16616331361988848, -0.5783925231955228 } },
+	{ "msgrpo_token_stats/q1", 2, MS_UNIFORM, 1, 6,
+	    { 0.42857142857142855, 0.42857142857142855, 0.0, 1.0, 0.42857142857142855, 0.7142857142857143 },
+	    { 10.0, 11.0, 10.0, 8.0, 7.0, 9.0 },
+	    { -0.19258757300344964, -0.18923941522694637, -1.3359779446557414, 1.4763226097507611, -0.20502785183814037, 0.7768780921054679 } },
+	{ "msgrpo_token_stats/q2", 2, MS_UNIFORM, 1, 6,
+	    { 0.14285714285714285, 0.0, 0.14285714285714285, 0.0, 0.0, 0.14285714285714285 },
+	    { 10.0, 12.0, 5.0, 5.0, 4.0, 10.0 },
+	    { 0.7695087123021106, -0.8636661810363652, 0.8703595198505226, -1.0238433168519783, -1.0646902721496372, 0.7695087123021106 } },
+	{ "msgrpo_taumin3_local/q0", 3, MS_LOCAL, 0, 9,
+	    { -1.0, 1.0, 1.0, -1.0, 1.0, 1.0, -1.0, 1.0, 1.0 },
+	    { 10.0, 11.0, 4.0, 13.0, 21.0, 11.0, 15.0, 11.0, 19.0 },
+	    { -1.2508459851005718, 0.6254229925502861, 0.6254229925502861, -1.250845985100572, 0.6254229925502861, 0.6254229925502861, -1.250845985100572, 0.625422992550286, 0.625422992550286 } },
+	{ "msgrpo_taumin3_local/q1", 3, MS_LOCAL, 0, 9,
+	    { 1.0, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0 },
+	    { 13.0, 3.0, 16.0, 14.0, 18.0, 9.0, 13.0, 8.0, 12.0 },
+	    { 0.24421576190898608, -1.9537260952718891, 0.24421576190898608, 0.24421576190898608, 0.24421576190898608, 0.24421576190898608, 0.24421576190898608, 0.24421576190898608, 0.24421576190898608 } },
+	{ "msgrpo_taumin3_local/q2", 3, MS_LOCAL, 0, 9,
+	    { 1.0, 1.0, 1.0, 1.0, -1.0, 0.0, 0.0, -1.0, 0.0 },
+	    { 9.0, 18.0, 8.0, 3.0, 7.0, 11.0, 4.0, 6.0, 10.0 },
+	    { 0.9274866708661854, 0.9274866708661854, 0.9274866708661854, 0.9274866708661854, -1.3486737042425756, -0.3375330916598637, -0.3375330916598637, -1.3486737042425756, -0.3375330916598638 } },
+};
+
+START_TEST(test_conformance)
+{
+	double adv[9];
+	struct ms_params p;
+	enum ms_path path;
+	size_t c, i;
+
+	for (c = 0; c < sizeof(confs) / sizeof(confs[0]); c++) {
+		p = params(confs[c].tau_min, confs[c].w, confs[c].token,
+		    MS_EXACT);
+		ck_assert_int_eq(msgrpo_group(confs[c].r, confs[c].T, NULL,
+		    confs[c].G, 0, &p, adv, &path), 0);
+		for (i = 0; i < confs[c].G; i++)
+			ck_assert_msg(fabs(adv[i] - confs[c].adv[i]) <=
+			    1e-10 + 2e-8 * fabs(confs[c].adv[i]),
+			    "%s[%zu]: %.17g vs %.17g", confs[c].name, i,
+			    adv[i], confs[c].adv[i]);
+	}
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("msgrpo");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_worked_example);
+	tcase_add_test(tc, test_exact_vs_brute);
+	tcase_add_test(tc, test_sampled_equals_exact);
+	tcase_add_test(tc, test_sampled_order_free);
+	tcase_add_test(tc, test_diverse_groups);
+	tcase_add_test(tc, test_dilated_scales);
+	tcase_add_test(tc, test_equal_and_small);
+	tcase_add_test(tc, test_binary_g64);
+	tcase_add_test(tc, test_conformance);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? 0 : 1;
+}
