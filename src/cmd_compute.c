@@ -19,7 +19,7 @@ struct cctx {
 	struct adv_params	 ap;
 	struct output		*out;
 	double			*adv, *w;
-	size_t			*inv, *annoff;
+	size_t			*inv, *annoff, *annlen;
 	size_t			 cap;
 	struct buf		 ann;
 };
@@ -34,6 +34,7 @@ grow(struct cctx *x, size_t n)
 	x->w = diag_realloc(x->w, x->cap * sizeof(*x->w));
 	x->inv = diag_realloc(x->inv, x->cap * sizeof(*x->inv));
 	x->annoff = diag_realloc(x->annoff, x->cap * sizeof(*x->annoff));
+	x->annlen = diag_realloc(x->annlen, x->cap * sizeof(*x->annlen));
 }
 
 static void
@@ -89,6 +90,7 @@ annotate(struct cctx *x, struct gbatch *b, const struct batch *v)
 			buf_add(&x->ann, ",", 1);
 			ann_num(&x->ann, "stratum_std", sm.std, c->digits);
 			buf_add(&x->ann, "}", 1);
+			x->annlen[k] = x->ann.len - x->annoff[k];
 		}
 	}
 	buf_free(&lab);
@@ -119,13 +121,8 @@ on_batch(void *ctx, struct gbatch *b, const struct batch *v, struct diag *d)
 			continue;
 		k = x->inv[i];
 		if (x->c->annotate) {
-			size_t end = k + 1 < v->n ? 0 : x->ann.len;
-
 			em.annot = x->ann.p + x->annoff[k];
-			/* Each annotation ends at its closing brace. */
-			em.annot_len = (end ? end : x->ann.len) - x->annoff[k];
-			em.annot_len = (size_t)((const char *)memchr(em.annot,
-			    '}', em.annot_len) - em.annot) + 1;
+			em.annot_len = x->annlen[k];
 		}
 		if (output_record(x->out, b->text.p + br->text, &br->r,
 		    (const uint32_t *)b->runs.p, x->adv[k], x->w[k], &em,
@@ -194,6 +191,7 @@ cmd_compute(int argc, char **argv)
 	free(x.w);
 	free(x.inv);
 	free(x.annoff);
+	free(x.annlen);
 	buf_free(&x.ann);
 	options_free(&c);
 	return rc;

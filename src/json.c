@@ -262,7 +262,10 @@ json_value(const char *p, const char *end, enum json_type *type,
 			p = json_ws(p + 1, end);
 			if (p < end && *p == (stack[(depth - 1) / 8] &
 			    1u << ((depth - 1) % 8) ? '}' : ']')) {
+				/* An empty container: close its level now. */
 				p++;
+				depth--;
+				first = 0;
 				goto close;
 			}
 			if (stack[(depth - 1) / 8] & 1u << ((depth - 1) % 8))

@@ -423,6 +423,18 @@ record_parse(const char *line, size_t len, const struct fields *f,
 			s->prev = prev;
 			if ((p = parse_slot(&c, s, p, runs)) == NULL)
 				return c.d->status;
+			/* One field may serve two roles (a stratum key that
+			 * is also the group key): the others share it. */
+			for (i++; i < c.nslot; i++)
+				if (strlen(c.slot[i].name) == keylen &&
+				    memcmp(c.slot[i].name, key, keylen) == 0) {
+					enum role role = c.slot[i].role;
+					int idx = c.slot[i].idx;
+
+					c.slot[i] = *s;
+					c.slot[i].role = role;
+					c.slot[i].idx = idx;
+				}
 		} else {
 			const char *q = json_value(p, end, &t, &e);
 

@@ -16,7 +16,14 @@
 
 #define MAXG	128
 
-static uint64_t test_rng = 0x1234567;
+static uint64_t test_rng;
+
+/* Each test starts from the same stream, forked (CK_FORK) or not. */
+static void
+reset_rng(void)
+{
+	test_rng = 0x1234567;
+}
 
 static uint64_t
 trand(void)
@@ -460,12 +467,21 @@ START_TEST(test_equal_and_small)
 	ck_assert_int_eq(msgrpo_group(r, T, NULL, 3, 0, &p, adv, &path), 0);
 	ck_assert(adv[0] == 0.0 && adv[1] == 0.0 && adv[2] == 0.0);
 
-	/* The budget: cost d * prod (n_j + 1). */
+	/* The budget: cost (d + 8) * prod (n_j + 1). */
 	p = params(2, MS_UNIFORM, 0, MS_EXACT);
-	ck_assert(msgrpo_cost(r2, NULL, 2, &p) == 2.0 * 2 * 2);
+	ck_assert(msgrpo_cost(r2, NULL, 2, &p) == 10.0 * 2 * 2);
 	for (i = 0; i < 20; i++)
 		big[i] = (double)i / 20 + 0.01;
-	ck_assert(msgrpo_cost(big, NULL, 20, &p) == 20.0 * 1048576);
+	ck_assert(msgrpo_cost(big, NULL, 20, &p) == 28.0 * 1048576);
+	/* Token stats split a reward by T: classes (0.1,3) (0.1,5) (0.7,5). */
+	r[0] = r[1] = 0.1;
+	r[2] = 0.7;
+	T[0] = 3;
+	T[1] = T[2] = 5;
+	ck_assert(msgrpo_cost(r, T, 3, &p) == 10.0 * 6);
+	p.token_stats = 1;
+	ck_assert(msgrpo_cost(r, T, 3, &p) == 11.0 * 8);
+	p.token_stats = 0;
 	p.budget = 1e6;
 	for (i = 0; i < 20; i++)
 		keep[i] = -7.0;
@@ -499,7 +515,7 @@ START_TEST(test_binary_g64)
 		fill(K_BINARY, 64, r, T, NULL);
 		r[0] = 0;
 		r[1] = 1;
-		ck_assert(msgrpo_cost(r, T, 64, &p) <= 2.0 * 33 * 33);
+		ck_assert(msgrpo_cost(r, T, 64, &p) <= 10.0 * 33 * 33);
 		ck_assert_int_eq(msgrpo_group(r, T, NULL, 64, 0, &p, adv,
 		    &path), 0);
 		ck_assert_int_eq(path, MS_PATH_EXACT);
@@ -621,6 +637,7 @@ main(void)
 	int failed;
 
 	tcase_set_timeout(tc, 120);
+	tcase_add_checked_fixture(tc, reset_rng, NULL);
 	tcase_add_test(tc, test_worked_example);
 	tcase_add_test(tc, test_exact_vs_brute);
 	tcase_add_test(tc, test_sampled_equals_exact);
