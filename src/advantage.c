@@ -284,9 +284,14 @@ adv_msgrpo(const struct batch *b, struct adv_params *p, double *adv,
 
 	p->ms.eps = p->eps;
 	for (g = 0; g < b->ngroups; g++) {
+		int rc;
+
 		o = b->goff[g];
-		if (msgrpo_group(b->r + o, b->T + o, b->tie + o, gsize(b, g),
-		    b->ghash[g], &p->ms, adv + o, &path) != 0)
+		rc = msgrpo_group(b->r + o, b->T + o, b->tie + o, gsize(b, g),
+		    b->ghash[g], &p->ms, adv + o, &path);
+		if (rc == -2)
+			return diag_set(d, EXIT_IO, "out of memory");
+		if (rc != 0)
 			return diag_set(d, EXIT_USAGE, "group %s: exact "
 			    "MS-GRPO would cost %.3g > --ms-budget %.3g; use "
 			    "--ms-mode sampled (or auto), or raise --ms-budget",

@@ -38,8 +38,9 @@ void	msgrpo_defaults(struct ms_params *p);
  *   key_hash  hash of the group key, mixed with p->seed to seed sampling
  *   adv[i]    out: A_i
  *   path      out: which path was taken (MS_PATH_NONE when G < tau_min)
- * Returns 0, or -1 when p->mode is MS_EXACT and the exact cost exceeds
- * p->budget (adv is then untouched); with MS_AUTO such a group goes sampled.
+ * Returns 0, -1 when p->mode is MS_EXACT and the exact cost exceeds
+ * p->budget (adv is then untouched; with MS_AUTO such a group goes
+ * sampled), or -2 when memory ran out.
  * msgrpo_cost() gives the estimated exact cost in the same units.
  */
 int	msgrpo_group(const double *r, const double *T, const uint64_t *tie,
