@@ -124,7 +124,7 @@ on_batch(void *ctx, struct gbatch *b, const struct batch *v, struct diag *d)
 			em.annot = x->ann.p + x->annoff[k];
 			em.annot_len = x->annlen[k];
 		}
-		if (output_record(x->out, b->text.p + br->text, &br->r,
+		if (output_record(x->out, group_text(b, br), &br->r,
 		    (const uint32_t *)b->runs.p, x->adv[k], x->w[k], &em,
 		    d) != 0)
 			return d->status;

@@ -297,10 +297,16 @@ size_error(struct gbatch *b, size_t g, struct diag *d)
 	return EXIT_DATA;
 }
 
+const char *
+group_text(const struct gbatch *b, const struct brec *r)
+{
+	return r->ptr ? r->ptr : b->text.p + r->text;
+}
+
 int
 group_add(struct gbatch *b, const struct record *r, const struct buf *keys,
-    const struct buf *runs, const char *line, size_t len, const char *file,
-    unsigned long long lineno, struct diag *d)
+    const struct buf *runs, const char *line, size_t len, int stable,
+    const char *file, unsigned long long lineno, struct diag *d)
 {
 	struct brec *br;
 	struct ginfo *gi;
@@ -381,7 +387,9 @@ group_add(struct gbatch *b, const struct record *r, const struct buf *keys,
 	br->lineno = lineno;
 	br->group = (uint32_t)g;
 	br->dropped = 0;
-	br->text = buf_add(&b->text, line, len);
+	/* A line that stays valid (a mapped file) is not copied. */
+	br->ptr = stable ? line : NULL;
+	br->text = stable ? 0 : buf_add(&b->text, line, len);
 	br->len = len;
 	/* Re-base the record's keys and runs into the batch's arenas. */
 	kbase = b->keys.len;
@@ -536,8 +544,8 @@ group_view(struct gbatch *b, struct batch *v, int need_tie)
 			}
 			b->strat[i] = (uint32_t)k;
 			if (need_tie)
-				b->tie[i] = group_hash(b->text.p +
-				    b->rec[b->perm[i]].text,
+				b->tie[i] = group_hash(group_text(b,
+				    &b->rec[b->perm[i]]),
 				    b->rec[b->perm[i]].len, 1);
 		}
 		b->nstrat[ng] = (uint32_t)nk;

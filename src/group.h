@@ -16,7 +16,8 @@
 
 struct brec {
 	struct record		 r;	/* keys and runs index the batch's */
-	size_t			 text, len;	/* line in the text arena */
+	const char		*ptr;	/* the line in place, or NULL: */
+	size_t			 text, len;	/* in the text arena */
 	const char		*file;
 	unsigned long long	 lineno;
 	uint32_t		 group;
@@ -65,6 +66,8 @@ struct gbatch {
 };
 
 void	group_init(struct gbatch *b, const struct gopts *o);
+/* The bytes of a record's line. */
+const char *group_text(const struct gbatch *b, const struct brec *r);
 void	group_free(struct gbatch *b);
 /* 64-bit hash of bytes (keys, lines): fast, not cryptographic. */
 uint64_t group_hash(const void *p, size_t n, uint64_t seed);
@@ -85,8 +88,8 @@ int	group_boundary(const struct gbatch *b, const struct record *r,
  */
 int	group_add(struct gbatch *b, const struct record *r,
 	    const struct buf *keys, const struct buf *runs, const char *line,
-	    size_t len, const char *file, unsigned long long lineno,
-	    struct diag *d);
+	    size_t len, int stable, const char *file,
+	    unsigned long long lineno, struct diag *d);
 /* Checks every group's size (at the end of a batch); in skip mode marks
  * bad groups dropped and returns 0 with *ndropped set, else an error. */
 int	group_check_sizes(struct gbatch *b, int skip, size_t *ndropped,

@@ -17,6 +17,8 @@ struct line {
 	size_t			 len;
 	const char		*file;	/* name for messages ("<stdin>" for -) */
 	unsigned long long	 lineno; /* 1-based, per file */
+	int			 stable; /* text stays valid until
+					    input_release() or input_close() */
 };
 
 /* names[0..n-1] are read in order; n == 0 means standard input. */
@@ -27,6 +29,8 @@ struct input	*input_open(char *const *names, size_t n, size_t max_line);
  * 3 for unreadable files).
  */
 int		 input_next(struct input *in, struct line *ln, struct diag *d);
+/* Lets go of stable lines before keep (NULL: all): a batch is done. */
+void		 input_release(struct input *in, const char *keep);
 /* Total bytes read from the files (compressed size for gzip). */
 unsigned long long input_bytes(const struct input *in);
 void		 input_close(struct input *in);

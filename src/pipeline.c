@@ -75,7 +75,7 @@ flush_batch(struct run *u, struct gbatch *b, int need_tie, pipeline_fn fn,
 					diag_print(&why);
 				}
 				u->st->rejected++;
-				if (u->rej && (fwrite(b->text.p + r->text, 1,
+				if (u->rej && (fwrite(group_text(b, r), 1,
 				    r->len, u->rej) != r->len ||
 				    putc('\n', u->rej) == EOF))
 					return diag_set(d, EXIT_IO, "%s: write "
@@ -155,9 +155,10 @@ pipeline_run(const struct config *c, int need_tie, int stream,
 			if ((rc = flush_batch(&u, &b, need_tie, fn, ctx,
 			    changed, d)) != 0)
 				break;
+			input_release(in, ln.text);
 		}
-		if (group_add(&b, &r, &keys, &runs, ln.text, ln.len, ln.file,
-		    ln.lineno, &why) != 0) {
+		if (group_add(&b, &r, &keys, &runs, ln.text, ln.len, ln.stable,
+		    ln.file, ln.lineno, &why) != 0) {
 			if (!c->skip) {
 				*d = why;
 				rc = d->status;

@@ -150,6 +150,28 @@ parse_mask(struct ctx *c, struct slot *s, const char *p, struct buf *runs)
 	if (p < end && *p == ']')
 		goto done;
 	for (;;) {
+		/* Fast path: four more elements equal to the current run,
+		 * written "1,1,1,1," or "1, 1, 1, 1, " as dumps do. */
+		if (n > 0 && end - p >= 12) {
+			static const char one8[] = "1,1,1,1,", zero8[] =
+			    "0,0,0,0,", one12[] = "1, 1, 1, 1, ",
+			    zero12[] = "0, 0, 0, 0, ";
+
+			if (memcmp(p, cur ? one8 : zero8, 8) == 0) {
+				run += 4;
+				ones += cur * 4;
+				n += 4;
+				p += 8;
+				continue;
+			}
+			if (memcmp(p, cur ? one12 : zero12, 12) == 0) {
+				run += 4;
+				ones += cur * 4;
+				n += 4;
+				p += 12;
+				continue;
+			}
+		}
 		if (p < end && *p == '0' && (p + 1 >= end || p[1] < '0' ||
 		    p[1] > '9') && (p + 1 >= end || (p[1] != '.' &&
 		    p[1] != 'e' && p[1] != 'E'))) {
