@@ -43,7 +43,8 @@ group_hash(const void *p, size_t n, uint64_t seed)
 		n -= 8;
 	}
 	w = 0;
-	memcpy(&w, s, n);
+	if (n > 0)
+		memcpy(&w, s, n);
 	h ^= w * 0xff51afd7ed558ccdULL;
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdULL;
@@ -51,6 +52,13 @@ group_hash(const void *p, size_t n, uint64_t seed)
 	h *= 0xc4ceb9fe1a85ec53ULL;
 	h ^= h >> 33;
 	return h;
+}
+
+/* Two canonical keys are equal (an empty one may have no bytes at all). */
+static int
+keyeq(const char *a, size_t alen, const char *b, size_t blen)
+{
+	return alen == blen && (alen == 0 || memcmp(a, b, alen) == 0);
 }
 
 static struct seen_ent *
@@ -61,8 +69,8 @@ seen_find(struct seen *s, const char *key, size_t len, uint64_t h)
 	if (s->cap == 0)
 		return NULL;
 	for (i = h & (s->cap - 1); s->tab[i].used; i = (i + 1) & (s->cap - 1))
-		if (s->tab[i].hash == h && s->tab[i].keylen == len &&
-		    memcmp(s->keys.p + s->tab[i].key, key, len) == 0)
+		if (s->tab[i].hash == h && keyeq(s->keys.p + s->tab[i].key,
+		    s->tab[i].keylen, key, len))
 			return &s->tab[i];
 	return NULL;
 }
@@ -162,8 +170,8 @@ table_find(const struct gbatch *b, const char *key, size_t len, uint64_t h)
 	for (i = h & (b->nslot - 1); b->slot[i] != 0;
 	    i = (i + 1) & (b->nslot - 1)) {
 		g = b->slot[i] - 1;
-		if (b->grp[g].hash == h && b->grp[g].keylen == len &&
-		    memcmp(b->keys.p + b->grp[g].key, key, len) == 0)
+		if (b->grp[g].hash == h && keyeq(b->keys.p + b->grp[g].key,
+		    b->grp[g].keylen, key, len))
 			return (long)g;
 	}
 	return -1;
@@ -225,8 +233,7 @@ opens_group(const struct gbatch *b, const struct record *r,
 		return *g < 0;
 	}
 	last = &b->grp[b->ngroups - 1];
-	if (last->keylen == r->gkeylen &&
-	    memcmp(b->keys.p + last->key, key, r->gkeylen) == 0) {
+	if (keyeq(b->keys.p + last->key, last->keylen, key, r->gkeylen)) {
 		*g = (long)b->ngroups - 1;
 		return 0;
 	}
@@ -245,8 +252,7 @@ group_boundary(const struct gbatch *b, const struct record *r,
 		return 0;
 	if (b->o.has_batch_key) {
 		k = cur_batch_key(b, &len);
-		if (len != r->bkeylen ||
-		    memcmp(k, keys->p + r->bkey, len) != 0)
+		if (!keyeq(k, len, keys->p + r->bkey, r->bkeylen))
 			return 1;
 	}
 	if ((b->o.stream || (b->o.batch_groups && b->ngroups >=
@@ -517,9 +523,8 @@ group_view(struct gbatch *b, struct batch *v, int need_tie)
 
 				if (k >= 64)
 					break;
-				if (f->skeylen == r->skeylen &&
-				    memcmp(b->keys.p + f->skey, b->keys.p +
-				    r->skey, r->skeylen) == 0)
+				if (keyeq(b->keys.p + f->skey, f->skeylen,
+				    b->keys.p + r->skey, r->skeylen))
 					break;
 			}
 			if (k >= 64) {
@@ -529,10 +534,9 @@ group_view(struct gbatch *b, struct batch *v, int need_tie)
 					const struct record *f =
 					    &b->rec[b->perm[j]].r;
 
-					if (f->skeylen == r->skeylen &&
-					    memcmp(b->keys.p + f->skey,
-					    b->keys.p + r->skey,
-					    r->skeylen) == 0)
+					if (keyeq(b->keys.p + f->skey,
+					    f->skeylen, b->keys.p + r->skey,
+					    r->skeylen))
 						break;
 				}
 				k = j < i ? b->strat[j] : nk;

@@ -148,9 +148,9 @@ pipeline_run(const struct config *c, int need_tie, int stream,
 		}
 		if (group_boundary(&b, &r, &keys)) {
 			int changed = c->go.has_batch_key &&
-			    (b.rec[0].r.bkeylen != r.bkeylen ||
+			    (b.rec[0].r.bkeylen != r.bkeylen || (r.bkeylen &&
 			    memcmp(b.keys.p + b.rec[0].r.bkey, keys.p + r.bkey,
-			    r.bkeylen) != 0);
+			    r.bkeylen) != 0));
 
 			if ((rc = flush_batch(&u, &b, need_tie, fn, ctx,
 			    changed, d)) != 0)
