@@ -26,11 +26,20 @@ SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer \
 	   -fno-sanitize-recover=undefined
 endif
 ifeq ($(CUDA),1)
-BUILD	:= $(BUILD)-cuda
+BUILD	:= $(BUILD)/cuda
 MODE	:= $(MODE)-cuda
 CUDEF	 = -DRLADV_CUDA
 CUDA_HOME ?= /usr/local/cuda
-CULIBS	 = -L$(CUDA_HOME)/lib64 -lcudart -lstdc++
+# The static runtime: the binary runs (and --device auto picks the CPU)
+# where no CUDA toolkit is installed.
+CULIBS	 = -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
+# sm_80 (A100) and sm_90 (H100, H200) code, and compute_90 PTX that later
+# GPUs compile at load.  -fmad=false: no fused multiply-add, so the
+# kernels' doubles are the CPU's bits (SPEC §8).
+CUARCH	 = -gencode arch=compute_80,code=sm_80 \
+	   -gencode arch=compute_90,code=sm_90 \
+	   -gencode arch=compute_90,code=compute_90
+CUFLAGS	 = -O2 -std=c++17 -fmad=false -Xcompiler -ffp-contract=off,-Wall,-Wextra
 endif
 
 ALL_CPPFLAGS = -D_GNU_SOURCE -DRLADV_VERSION='"$(VERSION)"' $(CUDEF) \
@@ -67,11 +76,11 @@ $(BUILD)/%.o: src/%.c | deps
 	@mkdir -p $(BUILD)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/backend_cuda.o: src/backend_cuda.cu src/advmath.h src/advantage.h
+$(BUILD)/backend_cuda.o: src/backend_cuda.cu src/backend_cuda.h src/advmath.h \
+    src/advantage.h src/msgrpo.h src/diag.h
 	@mkdir -p $(BUILD)
-	$(NVCC) -O2 -std=c++17 -DRLADV_CUDA -D_GNU_SOURCE -Isrc \
-	    -arch=sm_80 -gencode arch=compute_80,code=sm_80 \
-	    -gencode arch=compute_90,code=sm_90 -c -o $@ $<
+	$(NVCC) $(CUFLAGS) -DRLADV_CUDA -D_GNU_SOURCE -Isrc $(CUARCH) \
+	    -c -o $@ $<
 
 $(BUILD)/tests/%: tests/%.c $(LIBOBJS) $(CUOBJS) | deps
 	@mkdir -p $(BUILD)/tests
@@ -95,6 +104,7 @@ conformance: rladv
 
 check test: rladv unit
 	@sh tests/e2e.sh ./rladv
+	@sh tests/stats_diff.sh ./rladv
 	@sh tests/help_synopsis.sh ./rladv man/rladv.1
 	@sh tests/man_examples.sh ./rladv man/rladv.1
 	python3 ../shared/conformance/check.py ./rladv

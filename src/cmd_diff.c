@@ -1,14 +1,1547 @@
-/* cmd_diff.c - rladv diff (being written). */
+/*
+ * cmd_diff.c - rladv diff (SPEC §7), two ways:
+ *
+ * rladv diff --a OPTS --b OPTS [FILE...]: the same records under two
+ * compute configurations.  Per stratum, the mean and variance of each
+ * advantage (Stratified GRPO Theorems 4-5: SAN is zero-mean and
+ * unit-variance inside a stratum, GN is not), the cross-stratum offset,
+ * the share of gradient mass sum |A_i| c_i T_i each stratum gets; sign
+ * flips, the largest differences with their lines, the correlation.
+ *
+ * rladv diff --outputs A B: two output files compared record by record,
+ * every number within --tol; exit 0 when equal, 1 when not, as diff(1).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "cmd.h"
-#include "diag.h"
+#include "compute.h"
+#include "input.h"
+#include "json.h"
+#include "pipeline.h"
+
+/* The options diff reads itself; the rest go to options_parse. */
+struct dopts {
+	const char	*opt[2];	/* --a, --b */
+	int		 outputs;
+	const char	*key;
+	double		 tol, atol;
+	size_t		 top;
+};
+
+/* Count, mean and sum of squared deviations (Welford), one pass. */
+struct mom {
+	double	n, mean, m2;
+};
+
+/* Canonical keys to dense indexes, open addressing. */
+struct ktab {
+	char		**key;
+	size_t		 *len;
+	uint64_t	 *hash;
+	size_t		  n, cap;
+	size_t		 *slot;		/* index + 1; 0 is empty */
+	size_t		  nslot;
+};
+
+/* ---- rladv diff --a --b ------------------------------------------- */
+
+struct side {
+	struct config		 c;
+	struct adv_params	 ap;
+	const char		*opts;
+	int			 argc;
+	char			**argv;	/* options_split's, ours */
+	double			*adv, *w;
+	struct mom		 all;
+	double			 mass;	/* sum |A| c T, all records */
+	/* Cell means of groups with two strata or more. */
+	double			 off_ss, off_n;
+};
+
+/* One stratum key across groups and batches. */
+struct dstr {
+	struct mom	 a[2];
+	/* Around the mean of each (group, stratum) cell. */
+	double		 cell_ss[2];
+	double		 cell_n;	/* records of cells with spread */
+	double		 mass[2];
+};
+
+struct top {
+	double			 diff, a, b;
+	char			*file, *group, *stratum;
+	unsigned long long	 line;
+};
+
+struct dctx {
+	struct side		 s[2];
+	struct ktab		 keys;
+	struct dstr		*st;
+	size_t			 stcap;
+	unsigned long long	 records, groups, flips;
+	/* Bivariate Welford for the correlation of the two vectors. */
+	double			 cn, ma, mb, cab, m2a, m2b;
+	struct top		*top;
+	size_t			 ntop, maxtop;
+	size_t			 cap;
+	/* Scratch per stratum of the group at hand. */
+	size_t			*cnt, *loc;
+	double			*first, *sumA[2];
+	int			*eq;
+	size_t			 scap;
+};
+
+static void
+mom_add(struct mom *m, double x)
+{
+	double d;
+
+	m->n++;
+	d = x - m->mean;
+	m->mean += d / m->n;
+	m->m2 += d * (x - m->mean);
+}
+
+static double
+mom_var(const struct mom *m)
+{
+	return m->n > 0 ? m->m2 / m->n : 0;
+}
+
+static size_t
+ktab_find(const struct ktab *t, const char *key, size_t len, uint64_t h,
+    size_t *at)
+{
+	size_t i, j, mask = t->nslot - 1;
+
+	for (i = h & mask; t->slot[i]; i = (i + 1) & mask) {
+		j = t->slot[i] - 1;
+		if (t->hash[j] == h && t->len[j] == len &&
+		    memcmp(t->key[j], key, len) == 0) {
+			*at = i;
+			return j;
+		}
+	}
+	*at = i;
+	return (size_t)-1;
+}
+
+/* The index of key, added when new (*added set). */
+static size_t
+ktab_get(struct ktab *t, const char *key, size_t len, int *added)
+{
+	uint64_t h = group_hash(key, len, 0);
+	size_t i, j, k;
+
+	if (2 * (t->n + 1) > t->nslot) {
+		size_t ns = t->nslot ? 2 * t->nslot : 16;
+
+		free(t->slot);
+		t->slot = diag_calloc(ns, sizeof(*t->slot));
+		t->nslot = ns;
+		for (j = 0; j < t->n; j++) {
+			for (i = t->hash[j] & (ns - 1); t->slot[i];
+			    i = (i + 1) & (ns - 1))
+				;
+			t->slot[i] = j + 1;
+		}
+	}
+	if ((k = ktab_find(t, key, len, h, &i)) != (size_t)-1) {
+		*added = 0;
+		return k;
+	}
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 8;
+		t->key = diag_realloc(t->key, t->cap * sizeof(*t->key));
+		t->len = diag_realloc(t->len, t->cap * sizeof(*t->len));
+		t->hash = diag_realloc(t->hash, t->cap * sizeof(*t->hash));
+	}
+	t->key[t->n] = diag_malloc(len + 1);
+	memcpy(t->key[t->n], key, len);
+	t->key[t->n][len] = '\0';
+	t->len[t->n] = len;
+	t->hash[t->n] = h;
+	t->slot[i] = ++t->n;
+	*added = 1;
+	return t->n - 1;
+}
+
+static void
+ktab_free(struct ktab *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		free(t->key[i]);
+	free(t->key);
+	free(t->len);
+	free(t->hash);
+	free(t->slot);
+	memset(t, 0, sizeof(*t));
+}
+
+/* A canonical key (record.h) as people read it; "(none)" when empty. */
+static char *
+key_label(const char *key, size_t len)
+{
+	struct buf lab = { 0 };
+
+	if (len == 0)
+		return diag_strdup("(none)");
+	record_key_label(key, len, &lab);
+	buf_add(&lab, "", 1);
+	return lab.p;
+}
+
+static size_t
+stratum_of(struct dctx *x, const char *key, size_t len)
+{
+	int added;
+	size_t k = ktab_get(&x->keys, key, len, &added);
+
+	if (x->keys.n > x->stcap) {
+		size_t old = x->stcap;
+
+		x->stcap = x->keys.cap;
+		x->st = diag_realloc(x->st, x->stcap * sizeof(*x->st));
+		memset(x->st + old, 0, (x->stcap - old) * sizeof(*x->st));
+	}
+	return k;
+}
+
+static void
+grow(struct dctx *x, size_t n)
+{
+	int s;
+
+	if (n <= x->cap)
+		return;
+	x->cap = n + n / 2;
+	for (s = 0; s < 2; s++) {
+		x->s[s].adv = diag_realloc(x->s[s].adv, x->cap *
+		    sizeof(*x->s[s].adv));
+		x->s[s].w = diag_realloc(x->s[s].w, x->cap *
+		    sizeof(*x->s[s].w));
+	}
+}
+
+static void
+scratch(struct dctx *x, size_t n)
+{
+	if (n <= x->scap)
+		return;
+	x->scap = n + n / 2;
+	x->cnt = diag_realloc(x->cnt, x->scap * sizeof(*x->cnt));
+	x->loc = diag_realloc(x->loc, x->scap * sizeof(*x->loc));
+	x->first = diag_realloc(x->first, x->scap * sizeof(*x->first));
+	x->sumA[0] = diag_realloc(x->sumA[0], x->scap * sizeof(double));
+	x->sumA[1] = diag_realloc(x->sumA[1], x->scap * sizeof(double));
+	x->eq = diag_realloc(x->eq, x->scap * sizeof(*x->eq));
+}
+
+/* Keeps the --top largest |B - A|, earlier lines first among equals. */
+static void
+top_add(struct dctx *x, double a, double b, const struct brec *r,
+    const char *group, const char *skey, size_t slen)
+{
+	double diff = fabs(b - a);
+	size_t i;
+
+	if (x->maxtop == 0 || !(diff > 0))
+		return;
+	if (x->ntop == x->maxtop && !(diff > x->top[x->ntop - 1].diff))
+		return;
+	if (x->ntop == x->maxtop) {
+		x->ntop--;
+		free(x->top[x->ntop].file);
+		free(x->top[x->ntop].group);
+		free(x->top[x->ntop].stratum);
+	}
+	for (i = x->ntop; i > 0 && x->top[i - 1].diff < diff; i--)
+		x->top[i] = x->top[i - 1];
+	x->top[i].diff = diff;
+	x->top[i].a = a;
+	x->top[i].b = b;
+	x->top[i].file = diag_strdup(r->file);
+	x->top[i].line = r->lineno;
+	x->top[i].group = diag_strdup(group);
+	x->top[i].stratum = key_label(skey, slen);
+	x->ntop++;
+}
+
+static int
+on_batch(void *ctx, struct gbatch *b, const struct batch *v, struct diag *d)
+{
+	struct dctx *x = ctx;
+	struct dstr *ds;
+	size_t g, k, o, n, ns, j;
+	double A, m, da, db;
+	int s;
+
+	grow(x, v->n);
+	for (s = 0; s < 2; s++)
+		if (compute_batch(&x->s[s].c, &x->s[s].ap, v, x->s[s].adv,
+		    x->s[s].w, d) != 0)
+			return d->status;
+	x->groups += v->ngroups;
+	for (g = 0; g < v->ngroups; g++) {
+		o = v->goff[g];
+		n = v->goff[g + 1] - o;
+		ns = v->nstrat[g];
+		scratch(x, ns);
+		for (j = 0; j < ns; j++) {
+			x->cnt[j] = 0;
+			x->eq[j] = 1;
+			x->sumA[0][j] = x->sumA[1][j] = 0;
+		}
+		for (k = o; k < o + n; k++) {
+			const struct record *r = &b->rec[b->perm[k]].r;
+			uint32_t t = v->strat[k];
+
+			if (x->cnt[t] == 0) {
+				x->first[t] = v->r[k];
+				/* Strata are local to a group; across groups
+				 * they meet by their canonical key. */
+				x->loc[t] = stratum_of(x, r->has_stratum ?
+				    b->keys.p + r->skey : "", r->has_stratum ?
+				    r->skeylen : 0);
+			} else if (v->r[k] != x->first[t])
+				x->eq[t] = 0;
+			x->cnt[t]++;
+			for (s = 0; s < 2; s++)
+				x->sumA[s][t] += x->s[s].adv[k];
+		}
+		for (k = o; k < o + n; k++) {
+			const struct brec *br = &b->rec[b->perm[k]];
+			uint32_t t = v->strat[k];
+			double a0 = x->s[0].adv[k], a1 = x->s[1].adv[k];
+
+			ds = &x->st[x->loc[t]];
+			for (s = 0; s < 2; s++) {
+				A = x->s[s].adv[k];
+				mom_add(&ds->a[s], A);
+				mom_add(&x->s[s].all, A);
+				m = fabs(A) * x->s[s].w[k] * v->T[k];
+				ds->mass[s] += m;
+				x->s[s].mass += m;
+				/* Theorem 4 speaks of strata with a reward
+				 * spread; a cell of equal rewards has none. */
+				if (!x->eq[t]) {
+					A -= x->sumA[s][t] / (double)x->cnt[t];
+					ds->cell_ss[s] += A * A;
+				}
+			}
+			if (!x->eq[t])
+				ds->cell_n++;
+			x->records++;
+			if ((a0 < 0 && a1 > 0) || (a0 > 0 && a1 < 0))
+				x->flips++;
+			x->cn++;
+			da = a0 - x->ma;
+			x->ma += da / x->cn;
+			db = a1 - x->mb;
+			x->mb += db / x->cn;
+			x->cab += da * (a1 - x->mb);
+			x->m2a += da * (a0 - x->ma);
+			x->m2b += db * (a1 - x->mb);
+			top_add(x, a0, a1, br, v->gname ? v->gname[g] : "",
+			    br->r.has_stratum ? b->keys.p + br->r.skey : "",
+			    br->r.has_stratum ? br->r.skeylen : 0);
+		}
+		/* The offset between strata of one group (Theorem 4's
+		 * E[A | k] - 0): a group of one stratum has none. */
+		if (ns < 2)
+			continue;
+		for (j = 0; j < ns; j++)
+			for (s = 0; s < 2; s++) {
+				m = x->sumA[s][j] / (double)x->cnt[j];
+				x->s[s].off_ss += m * m * (double)x->cnt[j];
+				x->s[s].off_n += (double)x->cnt[j];
+			}
+	}
+	return 0;
+}
+
+/* ---- Order and labels of strata ------------------------------------ */
+
+static int
+tag_rank(char t)
+{
+	switch (t) {
+	case 'n':
+		return 0;
+	case 'c':
+		return 1;
+	case 'b':
+		return 2;
+	default:
+		return 3;
+	}
+}
+
+static int
+cmp_part(const char *a, size_t al, const char *b, size_t bl)
+{
+	char buf[64];
+	double p, q;
+	int ra, rb, c;
+
+	ra = tag_rank(a[0]);
+	rb = tag_rank(b[0]);
+	if (ra != rb)
+		return ra - rb;
+	if (a[0] == 'n' && al < sizeof(buf) && bl < sizeof(buf)) {
+		memcpy(buf, a + 1, al - 1);
+		buf[al - 1] = '\0';
+		p = strtod(buf, NULL);
+		memcpy(buf, b + 1, bl - 1);
+		buf[bl - 1] = '\0';
+		q = strtod(buf, NULL);
+		if (p != q)
+			return p < q ? -1 : 1;
+	}
+	c = memcmp(a, b, al < bl ? al : bl);
+	if (c != 0)
+		return c;
+	return al < bl ? -1 : al > bl;
+}
+
+static const struct ktab *sort_tab;
+
+/* Strata in the order people count them: 0, 1, 2 ... >=cap, (none). */
+static int
+cmp_stratum(const void *pa, const void *pb)
+{
+	size_t i = *(const size_t *)pa, j = *(const size_t *)pb;
+	const char *a = sort_tab->key[i], *b = sort_tab->key[j];
+	const char *ae = a + sort_tab->len[i], *be = b + sort_tab->len[j];
+	const char *ap, *bp;
+	int c;
+
+	if (a == ae || b == be)
+		return (a == ae) - (b == be);
+	for (;;) {
+		for (ap = a; ap < ae && *ap != '\x1f'; ap++)
+			;
+		for (bp = b; bp < be && *bp != '\x1f'; bp++)
+			;
+		if (ap == a || bp == b)
+			c = (ap != a) - (bp != b);
+		else
+			c = cmp_part(a, ap - a, b, bp - b);
+		if (c != 0)
+			return c;
+		if (ap == ae || bp == be)
+			return (ap != ae) - (bp != be);
+		a = ap + 1;
+		b = bp + 1;
+	}
+}
+
+static size_t *
+sorted_strata(const struct ktab *t)
+{
+	size_t *ix = diag_malloc((t->n + 1) * sizeof(*ix)), i;
+
+	for (i = 0; i < t->n; i++)
+		ix[i] = i;
+	sort_tab = t;
+	qsort(ix, t->n, sizeof(*ix), cmp_stratum);
+	return ix;
+}
+
+/* ---- Figures derived from the sums --------------------------------- */
+
+static double
+share(double part, double whole)
+{
+	return whole > 0 ? part / whole : NAN;
+}
+
+static double
+cell_var(const struct dstr *ds, int s)
+{
+	return ds->cell_n > 0 ? ds->cell_ss[s] / ds->cell_n : NAN;
+}
+
+static double
+offset_rms(const struct side *sd)
+{
+	return sd->off_n > 0 ? sqrt(sd->off_ss / sd->off_n) : 0;
+}
+
+/* The spread of the per-stratum mean advantages, max - min. */
+static double
+offset_range(const struct dctx *x, int s)
+{
+	double lo = 0, hi = 0;
+	size_t i;
+	int any = 0;
+
+	for (i = 0; i < x->keys.n; i++) {
+		if (x->st[i].a[s].n == 0)
+			continue;
+		if (!any || x->st[i].a[s].mean < lo)
+			lo = x->st[i].a[s].mean;
+		if (!any || x->st[i].a[s].mean > hi)
+			hi = x->st[i].a[s].mean;
+		any = 1;
+	}
+	return hi - lo;
+}
+
+static double
+correlation(const struct dctx *x)
+{
+	if (!(x->m2a > 0) || !(x->m2b > 0))
+		return NAN;
+	return x->cab / sqrt(x->m2a * x->m2b);
+}
+
+static int
+print_json(const struct dctx *x)
+{
+	static const char *const nm[2] = { "a", "b" };
+	cJSON *root = cJSON_CreateObject(), *o, *arr, *e;
+	size_t *ix, i, k;
+	char *str;
+	int s, rc;
+
+	cJSON_AddNumberToObject(root, "records", (double)x->records);
+	cJSON_AddNumberToObject(root, "groups", (double)x->groups);
+	for (s = 0; s < 2; s++) {
+		const struct side *sd = &x->s[s];
+
+		o = cJSON_AddObjectToObject(root, nm[s]);
+		cJSON_AddStringToObject(o, "options", sd->opts);
+		cJSON_AddStringToObject(o, "advantage", sd->c.est->name);
+		cJSON_AddStringToObject(o, "agg", sd->c.loss->name);
+		cJSON_AddNumberToObject(o, "mean", sd->all.mean);
+		cJSON_AddNumberToObject(o, "var", mom_var(&sd->all));
+		cJSON_AddNumberToObject(o, "offset_rms", offset_rms(sd));
+		cJSON_AddNumberToObject(o, "offset_range", offset_range(x, s));
+		cJSON_AddNumberToObject(o, "mass", sd->mass);
+	}
+	arr = cJSON_AddArrayToObject(root, "strata");
+	ix = sorted_strata(&x->keys);
+	for (i = 0; i < x->keys.n; i++) {
+		const struct dstr *ds = &x->st[ix[i]];
+
+		k = ix[i];
+		e = cJSON_CreateObject();
+		str = key_label(x->keys.key[k], x->keys.len[k]);
+		cJSON_AddStringToObject(e, "stratum", str);
+		free(str);
+		cJSON_AddNumberToObject(e, "records", ds->a[0].n);
+		cJSON_AddNumberToObject(e, "cell_records", ds->cell_n);
+		for (s = 0; s < 2; s++) {
+			o = cJSON_AddObjectToObject(e, nm[s]);
+			cJSON_AddNumberToObject(o, "mean", ds->a[s].mean);
+			cJSON_AddNumberToObject(o, "var", mom_var(&ds->a[s]));
+			cJSON_AddNumberToObject(o, "cell_var", cell_var(ds, s));
+			cJSON_AddNumberToObject(o, "mass_share",
+			    share(ds->mass[s], x->s[s].mass));
+		}
+		cJSON_AddItemToArray(arr, e);
+	}
+	free(ix);
+	cJSON_AddNumberToObject(root, "sign_flips", (double)x->flips);
+	cJSON_AddNumberToObject(root, "correlation", correlation(x));
+	arr = cJSON_AddArrayToObject(root, "largest");
+	for (i = 0; i < x->ntop; i++) {
+		const struct top *t = &x->top[i];
+
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "file", t->file);
+		cJSON_AddNumberToObject(e, "line", (double)t->line);
+		cJSON_AddStringToObject(e, "group", t->group);
+		cJSON_AddStringToObject(e, "stratum", t->stratum);
+		cJSON_AddNumberToObject(e, "a", t->a);
+		cJSON_AddNumberToObject(e, "b", t->b);
+		cJSON_AddNumberToObject(e, "diff", t->b - t->a);
+		cJSON_AddItemToArray(arr, e);
+	}
+	str = cJSON_Print(root);
+	rc = fputs(str, stdout) == EOF || putchar('\n') == EOF;
+	free(str);
+	cJSON_Delete(root);
+	return rc;
+}
+
+static void
+fmt_share(char *buf, size_t n, double v)
+{
+	if (isnan(v))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.1f%%", 100 * v);
+}
+
+/* A figure as printed; a value that rounds to zero loses its sign, as
+ * "-0.0000" beside a mean of exactly 0 suggests a bias that is not there. */
+static void
+fmt_num(char *buf, size_t n, double v, const char *f)
+{
+	char *p;
+
+	if (isnan(v)) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	snprintf(buf, n, f, v);
+	if (buf[0] != '-')
+		return;
+	for (p = buf + 1; *p; p++)
+		if (*p != '0' && *p != '.')
+			return;
+	buf[0] = strchr(f, '+') ? '+' : ' ';
+	if (buf[0] == ' ')
+		memmove(buf, buf + 1, strlen(buf));
+}
+
+static void
+print_human(const struct dctx *x)
+{
+	const struct fields *f = &x->s[0].c.fields;
+	size_t *ix, i;
+	char m[2][4][32], *lab;
+	double corr;
+	int s, j;
+
+	printf("A  %s\nB  %s\n", *x->s[0].opts ? x->s[0].opts :
+	    "(defaults)", *x->s[1].opts ? x->s[1].opts : "(defaults)");
+	printf("%llu records, %llu groups\n\n", x->records, x->groups);
+	fputs("advantage per stratum (", stdout);
+	for (j = 0; j < f->nstratum; j++)
+		printf("%s%s", j ? "," : "", f->stratum[j]);
+	printf(")   [Theorem 4: SAN has mean 0, cellvar 1]\n");
+	printf("%-10s %7s | %8s %7s %7s %6s | %8s %7s %7s %6s\n", "stratum",
+	    "records", "A mean", "var", "cellvar", "mass", "B mean", "var",
+	    "cellvar", "mass");
+	ix = sorted_strata(&x->keys);
+	for (i = 0; i < x->keys.n; i++) {
+		const struct dstr *ds = &x->st[ix[i]];
+
+		for (s = 0; s < 2; s++) {
+			fmt_num(m[s][0], 32, ds->a[s].mean, "%+.4f");
+			fmt_num(m[s][1], 32, mom_var(&ds->a[s]), "%.4f");
+			fmt_num(m[s][2], 32, cell_var(ds, s), "%.4f");
+			fmt_share(m[s][3], 32, share(ds->mass[s],
+			    x->s[s].mass));
+		}
+		lab = key_label(x->keys.key[ix[i]], x->keys.len[ix[i]]);
+		printf("%-10s %7.0f | %8s %7s %7s %6s | %8s %7s %7s %6s\n",
+		    lab, ds->a[0].n, m[0][0], m[0][1], m[0][2], m[0][3],
+		    m[1][0], m[1][1], m[1][2], m[1][3]);
+		free(lab);
+	}
+	free(ix);
+	for (s = 0; s < 2; s++) {
+		fmt_num(m[s][0], 32, x->s[s].all.mean, "%+.4f");
+		fmt_num(m[s][1], 32, mom_var(&x->s[s].all), "%.4f");
+	}
+	printf("%-10s %7llu | %8s %7s %7s %6s | %8s %7s\n", "all",
+	    x->records, m[0][0], m[0][1], "", "", m[1][0], m[1][1]);
+	putchar('\n');
+	printf("%-21s A: rms %.4f, range %.4f   B: rms %.4f, range %.4f\n",
+	    "cross-stratum offset", offset_rms(&x->s[0]), offset_range(x, 0),
+	    offset_rms(&x->s[1]), offset_range(x, 1));
+	printf("%-21s %llu of %llu records (%.1f%%)\n", "sign flips",
+	    x->flips, x->records, x->records ? 100.0 * (double)x->flips /
+	    (double)x->records : 0);
+	corr = correlation(x);
+	if (isnan(corr))
+		printf("%-21s undefined (an advantage vector is constant)\n",
+		    "correlation");
+	else
+		printf("%-21s %.6f\n", "correlation", corr);
+	if (x->ntop == 0)
+		return;
+	printf("\n%-30s %-8s %10s %10s %10s\n", "largest |B - A|", "stratum",
+	    "A", "B", "B - A");
+	for (i = 0; i < x->ntop; i++) {
+		const struct top *t = &x->top[i];
+		char where[512];
+
+		snprintf(where, sizeof(where), "%s:%llu", t->file, t->line);
+		printf("%-30s %-8s %+10.6f %+10.6f %+10.6f\n", where,
+		    t->stratum, t->a, t->b, t->b - t->a);
+	}
+}
+
+/* Whether two configurations read the records the same way. */
+static int
+same_input(const struct config *p, const struct config *q)
+{
+	const struct fields *a = &p->fields, *b = &q->fields;
+	int i;
+
+#define SAME_NAMES(arr, n) do {						\
+	if (a->n != b->n)						\
+		return 0;						\
+	for (i = 0; i < a->n; i++)					\
+		if (strcmp(a->arr[i], b->arr[i]) != 0)			\
+			return 0;					\
+} while (0)
+	SAME_NAMES(group, ngroup);
+	SAME_NAMES(reward, nreward);
+	SAME_NAMES(logprobs, nlogprobs);
+	SAME_NAMES(mask, nmask);
+	SAME_NAMES(stratum, nstratum);
+#undef SAME_NAMES
+	if ((a->batch == NULL) != (b->batch == NULL) ||
+	    (a->batch && strcmp(a->batch, b->batch) != 0) ||
+	    a->has_cap != b->has_cap || (a->has_cap && a->cap != b->cap))
+		return 0;
+	return p->go.unsorted == q->go.unsorted &&
+	    p->go.group_size == q->go.group_size &&
+	    p->go.batch_groups == q->go.batch_groups &&
+	    p->max_line == q->max_line && p->skip == q->skip &&
+	    p->rejects == q->rejects;
+}
+
+/*
+ * A configuration from its option string, on top of the outer command
+ * line, so that input options are given once for both.
+ */
+static int
+side_parse(struct side *sd, const struct config *outer, const char *name,
+    struct diag *d)
+{
+	struct diag e = { 0 };
+	size_t n = strlen(sd->opts);
+	char *padded;
+	int rc;
+
+	memcpy(&sd->c, outer, sizeof(sd->c));
+	sd->c.skey_copy = NULL;	/* the outer config owns its copy */
+	/*
+	 * options_split() writes up to strlen + 2 bytes into a buffer of
+	 * strlen + 1 (the placeholder argv[0] takes one); two trailing
+	 * blanks give it room and split to nothing.  Harmless once the
+	 * buffer is sized right.
+	 */
+	padded = diag_malloc(n + 3);
+	memcpy(padded, sd->opts, n);
+	memcpy(padded + n, "  ", 3);
+	rc = options_split(padded, &sd->argc, &sd->argv, &e);
+	free(padded);
+	if (rc != 0)
+		return diag_set(d, EXIT_USAGE, "%s \"%s\": %s", name,
+		    sd->opts, e.msg);
+	rc = options_parse(&sd->c, sd->argc, sd->argv, 0, &e);
+	if (rc < 0)
+		return diag_set(d, EXIT_USAGE, "%s: --help and --version are "
+		    "not compute options; see rladv --help", name);
+	if (rc != 0 || options_check(&sd->c, &e) != 0)
+		return diag_set(d, EXIT_USAGE, "%s \"%s\": %s", name,
+		    sd->opts, e.msg);
+	if (!same_input(&sd->c, outer))
+		return diag_set(d, EXIT_USAGE, "%s: input options (--*-key, "
+		    "--stratum-cap, --group-size, --batch-groups, --unsorted, "
+		    "--max-line, --on-error, --rejects) read the records for "
+		    "both sides: put them outside, e.g. rladv diff "
+		    "--stratum-key F --a \"-a grpo\" --b \"-a san\"", name);
+	if (compute_device(&sd->c, &e) != 0)
+		return diag_set(d, e.status, "%s: %s", name, e.msg);
+	return 0;
+}
+
+static int
+diff_configs(struct config *outer, const struct dopts *o)
+{
+	static const char *const names[2] = { "--a", "--b" };
+	struct dctx x;
+	struct pipeline_stats st;
+	struct diag d = { 0 };
+	size_t i;
+	int rc = 0, s, need_tie, stream;
+
+	memset(&x, 0, sizeof(x));
+	x.maxtop = o->top;
+	x.top = diag_calloc(o->top + 1, sizeof(*x.top));
+	for (s = 0; s < 2 && rc == 0; s++) {
+		x.s[s].opts = o->opt[s] ? o->opt[s] : "";
+		rc = side_parse(&x.s[s], outer, names[s], &d);
+		x.s[s].ap = x.s[s].c.ap;
+	}
+	if (rc == 0) {
+		/* The pipeline parses for both: the stratum key is
+		 * required when either side stratifies. */
+		outer->fields.need_stratum = x.s[0].c.fields.need_stratum ||
+		    x.s[1].c.fields.need_stratum;
+		need_tie = strcmp(x.s[0].c.est->name, "msgrpo") == 0 ||
+		    strcmp(x.s[1].c.est->name, "msgrpo") == 0;
+		stream = compute_streams(&x.s[0].c) &&
+		    compute_streams(&x.s[1].c);
+		rc = pipeline_run(outer, need_tie, stream, on_batch, &x, &st,
+		    &d);
+	}
+	if (rc == 0) {
+		if (outer->json)
+			rc = print_json(&x);
+		else
+			print_human(&x);
+		if (rc != 0 || fflush(stdout) == EOF || ferror(stdout))
+			rc = diag_set(&d, EXIT_IO, "standard output: write "
+			    "error");
+	}
+	if (rc != 0)
+		diag_print(&d);
+	for (s = 0; s < 2; s++) {
+		free(x.s[s].adv);
+		free(x.s[s].w);
+		if (x.s[s].argv) {
+			free(x.s[s].argv[0]);
+			free(x.s[s].argv);
+		}
+		options_free(&x.s[s].c);
+	}
+	for (i = 0; i < x.ntop; i++) {
+		free(x.top[i].file);
+		free(x.top[i].group);
+		free(x.top[i].stratum);
+	}
+	free(x.top);
+	free(x.st);
+	ktab_free(&x.keys);
+	free(x.cnt);
+	free(x.loc);
+	free(x.first);
+	free(x.sumA[0]);
+	free(x.sumA[1]);
+	free(x.eq);
+	return rc;
+}
+
+/* ---- rladv diff --outputs A B -------------------------------------- */
+
+struct odiff {
+	const struct dopts	*o;
+	const char		*name[2];
+	int			 json;
+	unsigned long long	 records[2], matched, unmatched[2];
+	unsigned long long	 rec_differ, val_differ, num_differ;
+	double			 max_abs, max_rel;
+	unsigned long long	 shown;
+	cJSON			*list;	/* --json: the differences */
+	struct buf		 path;
+};
+
+/* The shortest decimal that reads back as v. */
+static void
+shortest(char *buf, size_t n, double v)
+{
+	int p;
+
+	for (p = 1; p <= 17; p++) {
+		snprintf(buf, n, "%.*g", p, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
+static void
+value_text(const cJSON *v, char *buf, size_t n)
+{
+	char *s;
+
+	if (v == NULL) {
+		snprintf(buf, n, "(absent)");
+		return;
+	}
+	if (cJSON_IsNumber(v)) {
+		shortest(buf, n, v->valuedouble);
+		return;
+	}
+	if (cJSON_IsArray(v)) {
+		snprintf(buf, n, "array of %d", cJSON_GetArraySize(v));
+		return;
+	}
+	if (cJSON_IsObject(v)) {
+		snprintf(buf, n, "object");
+		return;
+	}
+	s = cJSON_PrintUnformatted(v);
+	snprintf(buf, n, "%.60s%s", s, strlen(s) > 60 ? "..." : "");
+	free(s);
+}
+
+/* One difference: counted, shown while under --top. */
+static void
+report(struct odiff *od, unsigned long long la, unsigned long long lb,
+    const cJSON *a, const cJSON *b, const char *what)
+{
+	char va[96], vb[96], where[1024];
+	cJSON *e;
+	int n;
+
+	od->val_differ++;
+	if (od->shown >= od->o->top)
+		return;
+	od->shown++;
+	value_text(a, va, sizeof(va));
+	value_text(b, vb, sizeof(vb));
+	if (od->json) {
+		e = cJSON_CreateObject();
+		if (la)
+			cJSON_AddNumberToObject(e, "a_line", (double)la);
+		else
+			cJSON_AddNullToObject(e, "a_line");
+		if (lb)
+			cJSON_AddNumberToObject(e, "b_line", (double)lb);
+		else
+			cJSON_AddNullToObject(e, "b_line");
+		cJSON_AddStringToObject(e, "path", od->path.len ?
+		    od->path.p : "");
+		cJSON_AddItemToObject(e, "a", a ? cJSON_Duplicate(a, 1) :
+		    cJSON_CreateNull());
+		cJSON_AddItemToObject(e, "b", b ? cJSON_Duplicate(b, 1) :
+		    cJSON_CreateNull());
+		cJSON_AddStringToObject(e, "what", what);
+		cJSON_AddItemToArray(od->list, e);
+		return;
+	}
+	n = 0;
+	if (la)
+		n += snprintf(where + n, sizeof(where) - n, "%s:%llu",
+		    od->name[0], la);
+	if (lb && n < (int)sizeof(where))
+		n += snprintf(where + n, sizeof(where) - n, "%s%s:%llu",
+		    n ? " " : "", od->name[1], lb);
+	if (od->path.len == 0 && (a == NULL || b == NULL))
+		printf("%s: %s\n", where, what);	/* a record alone */
+	else
+		printf("%s: %s%s%s != %s (%s)\n", where, od->path.len ?
+		    od->path.p : "", od->path.len ? ": " : "", va, vb, what);
+}
+
+static void
+path_push(struct buf *p, const char *name, long idx, size_t *mark)
+{
+	char tmp[32];
+
+	*mark = p->len;
+	if (name != NULL) {
+		if (p->len)
+			buf_add(p, ".", 1);
+		buf_add(p, name, strlen(name));
+	} else {
+		snprintf(tmp, sizeof(tmp), "[%ld]", idx);
+		buf_add(p, tmp, strlen(tmp));
+	}
+	buf_add(p, "", 1);
+	p->len--;
+}
+
+static void
+path_pop(struct buf *p, size_t mark)
+{
+	p->len = mark;
+	if (p->p)
+		p->p[p->len] = '\0';
+}
+
+/*
+ * Compares two values; returns the differences found.  Numbers within
+ * max(--atol, --tol * max(|a|, |b|)) are equal: relative, as floats are
+ * compared, with an absolute floor for values near zero.
+ */
+static unsigned long long
+cmp_value(struct odiff *od, const cJSON *a, const cJSON *b,
+    unsigned long long la, unsigned long long lb)
+{
+	unsigned long long n = 0;
+	const cJSON *e, *f;
+	double x, y, ad, rel;
+	size_t mark;
+	char what[96];
+	int i, na, nb;
+
+	if (cJSON_IsNumber(a) && cJSON_IsNumber(b)) {
+		x = a->valuedouble;
+		y = b->valuedouble;
+		if (x == y)
+			return 0;
+		ad = fabs(x - y);
+		rel = ad / fmax(fabs(x), fabs(y));
+		if (ad <= fmax(od->o->atol, od->o->tol * fmax(fabs(x),
+		    fabs(y))))
+			return 0;
+		od->num_differ++;
+		if (ad > od->max_abs)
+			od->max_abs = ad;
+		if (rel > od->max_rel)
+			od->max_rel = rel;
+		snprintf(what, sizeof(what), "relative difference %.3g", rel);
+		report(od, la, lb, a, b, what);
+		return 1;
+	}
+	if ((a->type & 0xff) != (b->type & 0xff)) {
+		report(od, la, lb, a, b, "different types");
+		return 1;
+	}
+	if (cJSON_IsString(a)) {
+		if (strcmp(a->valuestring, b->valuestring) == 0)
+			return 0;
+		report(od, la, lb, a, b, "different strings");
+		return 1;
+	}
+	if (cJSON_IsArray(a)) {
+		na = cJSON_GetArraySize(a);
+		nb = cJSON_GetArraySize(b);
+		if (na != nb) {
+			report(od, la, lb, a, b, "different lengths");
+			return 1;
+		}
+		for (i = 0, e = a->child, f = b->child; e && f;
+		    i++, e = e->next, f = f->next) {
+			path_push(&od->path, NULL, i, &mark);
+			n += cmp_value(od, e, f, la, lb);
+			path_pop(&od->path, mark);
+		}
+		return n;
+	}
+	if (cJSON_IsObject(a)) {
+		/* By name, so that a trainer's member order does not
+		 * matter; members only one side has are differences. */
+		for (e = a->child; e; e = e->next) {
+			path_push(&od->path, e->string, 0, &mark);
+			f = cJSON_GetObjectItemCaseSensitive(b, e->string);
+			if (f == NULL) {
+				report(od, la, lb, e, NULL, "only in A");
+				n++;
+			} else
+				n += cmp_value(od, e, f, la, lb);
+			path_pop(&od->path, mark);
+		}
+		for (f = b->child; f; f = f->next)
+			if (cJSON_GetObjectItemCaseSensitive(a, f->string) ==
+			    NULL) {
+				path_push(&od->path, f->string, 0, &mark);
+				report(od, la, lb, NULL, f, "only in B");
+				path_pop(&od->path, mark);
+				n++;
+			}
+		return n;
+	}
+	return 0;	/* true, false, null: equal when the types are */
+}
+
+static cJSON *
+parse_line(const struct line *ln, struct diag *d)
+{
+	cJSON *v;
+
+	v = cJSON_ParseWithLength(ln->text, ln->len);
+	if (v == NULL)
+		diag_setl(d, EXIT_DATA, ln->file, ln->lineno, "invalid JSON "
+		    "(rladv diff --outputs compares JSON lines)");
+	return v;
+}
+
+static void
+compare_records(struct odiff *od, cJSON *a, cJSON *b,
+    unsigned long long la, unsigned long long lb)
+{
+	od->matched++;
+	od->path.len = 0;
+	if (cmp_value(od, a, b, la, lb) > 0)
+		od->rec_differ++;
+}
+
+/*
+ * The canonical form of the --key fields of a line (as record.h makes
+ * keys: a type tag, then the decoded string or the number's literal
+ * text, parts joined by 0x1f), read from the text itself so that
+ * integer ids beyond 2^53 stay distinct.
+ */
+static int
+line_key(const struct line *ln, const char *keys, struct buf *out,
+    struct diag *d)
+{
+	const char *p, *end = ln->text + ln->len, *kb, *ke, *vb, *ve;
+	const char *part, *next;
+	struct json_err e;
+	enum json_type t;
+	char nb[256];
+	ssize_t n;
+	size_t plen;
+	int esc, found;
+
+	out->len = 0;
+	for (part = keys; part != NULL; part = next) {
+		next = strchr(part, ',');
+		plen = next ? (size_t)(next - part) : strlen(part);
+		if (next)
+			next++;
+		found = 0;
+		p = json_ws(ln->text, end);
+		if (p == end || *p != '{')
+			return diag_setl(d, EXIT_DATA, ln->file, ln->lineno,
+			    "not a JSON object");
+		p = json_ws(p + 1, end);
+		while (p < end && *p == '"') {
+			kb = p;
+			if ((ke = json_string(p, end, &esc, &e)) == NULL)
+				break;
+			n = json_unescape(kb, ke - kb, nb, sizeof(nb));
+			p = json_ws(ke, end);
+			if (p == end || *p != ':')
+				break;
+			p = json_ws(p + 1, end);
+			vb = p;
+			if ((ve = json_value(p, end, &t, &e)) == NULL)
+				break;
+			if (n >= 0 && (size_t)n == plen &&
+			    memcmp(nb, part, plen) == 0) {
+				if (out->len)
+					buf_add(out, "\x1f", 1);
+				if (t == JSON_STRING) {
+					buf_add(out, "s", 1);
+					n = json_unescape(vb, ve - vb,
+					    buf_reserve(out, ve - vb),
+					    ve - vb);
+					out->len += n;
+				} else {
+					buf_add(out, t == JSON_NUMBER ? "n" :
+					    "o", 1);
+					buf_add(out, vb, ve - vb);
+				}
+				found = 1;
+				break;
+			}
+			p = json_ws(ve, end);
+			if (p < end && *p == ',')
+				p = json_ws(p + 1, end);
+		}
+		if (!found)
+			return diag_setl(d, EXIT_DATA, ln->file, ln->lineno,
+			    "field \"%.*s\" is missing (the --key)",
+			    (int)plen, part);
+	}
+	return 0;
+}
+
+/* A record of B waiting for its partner in A (--key). */
+struct brow {
+	size_t			 off, len;	/* line in the arena */
+	unsigned long long	 line;
+	unsigned long long	 used_by;	/* A's line, or 0 */
+};
+
+static int
+outputs_by_key(struct odiff *od, struct input *in[2], struct diag *d)
+{
+	struct ktab t = { 0 };
+	struct brow *rows = NULL;
+	struct buf arena = { 0 }, key = { 0 };
+	struct line ln;
+	size_t cap = 0, k, at;
+	cJSON *a, *b;
+	char *lab, what[256];
+	int rc = 0, r, added;
+
+	while ((r = input_next(in[1], &ln, d)) > 0) {
+		od->records[1]++;
+		if ((rc = line_key(&ln, od->o->key, &key, d)) != 0)
+			break;
+		k = ktab_get(&t, key.p ? key.p : "", key.len, &added);
+		if (!added) {
+			lab = key_label(key.p, key.len);
+			rc = diag_setl(d, EXIT_DATA, ln.file, ln.lineno, "key "
+			    "\"%s\" is also on line %llu: --key must name "
+			    "fields that identify a record", lab,
+			    rows[k].line);
+			free(lab);
+			break;
+		}
+		if (t.n > cap) {
+			cap = t.cap;
+			rows = diag_realloc(rows, cap * sizeof(*rows));
+		}
+		rows[k].off = buf_add(&arena, ln.text, ln.len);
+		rows[k].len = ln.len;
+		rows[k].line = ln.lineno;
+		rows[k].used_by = 0;
+	}
+	if (r < 0)
+		rc = d->status;
+	while (rc == 0 && (r = input_next(in[0], &ln, d)) > 0) {
+		od->records[0]++;
+		if ((rc = line_key(&ln, od->o->key, &key, d)) != 0)
+			break;
+		if ((a = parse_line(&ln, d)) == NULL) {
+			rc = d->status;
+			break;
+		}
+		if (t.n == 0 || (k = ktab_find(&t, key.p ? key.p : "",
+		    key.len, group_hash(key.p ? key.p : "", key.len, 0),
+		    &at)) == (size_t)-1) {
+			od->unmatched[0]++;
+			od->rec_differ++;
+			od->path.len = 0;
+			lab = key_label(key.p, key.len);
+			snprintf(what, sizeof(what), "no record with key "
+			    "\"%.200s\" in B", lab);
+			free(lab);
+			report(od, ln.lineno, 0, NULL, NULL, what);
+			cJSON_Delete(a);
+			continue;
+		}
+		if (rows[k].used_by) {
+			lab = key_label(key.p, key.len);
+			rc = diag_setl(d, EXIT_DATA, ln.file, ln.lineno, "key "
+			    "\"%s\" is also on line %llu: --key must name "
+			    "fields that identify a record", lab,
+			    rows[k].used_by);
+			free(lab);
+			cJSON_Delete(a);
+			break;
+		}
+		rows[k].used_by = ln.lineno;
+		b = cJSON_ParseWithLength(arena.p + rows[k].off, rows[k].len);
+		if (b == NULL) {
+			rc = diag_setl(d, EXIT_DATA, od->name[1], rows[k].line,
+			    "invalid JSON (rladv diff --outputs compares JSON "
+			    "lines)");
+			cJSON_Delete(a);
+			break;
+		}
+		compare_records(od, a, b, ln.lineno, rows[k].line);
+		cJSON_Delete(a);
+		cJSON_Delete(b);
+	}
+	if (rc == 0 && r < 0)
+		rc = d->status;
+	for (k = 0; rc == 0 && k < t.n; k++)
+		if (!rows[k].used_by) {
+			od->unmatched[1]++;
+			od->rec_differ++;
+			od->path.len = 0;
+			if ((b = cJSON_ParseWithLength(arena.p + rows[k].off,
+			    rows[k].len)) == NULL) {
+				rc = diag_setl(d, EXIT_DATA, od->name[1],
+				    rows[k].line, "invalid JSON (rladv diff "
+				    "--outputs compares JSON lines)");
+				break;
+			}
+			lab = key_label(t.key[k], t.len[k]);
+			snprintf(what, sizeof(what), "no record with key "
+			    "\"%.200s\" in A", lab);
+			free(lab);
+			report(od, 0, rows[k].line, NULL, NULL, what);
+			cJSON_Delete(b);
+		}
+	ktab_free(&t);
+	free(rows);
+	buf_free(&arena);
+	buf_free(&key);
+	return rc;
+}
+
+static int
+outputs_by_line(struct odiff *od, struct input *in[2], struct diag *d)
+{
+	struct line la, lb;
+	unsigned long long lna;
+	cJSON *a, *b;
+	int ra, rb;
+
+	for (;;) {
+		if ((ra = input_next(in[0], &la, d)) < 0)
+			return d->status;
+		/* la stays valid: the inputs own separate buffers. */
+		if ((rb = input_next(in[1], &lb, d)) < 0)
+			return d->status;
+		if (ra == 0 || rb == 0)
+			break;
+		od->records[0]++;
+		od->records[1]++;
+		lna = la.lineno;
+		if ((a = parse_line(&la, d)) == NULL)
+			return d->status;
+		if ((b = parse_line(&lb, d)) == NULL) {
+			cJSON_Delete(a);
+			return d->status;
+		}
+		compare_records(od, a, b, lna, lb.lineno);
+		cJSON_Delete(a);
+		cJSON_Delete(b);
+	}
+	/* The longer file's extra records have no partner. */
+	while (ra > 0) {
+		od->records[0]++;
+		od->unmatched[0]++;
+		od->rec_differ++;
+		od->path.len = 0;
+		report(od, la.lineno, 0, NULL, NULL, "B has no record at this "
+		    "position");
+		if ((ra = input_next(in[0], &la, d)) < 0)
+			return d->status;
+	}
+	while (rb > 0) {
+		od->records[1]++;
+		od->unmatched[1]++;
+		od->rec_differ++;
+		od->path.len = 0;
+		report(od, 0, lb.lineno, NULL, NULL, "A has no record at this "
+		    "position");
+		if ((rb = input_next(in[1], &lb, d)) < 0)
+			return d->status;
+	}
+	return 0;
+}
+
+static int
+diff_outputs(const struct config *c, const struct dopts *o)
+{
+	struct odiff od;
+	struct input *in[2];
+	struct diag d = { 0 };
+	cJSON *root;
+	char *s, tol[64];
+	int rc, i, differ;
+
+	if (c->nfiles != 2) {
+		fprintf(stderr, "rladv: diff --outputs compares two files: "
+		    "rladv diff --outputs A.jsonl B.jsonl\n");
+		return EXIT_USAGE;
+	}
+	memset(&od, 0, sizeof(od));
+	od.o = o;
+	od.json = c->json;
+	for (i = 0; i < 2; i++) {
+		od.name[i] = strcmp(c->files[i], "-") == 0 ? "<stdin>" :
+		    c->files[i];
+		in[i] = input_open(&c->files[i], 1, c->max_line);
+	}
+	if (od.json)
+		od.list = cJSON_CreateArray();
+	if (o->key)
+		rc = outputs_by_key(&od, in, &d);
+	else
+		rc = outputs_by_line(&od, in, &d);
+	input_close(in[0]);
+	input_close(in[1]);
+	buf_free(&od.path);
+	if (rc != 0) {
+		cJSON_Delete(od.list);
+		diag_print(&d);
+		return rc;
+	}
+	differ = od.rec_differ > 0;
+	shortest(tol, sizeof(tol), o->tol);
+	if (od.json) {
+		root = cJSON_CreateObject();
+		cJSON_AddBoolToObject(root, "equal", !differ);
+		cJSON_AddNumberToObject(root, "tol", o->tol);
+		cJSON_AddNumberToObject(root, "atol", o->atol);
+		cJSON_AddNumberToObject(root, "records_a",
+		    (double)od.records[0]);
+		cJSON_AddNumberToObject(root, "records_b",
+		    (double)od.records[1]);
+		cJSON_AddNumberToObject(root, "matched", (double)od.matched);
+		cJSON_AddNumberToObject(root, "only_a",
+		    (double)od.unmatched[0]);
+		cJSON_AddNumberToObject(root, "only_b",
+		    (double)od.unmatched[1]);
+		cJSON_AddNumberToObject(root, "records_differ",
+		    (double)od.rec_differ);
+		cJSON_AddNumberToObject(root, "values_differ",
+		    (double)od.val_differ);
+		cJSON_AddNumberToObject(root, "numbers_differ",
+		    (double)od.num_differ);
+		cJSON_AddNumberToObject(root, "max_abs_diff", od.max_abs);
+		cJSON_AddNumberToObject(root, "max_rel_diff", od.max_rel);
+		cJSON_AddItemToObject(root, "differences", od.list);
+		s = cJSON_Print(root);
+		rc = fputs(s, stdout) == EOF || putchar('\n') == EOF;
+		free(s);
+		cJSON_Delete(root);
+	} else if (differ) {
+		if (od.val_differ > od.shown)
+			printf("... %llu more\n", od.val_differ - od.shown);
+		printf("%llu of %llu records differ: %llu numbers beyond --tol "
+		    "%s", od.rec_differ, od.records[0] > od.records[1] ?
+		    od.records[0] : od.records[1], od.num_differ, tol);
+		if (od.num_differ)
+			printf(" (largest relative difference %.3g)",
+			    od.max_rel);
+		printf(", %llu other differences\n", od.val_differ -
+		    od.num_differ);
+	} else
+		printf("%llu records equal within --tol %s\n", od.matched,
+		    tol);
+	if (rc != 0 || fflush(stdout) == EOF || ferror(stdout)) {
+		diag_set(&d, EXIT_IO, "standard output: write error");
+		diag_print(&d);
+		return EXIT_IO;
+	}
+	return differ ? 1 : 0;
+}
+
+/* ---- Command line --------------------------------------------------- */
+
+static int
+num_arg(const char *opt, const char *arg, double min, double *v,
+    struct diag *d)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(arg, &end);
+	if (end == arg || *end != '\0' || errno != 0 || !isfinite(*v) ||
+	    *v < min)
+		return diag_set(d, EXIT_USAGE, "%s: invalid value \"%s\"; "
+		    "expected a number >= %g", opt, arg, min);
+	return 0;
+}
+
+/*
+ * Takes diff's own options out of argv (into o) and leaves the rest,
+ * argv[0] first, in rest for options_parse.  Long options are matched
+ * whole, and before getopt sees them: "--a" and "--b" would otherwise
+ * read as abbreviations of --advantage and --batch-key.
+ */
+static int
+take_options(int argc, char **argv, struct dopts *o, char **rest, int *nrest,
+    struct diag *d)
+{
+	static const char *const withval[] = { "--a", "--b", "--key",
+	    "--tol", "--atol", "--top", NULL };
+	const char *arg, *val, *eq;
+	size_t nlen;
+	double x;
+	int i, j, n = 0;
+
+	rest[n++] = argv[0];
+	for (i = 1; i < argc; i++) {
+		arg = argv[i];
+		if (strcmp(arg, "--") == 0) {
+			while (i < argc)
+				rest[n++] = argv[i++];
+			break;
+		}
+		if (strcmp(arg, "--outputs") == 0) {
+			o->outputs = 1;
+			continue;
+		}
+		eq = strchr(arg, '=');
+		nlen = eq ? (size_t)(eq - arg) : strlen(arg);
+		for (j = 0; withval[j]; j++)
+			if (strlen(withval[j]) == nlen &&
+			    strncmp(arg, withval[j], nlen) == 0)
+				break;
+		if (withval[j] == NULL) {
+			rest[n++] = argv[i];
+			continue;
+		}
+		if (eq)
+			val = eq + 1;
+		else if (i + 1 < argc)
+			val = argv[++i];
+		else
+			return diag_set(d, EXIT_USAGE, "option %s needs a value"
+			    "%s", withval[j], j < 2 ? " (compute options in "
+			    "quotes, e.g. --a \"-a grpo\")" : "");
+		switch (j) {
+		case 0:
+		case 1:
+			o->opt[j] = val;
+			break;
+		case 2:
+			if (*val == '\0')
+				return diag_set(d, EXIT_USAGE, "--key: "
+				    "expected field names separated by "
+				    "commas");
+			o->key = val;
+			break;
+		case 3:
+			if (num_arg("--tol", val, 0, &o->tol, d))
+				return d->status;
+			break;
+		case 4:
+			if (num_arg("--atol", val, 0, &o->atol, d))
+				return d->status;
+			break;
+		default:
+			if (num_arg("--top", val, 0, &x, d))
+				return d->status;
+			if (x != floor(x) || x > 1e6)
+				return diag_set(d, EXIT_USAGE, "--top: invalid "
+				    "value \"%s\"; expected an integer from 0 "
+				    "to 1000000", val);
+			o->top = (size_t)x;
+			break;
+		}
+	}
+	rest[n] = NULL;
+	*nrest = n;
+	return 0;
+}
 
 int
 cmd_diff(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fputs("rladv: diff is not built yet\n", stderr);
-	return EXIT_USAGE;
+	static cJSON_Hooks hooks = { diag_malloc, free };
+	struct config c;
+	struct dopts o;
+	struct diag d = { 0 };
+	char **rest;
+	int nrest = 0, rc;
+
+	cJSON_InitHooks(&hooks);
+	memset(&o, 0, sizeof(o));
+	o.tol = 1e-9;
+	o.top = 5;
+	rest = diag_malloc((argc + 1) * sizeof(*rest));
+	options_defaults(&c);
+	if (take_options(argc, argv, &o, rest, &nrest, &d) != 0) {
+		free(rest);
+		diag_exit(&d);
+	}
+	rc = options_parse(&c, nrest, rest, 1, &d);
+	if (rc == -1) {
+		free(rest);
+		fputs(options_usage, stdout);
+		return fflush(stdout) == 0 ? 0 : EXIT_IO;
+	}
+	if (rc == -2) {
+		free(rest);
+		printf("rladv %s\n", RLADV_VERSION);
+		return fflush(stdout) == 0 ? 0 : EXIT_IO;
+	}
+	if (rc == 0 && o.outputs && (o.opt[0] || o.opt[1]))
+		rc = diag_set(&d, EXIT_USAGE, "--outputs compares two files; "
+		    "--a and --b compare two configurations on one input: "
+		    "give one or the other");
+	if (rc == 0 && !o.outputs && o.key)
+		rc = diag_set(&d, EXIT_USAGE, "--key matches records of "
+		    "--outputs: rladv diff --outputs --key F A B");
+	if (rc == 0 && !o.outputs && !o.opt[0] && !o.opt[1])
+		rc = diag_set(&d, EXIT_USAGE, "diff needs two configurations "
+		    "(rladv diff --a \"-a grpo\" --b \"-a stratified\" FILE) "
+		    "or two outputs (rladv diff --outputs A B)");
+	if (rc == 0 && !o.outputs)
+		rc = options_check(&c, &d);
+	if (rc != 0) {
+		free(rest);
+		options_free(&c);
+		diag_exit(&d);
+	}
+	if (o.outputs)
+		rc = diff_outputs(&c, &o);
+	else
+		rc = diff_configs(&c, &o);
+	options_free(&c);
+	free(rest);
+	return rc;
 }

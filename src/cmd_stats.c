@@ -1,14 +1,1038 @@
-/* cmd_stats.c - rladv stats (being written). */
+/*
+ * cmd_stats.c - rladv stats: what a rollout log holds, at a glance
+ * (SPEC §7).  Per batch and in total: records, groups and their sizes,
+ * the field names that were used, the strata, the share of groups whose
+ * rewards are all equal, response lengths and the gap between the lengths
+ * of positive and negative responses (Balanced Aggregation §4.3.3), and
+ * the split of the reward variance inside groups into within- and
+ * between-stratum parts (Stratified GRPO, Theorem 1).
+ *
+ * Every figure is a sum over groups, so groups are folded in one at a
+ * time and memory is bounded by a group, whatever the batch.
+ */
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include <cjson/cJSON.h>
+
+#include "advmath.h"
 #include "cmd.h"
-#include "diag.h"
+#include "pipeline.h"
+
+#define BAR_WIDTH	30
+
+/* Count, mean and sum of squared deviations (Welford): stable in one
+ * pass and mergeable, so batches add up to the total exactly. */
+struct mom {
+	double	n, mean, m2;
+	double	sum;	/* exact for integers: the mean shown */
+};
+
+/* Canonical stratum keys (record.h) to dense indexes, open addressing. */
+struct ktab {
+	char		**key;
+	size_t		 *len;
+	uint64_t	 *hash;
+	size_t		  n, cap;
+	size_t		 *slot;		/* index + 1; 0 is empty */
+	size_t		  nslot;
+};
+
+struct hbin {
+	size_t			size;
+	unsigned long long	groups;
+};
+
+/* Everything stats reports about a batch, or about the whole input. */
+struct acc {
+	char			*label;	/* batch key, or its number */
+	char			*where;	/* FILE:LINE of its first record */
+	unsigned long long	 records, groups, zero_std;
+	unsigned long long	 alias[4][FIELD_MAXNAMES], noalias[4];
+	unsigned long long	 with_stratum;
+	struct hbin		*hist;		/* sorted by size */
+	size_t			 nhist, hcap;
+	struct ktab		 strata;
+	struct mom		*srew;	/* rewards per stratum */
+	size_t			 srcap;
+	/* Trained tokens T_i: all records, A > 0, A < 0. */
+	struct mom		 len, pos, neg;
+	unsigned long long	 zero;		/* records with A = 0 */
+	/* Sums of squares over groups: pooled over records they give the
+	 * record-weighted mean of the groups' variances. */
+	double			 ss_total, ss_within, ss_between;
+	double			 share_sum;	/* per-group shares */
+	unsigned long long	 share_groups;	/* groups with variance */
+};
+
+struct sctx {
+	const struct config	*c;
+	int			 stream;
+	struct acc		*batch;
+	size_t			 nbatch, bcap;
+	char			*bkey;	/* current batch key */
+	size_t			 bkeylen;
+	/* Scratch per stratum of the group at hand. */
+	double			*first, *sum, *mean;
+	size_t			*cnt, *loc;
+	int			*eq;
+	size_t			 scap;
+};
+
+/* What the sign-length reading of Balanced Aggregation §4.3.3 says. */
+enum favour { FAV_NONE, FAV_TOKEN, FAV_SEQ };
+
+static void
+mom_add(struct mom *m, double x)
+{
+	double d;
+
+	m->n++;
+	m->sum += x;
+	d = x - m->mean;
+	m->mean += d / m->n;
+	m->m2 += d * (x - m->mean);
+}
+
+/* The moments of the union of two sets (Chan, Golub and LeVeque). */
+static void
+mom_merge(struct mom *m, const struct mom *o)
+{
+	double n, d;
+
+	if (o->n == 0)
+		return;
+	if (m->n == 0) {
+		*m = *o;
+		return;
+	}
+	n = m->n + o->n;
+	d = o->mean - m->mean;
+	m->mean += d * o->n / n;
+	m->m2 += o->m2 + d * d * m->n * o->n / n;
+	m->n = n;
+	m->sum += o->sum;
+}
+
+static double
+mom_mean(const struct mom *m)
+{
+	return m->n > 0 ? m->sum / m->n : 0;
+}
+
+/* Population deviation: the reward spread as the estimators see it. */
+static double
+mom_std(const struct mom *m)
+{
+	return m->n > 0 && m->m2 > 0 ? sqrt(m->m2 / m->n) : 0;
+}
+
+static size_t
+ktab_get(struct ktab *t, const char *key, size_t len)
+{
+	uint64_t h = group_hash(key, len, 0);
+	size_t i, j, mask;
+
+	if (2 * (t->n + 1) > t->nslot) {
+		size_t ns = t->nslot ? 2 * t->nslot : 16;
+
+		free(t->slot);
+		t->slot = diag_calloc(ns, sizeof(*t->slot));
+		t->nslot = ns;
+		for (j = 0; j < t->n; j++) {
+			for (i = t->hash[j] & (ns - 1); t->slot[i];
+			    i = (i + 1) & (ns - 1))
+				;
+			t->slot[i] = j + 1;
+		}
+	}
+	mask = t->nslot - 1;
+	for (i = h & mask; t->slot[i]; i = (i + 1) & mask) {
+		j = t->slot[i] - 1;
+		if (t->hash[j] == h && t->len[j] == len &&
+		    memcmp(t->key[j], key, len) == 0)
+			return j;
+	}
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 8;
+		t->key = diag_realloc(t->key, t->cap * sizeof(*t->key));
+		t->len = diag_realloc(t->len, t->cap * sizeof(*t->len));
+		t->hash = diag_realloc(t->hash, t->cap * sizeof(*t->hash));
+	}
+	t->key[t->n] = diag_malloc(len + 1);
+	memcpy(t->key[t->n], key, len);
+	t->key[t->n][len] = '\0';
+	t->len[t->n] = len;
+	t->hash[t->n] = h;
+	t->slot[i] = ++t->n;
+	return t->n - 1;
+}
+
+static void
+ktab_free(struct ktab *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		free(t->key[i]);
+	free(t->key);
+	free(t->len);
+	free(t->hash);
+	free(t->slot);
+	memset(t, 0, sizeof(*t));
+}
+
+/* The stratum's slot in a, with its reward moments. */
+static size_t
+stratum_of(struct acc *a, const char *key, size_t len)
+{
+	size_t k = ktab_get(&a->strata, key, len);
+
+	if (a->strata.n > a->srcap) {
+		size_t old = a->srcap;
+
+		a->srcap = a->strata.cap;
+		a->srew = diag_realloc(a->srew, a->srcap * sizeof(*a->srew));
+		memset(a->srew + old, 0, (a->srcap - old) * sizeof(*a->srew));
+	}
+	return k;
+}
+
+static void
+hist_add(struct acc *a, size_t size, unsigned long long groups)
+{
+	size_t lo = 0, hi = a->nhist, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (a->hist[mid].size < size)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < a->nhist && a->hist[lo].size == size) {
+		a->hist[lo].groups += groups;
+		return;
+	}
+	if (a->nhist == a->hcap) {
+		a->hcap = a->hcap ? 2 * a->hcap : 8;
+		a->hist = diag_realloc(a->hist, a->hcap * sizeof(*a->hist));
+	}
+	memmove(a->hist + lo + 1, a->hist + lo,
+	    (a->nhist - lo) * sizeof(*a->hist));
+	a->hist[lo].size = size;
+	a->hist[lo].groups = groups;
+	a->nhist++;
+}
+
+static void
+acc_free(struct acc *a)
+{
+	free(a->label);
+	free(a->where);
+	free(a->hist);
+	free(a->srew);
+	ktab_free(&a->strata);
+}
+
+/* Folds batch o into the total t. */
+static void
+acc_merge(struct acc *t, const struct acc *o)
+{
+	size_t i, k, j;
+
+	t->records += o->records;
+	t->groups += o->groups;
+	t->zero_std += o->zero_std;
+	t->with_stratum += o->with_stratum;
+	for (i = 0; i < 4; i++) {
+		t->noalias[i] += o->noalias[i];
+		for (j = 0; j < FIELD_MAXNAMES; j++)
+			t->alias[i][j] += o->alias[i][j];
+	}
+	for (i = 0; i < o->nhist; i++)
+		hist_add(t, o->hist[i].size, o->hist[i].groups);
+	for (i = 0; i < o->strata.n; i++) {
+		k = stratum_of(t, o->strata.key[i], o->strata.len[i]);
+		mom_merge(&t->srew[k], &o->srew[i]);
+	}
+	mom_merge(&t->len, &o->len);
+	mom_merge(&t->pos, &o->pos);
+	mom_merge(&t->neg, &o->neg);
+	t->zero += o->zero;
+	t->ss_total += o->ss_total;
+	t->ss_within += o->ss_within;
+	t->ss_between += o->ss_between;
+	t->share_sum += o->share_sum;
+	t->share_groups += o->share_groups;
+}
+
+static void
+scratch(struct sctx *x, size_t n)
+{
+	if (n <= x->scap)
+		return;
+	x->scap = n + n / 2;
+	x->first = diag_realloc(x->first, x->scap * sizeof(*x->first));
+	x->sum = diag_realloc(x->sum, x->scap * sizeof(*x->sum));
+	x->mean = diag_realloc(x->mean, x->scap * sizeof(*x->mean));
+	x->cnt = diag_realloc(x->cnt, x->scap * sizeof(*x->cnt));
+	x->loc = diag_realloc(x->loc, x->scap * sizeof(*x->loc));
+	x->eq = diag_realloc(x->eq, x->scap * sizeof(*x->eq));
+}
+
+/*
+ * The batch that the groups at hand belong to.  Streaming hands over one
+ * group at a time, so the batch rule of SPEC §2 is applied here again:
+ * a new batch when the batch key changes or --batch-groups is reached.
+ */
+static struct acc *
+batch_for(struct sctx *x, struct gbatch *b)
+{
+	const struct brec *f = &b->rec[0];
+	const struct config *c = x->c;
+	struct acc *a;
+	struct buf lab = { 0 };
+	char tmp[64];
+	int fresh = !x->stream || x->nbatch == 0;
+
+	if (!fresh && c->go.has_batch_key && (f->r.bkeylen != x->bkeylen ||
+	    memcmp(b->keys.p + f->r.bkey, x->bkey, x->bkeylen) != 0))
+		fresh = 1;
+	if (!fresh && c->go.batch_groups &&
+	    x->batch[x->nbatch - 1].groups >= c->go.batch_groups)
+		fresh = 1;
+	if (!fresh)
+		return &x->batch[x->nbatch - 1];
+	if (x->nbatch == x->bcap) {
+		x->bcap = x->bcap ? 2 * x->bcap : 4;
+		x->batch = diag_realloc(x->batch, x->bcap * sizeof(*x->batch));
+	}
+	a = &x->batch[x->nbatch++];
+	memset(a, 0, sizeof(*a));
+	if (c->go.has_batch_key) {
+		free(x->bkey);
+		x->bkeylen = f->r.bkeylen;
+		x->bkey = diag_malloc(x->bkeylen + 1);
+		memcpy(x->bkey, b->keys.p + f->r.bkey, x->bkeylen);
+		record_key_label(x->bkey, x->bkeylen, &lab);
+	} else {
+		snprintf(tmp, sizeof(tmp), "%zu", x->nbatch);
+		buf_add(&lab, tmp, strlen(tmp));
+	}
+	buf_add(&lab, "", 1);
+	a->label = diag_strdup(lab.p);
+	buf_free(&lab);
+	snprintf(tmp, sizeof(tmp), ":%llu", f->lineno);
+	a->where = diag_malloc(strlen(f->file) + strlen(tmp) + 1);
+	strcpy(a->where, f->file);
+	strcat(a->where, tmp);
+	return a;
+}
+
+static int
+on_batch(void *ctx, struct gbatch *b, const struct batch *v, struct diag *d)
+{
+	struct sctx *x = ctx;
+	struct acc *a = batch_for(x, b);
+	struct advmath_mom gm;
+	size_t g, k, o, n, ns, j, i;
+	double tot, wit, bet, dev;
+
+	(void)d;
+	for (g = 0; g < v->ngroups; g++) {
+		o = v->goff[g];
+		n = v->goff[g + 1] - o;
+		ns = v->nstrat[g];
+		scratch(x, ns);
+		gm = advmath_moments(v->r + o, NULL, 0, n, 0);
+		a->groups++;
+		hist_add(a, n, 1);
+		if (gm.equal)
+			a->zero_std++;
+		for (j = 0; j < ns; j++) {
+			x->cnt[j] = 0;
+			x->sum[j] = 0;
+			x->eq[j] = 1;
+		}
+		for (k = o; k < o + n; k++) {
+			const struct record *r = &b->rec[b->perm[k]].r;
+			uint32_t s = v->strat[k];
+
+			if (x->cnt[s] == 0) {
+				x->first[s] = v->r[k];
+				/* Records without the key share "(none)". */
+				x->loc[s] = stratum_of(a, r->has_stratum ?
+				    b->keys.p + r->skey : "", r->has_stratum ?
+				    r->skeylen : 0);
+			} else if (v->r[k] != x->first[s])
+				x->eq[s] = 0;
+			x->cnt[s]++;
+			x->sum[s] += v->r[k];
+			a->records++;
+			if (r->has_stratum)
+				a->with_stratum++;
+			for (i = 0; i < 4; i++)
+				if (r->alias[i] >= 0)
+					a->alias[i][(int)r->alias[i]]++;
+				else
+					a->noalias[i]++;
+			mom_add(&a->srew[x->loc[s]], v->r[k]);
+			mom_add(&a->len, v->T[k]);
+			/* The sign of GRPO's (r - mean) / (std + eps); equal
+			 * rewards give exactly 0 (SPEC §3). */
+			dev = gm.equal ? 0 : v->r[k] - gm.mean;
+			if (dev > 0)
+				mom_add(&a->pos, v->T[k]);
+			else if (dev < 0)
+				mom_add(&a->neg, v->T[k]);
+			else
+				a->zero++;
+		}
+		/* Theorem 1: sum (r - mu)^2 = sum (r - mu_k)^2 +
+		 * sum_k n_k (mu_k - mu)^2, group by group. */
+		for (j = 0; j < ns; j++)
+			x->mean[j] = x->eq[j] ? x->first[j] :
+			    x->sum[j] / (double)x->cnt[j];
+		tot = wit = bet = 0;
+		for (k = o; k < o + n; k++) {
+			dev = v->r[k] - gm.mean;
+			tot += dev * dev;
+			dev = v->r[k] - x->mean[v->strat[k]];
+			wit += dev * dev;
+		}
+		for (j = 0; j < ns; j++) {
+			dev = x->mean[j] - gm.mean;
+			bet += (double)x->cnt[j] * dev * dev;
+		}
+		a->ss_total += tot;
+		a->ss_within += wit;
+		a->ss_between += bet;
+		if (tot > 0) {
+			a->share_sum += bet / tot;
+			a->share_groups++;
+		}
+	}
+	return 0;
+}
+
+/* Ranks the tags of canonical keys: numbers, capped tail, booleans,
+ * strings; the empty key ("(none)") sorts last. */
+static int
+tag_rank(char t)
+{
+	switch (t) {
+	case 'n':
+		return 0;
+	case 'c':
+		return 1;
+	case 'b':
+		return 2;
+	default:
+		return 3;
+	}
+}
+
+static int
+cmp_part(const char *a, size_t al, const char *b, size_t bl)
+{
+	char buf[64];
+	double x, y;
+	int ra, rb, c;
+
+	ra = tag_rank(a[0]);
+	rb = tag_rank(b[0]);
+	if (ra != rb)
+		return ra - rb;
+	if (a[0] == 'n' && al < sizeof(buf) && bl < sizeof(buf)) {
+		memcpy(buf, a + 1, al - 1);
+		buf[al - 1] = '\0';
+		x = strtod(buf, NULL);
+		memcpy(buf, b + 1, bl - 1);
+		buf[bl - 1] = '\0';
+		y = strtod(buf, NULL);
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	c = memcmp(a, b, al < bl ? al : bl);
+	if (c != 0)
+		return c;
+	return al < bl ? -1 : al > bl;
+}
+
+static const struct ktab *sort_tab;
+
+/* Strata in the order people count them: 0, 1, 2 ... >=cap. */
+static int
+cmp_stratum(const void *pa, const void *pb)
+{
+	size_t i = *(const size_t *)pa, j = *(const size_t *)pb;
+	const char *a = sort_tab->key[i], *b = sort_tab->key[j];
+	const char *ae = a + sort_tab->len[i], *be = b + sort_tab->len[j];
+	const char *ap, *bp;
+	int c;
+
+	if (a == ae || b == be)
+		return (a == ae) - (b == be);
+	for (;;) {
+		for (ap = a; ap < ae && *ap != '\x1f'; ap++)
+			;
+		for (bp = b; bp < be && *bp != '\x1f'; bp++)
+			;
+		if (ap == a || bp == b)
+			c = (ap != a) - (bp != b);
+		else
+			c = cmp_part(a, ap - a, b, bp - b);
+		if (c != 0)
+			return c;
+		if (ap == ae || bp == be)
+			return (ap != ae) - (bp != be);
+		a = ap + 1;
+		b = bp + 1;
+	}
+}
+
+static size_t *
+sorted_strata(const struct acc *a)
+{
+	size_t *ix = diag_malloc((a->strata.n + 1) * sizeof(*ix)), i;
+
+	for (i = 0; i < a->strata.n; i++)
+		ix[i] = i;
+	sort_tab = &a->strata;
+	qsort(ix, a->strata.n, sizeof(*ix), cmp_stratum);
+	return ix;
+}
+
+/* The label of stratum k; the caller frees it. */
+static char *
+stratum_label(const struct acc *a, size_t k)
+{
+	struct buf lab = { 0 };
+
+	if (a->strata.len[k] == 0)
+		return diag_strdup("(none)");
+	record_key_label(a->strata.key[k], a->strata.len[k], &lab);
+	buf_add(&lab, "", 1);
+	return lab.p;
+}
+
+/*
+ * Balanced Aggregation §4.3.3: token-mean suffers when positive and
+ * negative responses differ in length (sign-length coupling), seq-mean
+ * when lengths vary a lot (equal weight per sequence).  The paper gives
+ * no threshold; both quantities are relative to the mean length, so the
+ * larger one names the weakness that dominates.
+ */
+static enum favour
+reading(const struct acc *a, double *gap, double *rel, double *cv)
+{
+	double m = mom_mean(&a->len);
+
+	*cv = m > 0 ? mom_std(&a->len) / m : 0;
+	*gap = mom_mean(&a->pos) - mom_mean(&a->neg);
+	*rel = m > 0 ? *gap / m : 0;
+	if (a->pos.n == 0 || a->neg.n == 0 || m <= 0)
+		return FAV_NONE;
+	return fabs(*rel) > *cv ? FAV_SEQ : FAV_TOKEN;
+}
+
+/*
+ * The reading in three parts: the verdict, the comparison behind it and
+ * what it means, so that the screen can leave the last part out.
+ */
+static void
+reading_text(const struct acc *a, char *verdict, char *cmp, char *why,
+    size_t n)
+{
+	double gap, rel, cv;
+
+	switch (reading(a, &gap, &rel, &cv)) {
+	case FAV_NONE:
+		snprintf(verdict, n, "undefined");
+		snprintf(cmp, n, "no group has both positive and negative "
+		    "advantages");
+		snprintf(why, n, "no length gap to weigh");
+		break;
+	case FAV_SEQ:
+		snprintf(verdict, n, "seq-mean favoured over token-mean");
+		snprintf(cmp, n, "|gap|/mean %.3f > length CV %.3f",
+		    fabs(rel), cv);
+		snprintf(why, n, "token-mean's sign-length coupling costs more "
+		    "than seq-mean's equal weight per sequence");
+		break;
+	case FAV_TOKEN:
+		snprintf(verdict, n, "token-mean favoured over seq-mean");
+		snprintf(cmp, n, "length CV %.3f > |gap|/mean %.3f", cv,
+		    fabs(rel));
+		snprintf(why, n, "seq-mean's equal weight per sequence costs "
+		    "more than token-mean's sign-length coupling");
+		break;
+	}
+}
+
+static double
+pooled(double ss, unsigned long long n)
+{
+	return n ? ss / (double)n : 0;
+}
+
+/* ---- JSON ---------------------------------------------------------- */
+
+/* NaN prints as null: an undefined figure is not a number. */
+static void
+jnum(cJSON *o, const char *name, double v)
+{
+	cJSON_AddNumberToObject(o, name, v);
+}
+
+static cJSON *
+json_fields(const struct sctx *x, const struct acc *a)
+{
+	static const char *const roles[4] = { "group", "reward", "logprobs",
+	    "mask" };
+	const struct fields *f = &x->c->fields;
+	const char *const *names[4] = { f->group, f->reward, f->logprobs,
+	    f->mask };
+	const int nn[4] = { f->ngroup, f->nreward, f->nlogprobs, f->nmask };
+	cJSON *o = cJSON_CreateObject(), *r;
+	struct buf s = { 0 };
+	int i, j;
+
+	for (i = 0; i < 4; i++) {
+		r = cJSON_AddObjectToObject(o, roles[i]);
+		for (j = 0; j < nn[i]; j++)
+			if (a->alias[i][j])
+				jnum(r, names[i][j], (double)a->alias[i][j]);
+		if (a->noalias[i])
+			jnum(r, i == 3 ? "(absent)" : "(none)",
+			    (double)a->noalias[i]);
+	}
+	r = cJSON_AddObjectToObject(o, "stratum");
+	for (i = 0; i < f->nstratum; i++) {
+		if (i)
+			buf_add(&s, ",", 1);
+		buf_add(&s, f->stratum[i], strlen(f->stratum[i]));
+	}
+	buf_add(&s, "", 1);
+	if (a->with_stratum)
+		jnum(r, s.p, (double)a->with_stratum);
+	if (a->records > a->with_stratum)
+		jnum(r, "(none)", (double)(a->records - a->with_stratum));
+	buf_free(&s);
+	return o;
+}
+
+static cJSON *
+json_acc(const struct sctx *x, const struct acc *a, const char *label,
+    const char *where)
+{
+	cJSON *o = cJSON_CreateObject(), *arr, *e, *s;
+	size_t *ix, i, k;
+	double gap, rel, cv, tot;
+	enum favour fv;
+	char text[512], verdict[128], cmp[128], why[128], *lab;
+
+	if (label != NULL) {
+		cJSON_AddStringToObject(o, "batch", label);
+		cJSON_AddStringToObject(o, "first_line", where);
+	}
+	jnum(o, "records", (double)a->records);
+	jnum(o, "groups", (double)a->groups);
+	arr = cJSON_AddArrayToObject(o, "group_sizes");
+	for (i = 0; i < a->nhist; i++) {
+		e = cJSON_CreateObject();
+		jnum(e, "size", (double)a->hist[i].size);
+		jnum(e, "groups", (double)a->hist[i].groups);
+		cJSON_AddItemToArray(arr, e);
+	}
+	cJSON_AddItemToObject(o, "fields", json_fields(x, a));
+	arr = cJSON_AddArrayToObject(o, "strata");
+	ix = sorted_strata(a);
+	for (i = 0; i < a->strata.n; i++) {
+		k = ix[i];
+		e = cJSON_CreateObject();
+		lab = stratum_label(a, k);
+		cJSON_AddStringToObject(e, "stratum", lab);
+		free(lab);
+		jnum(e, "records", a->srew[k].n);
+		jnum(e, "share", a->records ? a->srew[k].n /
+		    (double)a->records : NAN);
+		jnum(e, "reward_mean", mom_mean(&a->srew[k]));
+		jnum(e, "reward_std", mom_std(&a->srew[k]));
+		cJSON_AddItemToArray(arr, e);
+	}
+	free(ix);
+	jnum(o, "zero_std_groups", (double)a->zero_std);
+	jnum(o, "frac_reward_zero_std", a->groups ? (double)a->zero_std /
+	    (double)a->groups : NAN);
+	e = cJSON_AddObjectToObject(o, "length");
+	jnum(e, "mean", mom_mean(&a->len));
+	jnum(e, "std", mom_std(&a->len));
+	jnum(e, "cv", mom_mean(&a->len) > 0 ? mom_std(&a->len) /
+	    mom_mean(&a->len) : NAN);
+	fv = reading(a, &gap, &rel, &cv);
+	e = cJSON_AddObjectToObject(o, "sign");
+	s = cJSON_AddObjectToObject(e, "positive");
+	jnum(s, "records", a->pos.n);
+	jnum(s, "mean_length", a->pos.n ? mom_mean(&a->pos) : NAN);
+	s = cJSON_AddObjectToObject(e, "negative");
+	jnum(s, "records", a->neg.n);
+	jnum(s, "mean_length", a->neg.n ? mom_mean(&a->neg) : NAN);
+	s = cJSON_AddObjectToObject(e, "zero");
+	jnum(s, "records", (double)a->zero);
+	jnum(e, "length_gap", fv == FAV_NONE ? NAN : gap);
+	jnum(e, "relative_gap", fv == FAV_NONE ? NAN : rel);
+	if (fv == FAV_NONE)
+		cJSON_AddNullToObject(e, "favours");
+	else
+		cJSON_AddStringToObject(e, "favours", fv == FAV_SEQ ? "seq" :
+		    "token");
+	reading_text(a, verdict, cmp, why, sizeof(why));
+	snprintf(text, sizeof(text), "%s: %s; %s", verdict, cmp, why);
+	cJSON_AddStringToObject(e, "reading", text);
+	e = cJSON_AddObjectToObject(o, "reward_variance");
+	tot = pooled(a->ss_total, a->records);
+	jnum(e, "total", tot);
+	jnum(e, "within", pooled(a->ss_within, a->records));
+	jnum(e, "between", pooled(a->ss_between, a->records));
+	jnum(e, "between_share", a->ss_total > 0 ? a->ss_between /
+	    a->ss_total : NAN);
+	jnum(e, "groups_with_variance", (double)a->share_groups);
+	jnum(e, "mean_group_between_share", a->share_groups ? a->share_sum /
+	    (double)a->share_groups : NAN);
+	return o;
+}
+
+static int
+print_json(const struct sctx *x, const struct acc *t,
+    const struct pipeline_stats *st)
+{
+	cJSON *root = cJSON_CreateObject(), *arr, *o;
+	size_t i;
+	char *s;
+	int rc;
+
+	arr = cJSON_AddArrayToObject(root, "files");
+	if (x->c->nfiles == 0)
+		cJSON_AddItemToArray(arr, cJSON_CreateString("-"));
+	for (i = 0; i < x->c->nfiles; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateString(x->c->files[i]));
+	arr = cJSON_AddArrayToObject(root, "stratum_key");
+	for (i = 0; i < (size_t)x->c->fields.nstratum; i++)
+		cJSON_AddItemToArray(arr,
+		    cJSON_CreateString(x->c->fields.stratum[i]));
+	if (x->c->fields.batch)
+		cJSON_AddStringToObject(root, "batch_key", x->c->fields.batch);
+	else
+		cJSON_AddNullToObject(root, "batch_key");
+	jnum(root, "rejected", (double)st->rejected);
+	arr = cJSON_AddArrayToObject(root, "batches");
+	for (i = 0; i < x->nbatch; i++) {
+		o = json_acc(x, &x->batch[i], x->batch[i].label,
+		    x->batch[i].where);
+		cJSON_AddItemToArray(arr, o);
+	}
+	cJSON_AddItemToObject(root, "total", json_acc(x, t, NULL, NULL));
+	s = cJSON_Print(root);
+	rc = fputs(s, stdout) == EOF || putchar('\n') == EOF;
+	free(s);
+	cJSON_Delete(root);
+	return rc;
+}
+
+/* ---- Human output -------------------------------------------------- */
+
+static int
+utf8_locale(void)
+{
+	const char *s;
+
+	if ((s = getenv("LC_ALL")) == NULL || *s == '\0')
+		if ((s = getenv("LC_CTYPE")) == NULL || *s == '\0')
+			s = getenv("LANG");
+	return s != NULL && (strcasestr(s, "utf-8") != NULL ||
+	    strcasestr(s, "utf8") != NULL);
+}
+
+/* A bar of frac * BAR_WIDTH cells: eighth blocks in a UTF-8 locale,
+ * '#' elsewhere, so that a pipe into a C-locale tool stays ASCII. */
+static void
+bar(double frac, int utf8)
+{
+	static const char *const part[8] = { "", "\u258f", "\u258e",
+	    "\u258d", "\u258c", "\u258b", "\u258a", "\u2589" };
+	long cells, i;
+
+	if (!(frac > 0))
+		return;
+	if (frac > 1)
+		frac = 1;
+	if (!utf8) {
+		cells = lround(frac * BAR_WIDTH);
+		for (i = 0; i < (cells ? cells : 1); i++)
+			putchar('#');
+		return;
+	}
+	cells = lround(frac * BAR_WIDTH * 8);
+	if (cells == 0)
+		cells = 1;
+	for (i = 0; i < cells / 8; i++)
+		fputs("\u2588", stdout);
+	fputs(part[cells % 8], stdout);
+}
+
+static void
+pct(char *buf, size_t n, double num, double den)
+{
+	if (den > 0)
+		snprintf(buf, n, "%.1f%%", 100 * num / den);
+	else
+		snprintf(buf, n, "-");
+}
+
+static void
+print_fields(const struct sctx *x, const struct acc *a)
+{
+	static const char *const roles[4] = { "group", "reward", "logprobs",
+	    "mask" };
+	const struct fields *f = &x->c->fields;
+	const char *const *names[4] = { f->group, f->reward, f->logprobs,
+	    f->mask };
+	const int nn[4] = { f->ngroup, f->nreward, f->nlogprobs, f->nmask };
+	int i, j, said;
+
+	for (i = 0; i < 5; i++) {
+		printf("%-22s %-9s", i ? "" : "fields used", i < 4 ? roles[i] :
+		    "stratum");
+		said = 0;
+		if (i == 4) {
+			if (a->with_stratum) {
+				for (j = 0; j < f->nstratum; j++)
+					printf("%s%s", j ? "," : " ",
+					    f->stratum[j]);
+				printf(" %llu", a->with_stratum);
+				said = 1;
+			}
+			if (a->records > a->with_stratum)
+				printf("%s(none) %llu", said ? ", " : " ",
+				    a->records - a->with_stratum);
+			putchar('\n');
+			continue;
+		}
+		for (j = 0; j < nn[i]; j++)
+			if (a->alias[i][j]) {
+				printf("%s%s %llu", said ? ", " : " ",
+				    names[i][j], a->alias[i][j]);
+				said = 1;
+			}
+		if (a->noalias[i])
+			printf("%s%s %llu", said ? ", " : " ", i == 3 ?
+			    "(absent: all tokens trained)" : i == 0 ?
+			    "(none: --group-size blocks)" : "(none)",
+			    a->noalias[i]);
+		putchar('\n');
+	}
+}
+
+static void
+print_acc(const struct sctx *x, const struct acc *a, int utf8)
+{
+	const struct fields *f = &x->c->fields;
+	unsigned long long hmax = 0;
+	double smax = 0, gap, rel, cv;
+	size_t *ix, i, k;
+	char p[32], verdict[128], cmp[128], why[128], *lab;
+	int j;
+
+	printf("%-22s %llu\n", "records", a->records);
+	printf("%-22s %llu\n", "groups", a->groups);
+	print_fields(x, a);
+
+	putchar('\n');
+	for (i = 0; i < a->nhist; i++)
+		if (a->hist[i].groups > hmax)
+			hmax = a->hist[i].groups;
+	printf("%-10s %8s %7s\n", "group size", "groups", "share");
+	for (i = 0; i < a->nhist; i++) {
+		pct(p, sizeof(p), (double)a->hist[i].groups, (double)a->groups);
+		printf("%10zu %8llu %7s  ", a->hist[i].size, a->hist[i].groups,
+		    p);
+		bar((double)a->hist[i].groups / (double)hmax, utf8);
+		putchar('\n');
+	}
+
+	putchar('\n');
+	ix = sorted_strata(a);
+	for (i = 0; i < a->strata.n; i++)
+		if (a->srew[i].n > smax)
+			smax = a->srew[i].n;
+	fputs("stratum (", stdout);
+	for (j = 0; j < f->nstratum; j++)
+		printf("%s%s", j ? "," : "", f->stratum[j]);
+	printf(")\n%-10s %8s %7s %12s %11s\n", "", "records", "share",
+	    "reward mean", "reward std");
+	for (i = 0; i < a->strata.n; i++) {
+		k = ix[i];
+		lab = stratum_label(a, k);
+		pct(p, sizeof(p), a->srew[k].n, (double)a->records);
+		printf("%-10s %8.0f %7s %12.4f %11.4f  ", lab, a->srew[k].n,
+		    p, mom_mean(&a->srew[k]), mom_std(&a->srew[k]));
+		bar(a->srew[k].n / smax, utf8);
+		putchar('\n');
+		free(lab);
+	}
+	free(ix);
+
+	putchar('\n');
+	pct(p, sizeof(p), (double)a->zero_std, (double)a->groups);
+	printf("%-22s %llu of %llu groups (%s)  [TRL frac_reward_zero_std]\n",
+	    "zero reward variance", a->zero_std, a->groups, p);
+	printf("%-22s mean %.1f tokens, CV %.3f\n", "response length T",
+	    mom_mean(&a->len), mom_mean(&a->len) > 0 ? mom_std(&a->len) /
+	    mom_mean(&a->len) : 0);
+	printf("%-22s %.0f records, mean length ", "positive advantage",
+	    a->pos.n);
+	printf(a->pos.n ? "%.1f\n" : "-\n", mom_mean(&a->pos));
+	printf("%-22s %.0f records, mean length ", "negative advantage",
+	    a->neg.n);
+	printf(a->neg.n ? "%.1f\n" : "-\n", mom_mean(&a->neg));
+	printf("%-22s %llu records\n", "zero advantage", a->zero);
+	if (reading(a, &gap, &rel, &cv) != FAV_NONE)
+		printf("%-22s %+.1f tokens (%+.3f of the mean)\n",
+		    "length gap pos - neg", gap, rel);
+	reading_text(a, verdict, cmp, why, sizeof(why));
+	printf("%-22s %s\n%-22s (%s; Balanced Aggregation 4.3.3)\n",
+	    "reading", verdict, "", cmp);
+
+	putchar('\n');
+	printf("reward variance inside groups, pooled (Stratified GRPO "
+	    "Theorem 1)\n");
+	pct(p, sizeof(p), a->ss_between, a->ss_total);
+	printf("%-22s %.6g = within %.6g + between %.6g\n", "total",
+	    pooled(a->ss_total, a->records), pooled(a->ss_within, a->records),
+	    pooled(a->ss_between, a->records));
+	printf("%-22s %s\n", "between-stratum share", p);
+	pct(p, sizeof(p), a->share_sum, (double)a->share_groups);
+	printf("%-22s %s over %llu groups with variance\n",
+	    "mean per group", p, a->share_groups);
+}
+
+static void
+print_batches(const struct sctx *x)
+{
+	const struct acc *a;
+	double gap, rel, cv;
+	char z[32], s[32], g[32];
+	size_t i;
+
+	printf("per batch (%s)\n", x->c->fields.batch ? x->c->fields.batch :
+	    "number");
+	printf("%-10s %8s %7s %9s %9s %7s %9s %9s\n", "batch", "records",
+	    "groups", "zero-var", "len mean", "len CV", "len gap",
+	    "between");
+	for (i = 0; i < x->nbatch; i++) {
+		a = &x->batch[i];
+		pct(z, sizeof(z), (double)a->zero_std, (double)a->groups);
+		pct(s, sizeof(s), a->ss_between, a->ss_total);
+		if (reading(a, &gap, &rel, &cv) != FAV_NONE)
+			snprintf(g, sizeof(g), "%+.1f", gap);
+		else
+			snprintf(g, sizeof(g), "-");
+		printf("%-10s %8llu %7llu %9s %9.1f %7.3f %9s %9s\n", a->label,
+		    a->records, a->groups, z, mom_mean(&a->len), cv, g, s);
+	}
+	putchar('\n');
+}
+
+static void
+print_human(const struct sctx *x, const struct acc *t,
+    const struct pipeline_stats *st)
+{
+	int utf8 = utf8_locale();
+	size_t i;
+
+	fputs("rladv stats:", stdout);
+	if (x->c->nfiles == 0)
+		fputs(" -", stdout);
+	for (i = 0; i < x->c->nfiles; i++)
+		printf(" %s", x->c->files[i]);
+	printf("\n%-22s %zu", "batches", x->nbatch);
+	if (x->c->fields.batch)
+		printf(" (--batch-key %s)", x->c->fields.batch);
+	else if (x->c->go.batch_groups)
+		printf(" (--batch-groups %zu)", x->c->go.batch_groups);
+	putchar('\n');
+	if (st->rejected)
+		printf("%-22s %llu records\n", "rejected", st->rejected);
+	putchar('\n');
+	if (x->nbatch > 1)
+		print_batches(x);
+	print_acc(x, t, utf8);
+}
 
 int
 cmd_stats(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fputs("rladv: stats is not built yet\n", stderr);
-	return EXIT_USAGE;
+	static cJSON_Hooks hooks = { diag_malloc, free };
+	struct config c;
+	struct sctx x;
+	struct acc total;
+	struct pipeline_stats st;
+	struct diag d = { 0 };
+	size_t i;
+	int rc;
+
+	cJSON_InitHooks(&hooks);
+	options_defaults(&c);
+	rc = options_parse(&c, argc, argv, 1, &d);
+	if (rc == -1) {
+		fputs(options_usage, stdout);
+		return fflush(stdout) == 0 ? 0 : EXIT_IO;
+	}
+	if (rc == -2) {
+		printf("rladv %s\n", RLADV_VERSION);
+		return fflush(stdout) == 0 ? 0 : EXIT_IO;
+	}
+	if (rc != 0 || options_check(&c, &d) != 0)
+		diag_exit(&d);
+	/* Stats describes whatever is there: a record without the stratum
+	 * key falls in "(none)", whatever -a says. */
+	c.fields.need_stratum = 0;
+	memset(&x, 0, sizeof(x));
+	x.c = &c;
+	/* Every figure is per group, so groups stream unless they must be
+	 * gathered (--unsorted). */
+	x.stream = !c.go.unsorted;
+	rc = pipeline_run(&c, 0, x.stream, on_batch, &x, &st, &d);
+	if (rc == 0) {
+		memset(&total, 0, sizeof(total));
+		for (i = 0; i < x.nbatch; i++)
+			acc_merge(&total, &x.batch[i]);
+		if (c.json)
+			rc = print_json(&x, &total, &st);
+		else
+			print_human(&x, &total, &st);
+		if (rc != 0 || fflush(stdout) == EOF || ferror(stdout))
+			rc = diag_set(&d, EXIT_IO, "standard output: write "
+			    "error");
+		acc_free(&total);
+	}
+	if (rc != 0)
+		diag_print(&d);
+	for (i = 0; i < x.nbatch; i++)
+		acc_free(&x.batch[i]);
+	free(x.batch);
+	free(x.bkey);
+	free(x.first);
+	free(x.sum);
+	free(x.mean);
+	free(x.cnt);
+	free(x.loc);
+	free(x.eq);
+	options_free(&c);
+	return rc;
 }

@@ -18,7 +18,7 @@ const char options_usage[] =
 "usage: rladv [compute] [-a estimator] [-g mode] [options] [file ...]\n"
 "       rladv stats [--json] [options] [file ...]\n"
 "       rladv diff --a options --b options [--json] [--top n] [options] [file ...]\n"
-"       rladv diff --outputs [--key field] [--tol x] file_a file_b\n"
+"       rladv diff --outputs [--key field] [--tol x] [--atol x] [--top n] [--json] file_a file_b\n"
 "       rladv --help | --version\n"
 "\n"
 "Advantages (SPEC 3):\n"
@@ -65,7 +65,7 @@ const char options_usage[] =
 "  -h, --help             this text\n"
 "  -V, --version          version and build\n"
 "Subcommands: stats --json; diff --a OPTS --b OPTS [--top N] [--json];\n"
-"             diff --outputs [--key F] [--tol X] A B.  See rladv(1).\n";
+"             diff --outputs [--key F] [--tol X] [--atol X] A B.  See rladv(1).\n";
 
 enum {
 	O_STD = 256, O_EPS, O_ALPHA, O_STDSCOPE, O_GNSCOPE, O_LIKE, O_TAUMIN,
@@ -508,7 +508,8 @@ int
 options_split(const char *s, int *argc, char ***argv, struct diag *d)
 {
 	size_t n = strlen(s), cap = 8;
-	char *buf = diag_malloc(n + 1), *o = buf, q = 0;
+	/* n bytes of words, one NUL each, and the empty argv[0]. */
+	char *buf = diag_malloc(2 * n + 2), *o = buf, q = 0;
 	char **v = diag_malloc(cap * sizeof(*v));
 	int c = 0, inword = 0;
 

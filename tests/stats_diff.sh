@@ -1,0 +1,808 @@
+#!/bin/sh
+# tests/stats_diff.sh - end-to-end tests of rladv stats and rladv diff.
+#
+# usage: sh tests/stats_diff.sh ./rladv
+#
+# The figures are checked against numbers worked out by hand for small
+# logs written here (the derivations are in the comments) and against an
+# independent reference written in Python (stdlib only) over the same
+# logs.  The last line says "N passed, M failed"; the status is 1 when
+# any test failed.
+
+RLADV=${1:-./rladv}
+case $RLADV in
+/*) ;;
+*) RLADV=$(pwd)/$RLADV ;;
+esac
+if [ ! -x "$RLADV" ]; then
+	echo "stats_diff.sh: $RLADV is not an executable" >&2
+	exit 2
+fi
+SAMPLES=$(cd "$(dirname "$0")/.." && pwd)/samples
+T=$(mktemp -d "${TMPDIR:-/tmp}/rladv-sd.XXXXXX") || exit 2
+trap 'rm -rf "$T"' EXIT
+trap 'exit 2' INT TERM HUP
+cd "$T" || exit 2
+
+pass=0
+fail=0
+
+ok() {
+	pass=$((pass + 1))
+}
+
+bad() {
+	fail=$((fail + 1))
+	echo "FAIL: $*"
+}
+
+# expect_rc STATUS NAME COMMAND...: the command exits with STATUS; its
+# output is kept in out and err for the checks that follow.
+expect_rc() {
+	want=$1
+	name=$2
+	shift 2
+	"$@" >out 2>err
+	got=$?
+	if [ "$got" -eq "$want" ]; then
+		ok
+	else
+		bad "$name: exit $got, expected $want ($(head -c 300 err))"
+	fi
+}
+
+# has NAME FILE TEXT: FILE holds the fixed string TEXT.
+has() {
+	if grep -F -e "$3" "$2" >/dev/null 2>&1; then
+		ok
+	else
+		bad "$1: no \"$3\" in $2: $(head -c 400 "$2")"
+	fi
+}
+
+# hasnt NAME FILE TEXT: FILE does not hold TEXT.
+hasnt() {
+	if grep -F -e "$3" "$2" >/dev/null 2>&1; then
+		bad "$1: unexpected \"$3\" in $2"
+	else
+		ok
+	fi
+}
+
+# py NAME FILE CODE: runs CODE (assert statements, flush left) with d the
+# JSON document in FILE, and the helpers of ref.py.
+py() {
+	if python3 -c "
+import json, math, sys
+sys.path.insert(0, '.')
+from ref import *
+d = json.load(open(sys.argv[1]))
+$3
+" "$2" >pyout 2>&1; then
+		ok
+	else
+		bad "$1: $(tail -n 3 pyout)"
+	fi
+}
+
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "stats_diff.sh: python3 is needed for the reference figures" >&2
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+# ---------------------------------------------------------------------
+# The reference: rewards, strata and advantages computed from the logs
+# with no code of rladv's.
+cat >ref.py <<'EOF'
+import json, math
+
+
+def close(a, b, tol=1e-9):
+    return a is not None and abs(a - b) <= tol * max(1.0, abs(b))
+
+
+def load(path):
+    recs = []
+    for n, line in enumerate(open(path), 1):
+        if not line.strip():
+            continue
+        r = json.loads(line)
+        r['_line'] = n
+        r['_group'] = next(r[k] for k in ('prompt_id', 'uid')
+                           if k in r)
+        r['_reward'] = next(r[k] for k in ('reward', 'score') if k in r)
+        mask = next((r[k] for k in ('mask', 'loss_mask') if k in r),
+                    None)
+        r['_T'] = sum(mask) if mask is not None else len(r['logprobs'])
+        r['_s'] = str(r['tool_calls']) if 'tool_calls' in r else '(none)'
+        recs.append(r)
+    return recs
+
+
+def groups(recs):
+    g = {}
+    for r in recs:
+        g.setdefault(r['_group'], []).append(r)
+    return list(g.values())
+
+
+def pmean(x):
+    return sum(x) / len(x)
+
+
+def pvar(x):
+    m = pmean(x)
+    return sum((v - m) ** 2 for v in x) / len(x)
+
+
+def gn(grp, eps):
+    rs = [r['_reward'] for r in grp]
+    if len(set(rs)) == 1:
+        return [0.0] * len(rs)
+    m, s = pmean(rs), math.sqrt(pvar(rs))
+    return [(v - m) / (s + eps) for v in rs]
+
+
+def san(grp, eps):
+    out = [0.0] * len(grp)
+    for k in set(r['_s'] for r in grp):
+        ix = [i for i, r in enumerate(grp) if r['_s'] == k]
+        for i, a in zip(ix, gn([grp[i] for i in ix], eps)):
+            out[i] = a
+    return out
+
+
+def stats_ref(recs):
+    """What rladv stats reports, computed directly."""
+    gs = groups(recs)
+    n = len(recs)
+    tot = wit = bet = 0.0
+    shares = []
+    pos, neg, zero = [], [], 0
+    for g in gs:
+        rs = [r['_reward'] for r in g]
+        m = pmean(rs)
+        t = sum((v - m) ** 2 for v in rs)
+        w = 0.0
+        b = 0.0
+        for k in set(r['_s'] for r in g):
+            sr = [r['_reward'] for r in g if r['_s'] == k]
+            w += sum((v - pmean(sr)) ** 2 for v in sr)
+            b += len(sr) * (pmean(sr) - m) ** 2
+        tot, wit, bet = tot + t, wit + w, bet + b
+        if t > 0:
+            shares.append(b / t)
+        for r in g:
+            if len(set(rs)) == 1 or r['_reward'] == m:
+                zero += 1
+            elif r['_reward'] > m:
+                pos.append(r['_T'])
+            else:
+                neg.append(r['_T'])
+    Ts = [r['_T'] for r in recs]
+    strata = {}
+    for r in recs:
+        strata.setdefault(r['_s'], []).append(r['_reward'])
+    return {
+        'records': n, 'groups': len(gs),
+        'zero_std': sum(1 for g in gs
+                        if len(set(r['_reward'] for r in g)) == 1),
+        'total': tot / n, 'within': wit / n, 'between': bet / n,
+        'share': bet / tot if tot else None,
+        'mean_share': sum(shares) / len(shares) if shares else None,
+        'len_mean': pmean(Ts), 'len_cv': math.sqrt(pvar(Ts)) / pmean(Ts),
+        'pos': pos, 'neg': neg, 'zero': zero,
+        'strata': {k: (len(v), pmean(v), math.sqrt(pvar(v)))
+                   for k, v in strata.items()},
+    }
+
+
+def diff_ref(recs, fa, fb):
+    """Per stratum mean/var/cell var/mass share of two advantages (token
+    aggregation: c = 1/N over the whole input), flips, correlation."""
+    A, B = {}, {}
+    for g in groups(recs):
+        for r, a, b in zip(g, fa(g), fb(g)):
+            A[r['_line']], B[r['_line']] = a, b
+    N = sum(r['_T'] for r in recs)
+    out = {'strata': {}}
+    for side, V in (('a', A), ('b', B)):
+        mass = {}
+        for r in recs:
+            mass[r['_s']] = mass.get(r['_s'], 0) + abs(V[r['_line']]) * \
+                r['_T'] / N
+        tm = sum(mass.values())
+        for k in set(r['_s'] for r in recs):
+            v = [V[r['_line']] for r in recs if r['_s'] == k]
+            # Cells: (group, stratum) with a reward spread.
+            ss = cn = 0.0
+            for g in groups(recs):
+                c = [r for r in g if r['_s'] == k]
+                if len(set(r['_reward'] for r in c)) < 2:
+                    continue
+                cv = [V[r['_line']] for r in c]
+                ss += sum((x - pmean(cv)) ** 2 for x in cv)
+                cn += len(cv)
+            out['strata'].setdefault(k, {})[side] = {
+                'mean': pmean(v), 'var': pvar(v),
+                'cell_var': ss / cn if cn else None,
+                'mass_share': mass[k] / tm}
+    lines = [r['_line'] for r in recs]
+    a = [A[i] for i in lines]
+    b = [B[i] for i in lines]
+    ma, mb = pmean(a), pmean(b)
+    cab = sum((x - ma) * (y - mb) for x, y in zip(a, b))
+    out['correlation'] = cab / math.sqrt(
+        sum((x - ma) ** 2 for x in a) * sum((y - mb) ** 2 for y in b))
+    out['flips'] = sum(1 for x, y in zip(a, b) if x * y < 0)
+    out['order'] = sorted(lines, key=lambda i: (-abs(B[i] - A[i]), i))
+    out['A'], out['B'] = A, B
+    return out
+EOF
+
+# ---------------------------------------------------------------------
+# h1.jsonl: four groups, two steps, field aliases, a mask, a record
+# group without the stratum key.
+#
+#   line group tool_calls reward T  GRPO sign
+#   1-2  g1   0          0      6  -        (mu = 0.5)
+#   3    g1   1          1      2  +
+#   4    g1   1          1      2  +        (loss_mask 1,0,0,1: T = 2 of 4)
+#   5    g2   0          0      6  -        (mu = 0.5)
+#   6    g2   0          1      2  +
+#   7    g2   1          0      6  -
+#   8    g2   1          1      2  +
+#   9-10 g3   0          1      4  0        (all equal: zero variance)
+#   11   g4   -          0      6  -        (uid, score: aliases)
+#   12   g4   -          1      2  +
+#
+# Theorem 1, sums of squares per group:
+#   g1: total 4 * 0.25 = 1; strata {0,0} {1,1}: within 0, between 1
+#   g2: total 1; strata {0,1} {0,1} both mean 0.5: within 1, between 0
+#   g3: 0;  g4: total 0.5 = within 0.5 (one stratum "(none)")
+# pooled over 12 records: total 2.5/12, within 1.5/12, between 1/12;
+# between share 1/2.5 = 0.4; mean share over g1, g2, g4 = 1/3.
+# Strata: "0": 6 records 0,0,0,1,1,1 (mean .5, std .5); "1": 4 records
+# 1,1,0,1 (mean .75, std sqrt(3)/4); "(none)": 2 records (mean .5 std .5).
+# Lengths: 5 positive T = 2, 5 negative T = 6, 2 zero T = 4: mean 4,
+# std sqrt(40/12), CV 0.456435; gap 2 - 6 = -4, -1 of the mean: the gap
+# exceeds the CV, so seq-mean is favoured.
+# Batches by step: 1 = g1, g2 (share 1/2 = 0.5; lengths 6,6,2,2,6,2,6,2:
+# CV 2/4 = 0.5); 2 = g3, g4 (share 0; lengths 4,4,6,2: CV sqrt2/4 = 0.354).
+L6='[-1,-1,-1,-1,-1,-1]'
+L4='[-1,-1,-1,-1]'
+L2='[-1,-1]'
+cat >h1.jsonl <<EOF
+{"prompt_id":"g1","step":1,"tool_calls":0,"reward":0,"logprobs":$L6}
+{"prompt_id":"g1","step":1,"tool_calls":0,"reward":0,"logprobs":$L6}
+{"prompt_id":"g1","step":1,"tool_calls":1,"reward":1,"logprobs":$L2}
+{"prompt_id":"g1","step":1,"tool_calls":1,"reward":1,"logprobs":$L4,"loss_mask":[1,0,0,1]}
+{"prompt_id":"g2","step":1,"tool_calls":0,"reward":0,"logprobs":$L6}
+{"prompt_id":"g2","step":1,"tool_calls":0,"reward":1,"logprobs":$L2}
+{"prompt_id":"g2","step":1,"tool_calls":1,"reward":0,"logprobs":$L6}
+{"prompt_id":"g2","step":1,"tool_calls":1,"reward":1,"logprobs":$L2}
+{"prompt_id":"g3","step":2,"tool_calls":0,"reward":1,"logprobs":$L4}
+{"prompt_id":"g3","step":2,"tool_calls":0,"reward":1,"logprobs":$L4}
+{"uid":"g4","step":2,"score":0,"logprobs":$L6}
+{"uid":"g4","step":2,"score":1,"logprobs":$L2}
+EOF
+
+# --- stats, JSON ------------------------------------------------------
+expect_rc 0 "stats --json h1" "$RLADV" stats --json h1.jsonl
+cp out h1.json
+py "stats h1: hand-computed totals" h1.json '
+t = d["total"]
+assert t["records"] == 12 and t["groups"] == 4, t
+assert t["group_sizes"] == [{"size": 2, "groups": 2},
+    {"size": 4, "groups": 2}], t["group_sizes"]
+assert t["zero_std_groups"] == 1 and close(t["frac_reward_zero_std"], .25)
+v = t["reward_variance"]
+assert close(v["total"], 2.5 / 12), v
+assert close(v["within"], 1.5 / 12), v
+assert close(v["between"], 1 / 12), v
+assert close(v["between_share"], 0.4), v
+assert close(v["mean_group_between_share"], 1 / 3), v
+assert v["groups_with_variance"] == 3, v
+'
+py "stats h1: Theorem 1 total = within + between" h1.json '
+for b in d["batches"] + [d["total"]]:
+    v = b["reward_variance"]
+    assert close(v["total"], v["within"] + v["between"], 1e-12), v
+'
+py "stats h1: strata" h1.json '
+s = {x["stratum"]: x for x in d["total"]["strata"]}
+assert [x["stratum"] for x in d["total"]["strata"]] == ["0", "1",
+    "(none)"], d["total"]["strata"]
+assert s["0"]["records"] == 6 and close(s["0"]["reward_mean"], .5)
+assert close(s["0"]["reward_std"], .5)
+assert s["1"]["records"] == 4 and close(s["1"]["reward_mean"], .75)
+assert close(s["1"]["reward_std"], math.sqrt(3) / 4), s["1"]
+assert close(s["1"]["share"], 4 / 12)
+assert s["(none)"]["records"] == 2 and close(s["(none)"]["reward_std"], .5)
+'
+py "stats h1: lengths and the sign gap" h1.json '
+t = d["total"]
+assert close(t["length"]["mean"], 4), t["length"]
+assert close(t["length"]["cv"], math.sqrt(40 / 12) / 4), t["length"]
+s = t["sign"]
+assert s["positive"]["records"] == 5 and close(s["positive"]["mean_length"], 2)
+assert s["negative"]["records"] == 5 and close(s["negative"]["mean_length"], 6)
+assert s["zero"]["records"] == 2
+assert close(s["length_gap"], -4) and close(s["relative_gap"], -1), s
+assert s["favours"] == "seq", s
+'
+py "stats h1: field names used" h1.json '
+f = d["total"]["fields"]
+assert f["group"] == {"prompt_id": 10, "uid": 2}, f
+assert f["reward"] == {"reward": 10, "score": 2}, f
+assert f["logprobs"] == {"logprobs": 12}, f
+assert f["mask"] == {"loss_mask": 1, "(absent)": 11}, f
+assert f["stratum"] == {"tool_calls": 10, "(none)": 2}, f
+'
+py "stats h1: matches the reference" h1.json '
+r = stats_ref(load("h1.jsonl"))
+t = d["total"]
+v = t["reward_variance"]
+assert close(v["total"], r["total"]) and close(v["within"], r["within"])
+assert close(v["between_share"], r["share"])
+assert close(v["mean_group_between_share"], r["mean_share"])
+assert close(t["length"]["cv"], r["len_cv"])
+for x in t["strata"]:
+    n, m, s = r["strata"][x["stratum"]]
+    assert x["records"] == n and close(x["reward_mean"], m)
+    assert close(x["reward_std"], s), (x, s)
+'
+py "stats h1: one batch without --batch-key" h1.json '
+assert len(d["batches"]) == 1 and d["batch_key"] is None
+assert d["batches"][0]["records"] == 12
+assert d["batches"][0]["first_line"] == "h1.jsonl:1", d["batches"][0]
+'
+
+expect_rc 0 "stats --batch-key step" "$RLADV" stats --json --batch-key step \
+    h1.jsonl
+cp out h1b.json
+py "stats by step: two batches" h1b.json '
+b = d["batches"]
+assert [x["batch"] for x in b] == ["1", "2"], b
+assert [x["records"] for x in b] == [8, 4]
+assert b[1]["first_line"] == "h1.jsonl:9", b[1]["first_line"]
+assert close(b[0]["reward_variance"]["between_share"], .5)
+assert close(b[1]["reward_variance"]["between_share"], 0)
+assert close(b[0]["frac_reward_zero_std"], 0)
+assert close(b[1]["frac_reward_zero_std"], .5)
+assert close(d["total"]["reward_variance"]["between_share"], .4)
+'
+py "stats by step: batches add up to the total" h1b.json '
+b, t = d["batches"], d["total"]
+assert sum(x["records"] for x in b) == t["records"]
+n = t["records"]
+for k in ("total", "within", "between"):
+    s = sum(x["reward_variance"][k] * x["records"] for x in b) / n
+    assert close(s, t["reward_variance"][k], 1e-12), k
+'
+expect_rc 0 "stats --batch-groups 1" "$RLADV" stats --json --batch-groups 1 \
+    h1.jsonl
+py "stats --batch-groups 1: a batch per group" out '
+assert [x["groups"] for x in d["batches"]] == [1, 1, 1, 1], d["batches"]
+assert [x["batch"] for x in d["batches"]] == ["1", "2", "3", "4"]
+'
+
+# --unsorted gathers groups instead of streaming them: same figures.
+expect_rc 0 "stats --unsorted" "$RLADV" stats --json --unsorted h1.jsonl
+py "stats --unsorted equals streaming" out '
+a = json.load(open("h1.json"))
+assert d["total"] == a["total"], (d["total"], a["total"])
+'
+
+# --stratum-cap 1: tool_calls 1 and above share the stratum ">=1".
+expect_rc 0 "stats --stratum-cap" "$RLADV" stats --json --stratum-cap 1 \
+    h1.jsonl
+py "stats --stratum-cap 1" out '
+s = [(x["stratum"], x["records"]) for x in d["total"]["strata"]]
+assert s == [("0", 6), (">=1", 4), ("(none)", 2)], s
+'
+
+# --stratum-key step: by step, the two strata are whole groups, so no
+# group has two strata and the between part is 0.
+expect_rc 0 "stats --stratum-key step" "$RLADV" stats --json \
+    --stratum-key step h1.jsonl
+py "stats --stratum-key step: between 0" out '
+v = d["total"]["reward_variance"]
+assert close(v["between"], 0) and close(v["within"], 2.5 / 12), v
+assert d["stratum_key"] == ["step"]
+'
+
+# Plain, gzip and standard input give the same document.
+gzip -c h1.jsonl >h1.jsonl.gz
+expect_rc 0 "stats gzip" "$RLADV" stats --json h1.jsonl.gz
+py "stats gzip = plain" out '
+assert d["total"] == json.load(open("h1.json"))["total"]
+'
+"$RLADV" stats --json <h1.jsonl >out 2>err
+py "stats stdin = plain" out '
+assert d["total"] == json.load(open("h1.json"))["total"]
+assert d["files"] == ["-"]
+'
+
+# --- stats, human -----------------------------------------------------
+LC_ALL=C expect_rc 0 "stats human h1" "$RLADV" stats h1.jsonl
+cp out h1.txt
+has "stats human: records" h1.txt "records                12"
+has "stats human: groups" h1.txt "groups                 4"
+has "stats human: zero variance" h1.txt \
+    "zero reward variance   1 of 4 groups (25.0%)"
+has "stats human: between share" h1.txt "between-stratum share  40.0%"
+has "stats human: Theorem 1 line" h1.txt \
+    "total                  0.208333 = within 0.125 + between 0.0833333"
+has "stats human: lengths" h1.txt "mean 4.0 tokens, CV 0.456"
+has "stats human: gap" h1.txt "-4.0 tokens (-1.000 of the mean)"
+has "stats human: reading" h1.txt "seq-mean favoured over token-mean"
+has "stats human: aliases" h1.txt "prompt_id 10, uid 2"
+has "stats human: mask alias" h1.txt "loss_mask 1, (absent: all tokens"
+# Bars scale to the largest count (30 cells): 6 -> 30, 4 -> 20, 2 -> 10;
+# in the C locale they are '#'.
+B30='##############################'
+B20='####################'
+B10='##########'
+has "stats human: stratum 0 bar" h1.txt \
+    "0                 6   50.0%       0.5000      0.5000  $B30"
+has "stats human: stratum 1 bar" h1.txt \
+    "1                 4   33.3%       0.7500      0.4330  $B20"
+if grep -F "(none)            2   16.7%       0.5000      0.5000  $B10" \
+    h1.txt | grep -v "$B10#" >/dev/null; then
+	ok
+else
+	bad "stats human: (none) bar of 10 cells"
+fi
+has "stats human: group size bar" h1.txt \
+    "         2        2   50.0%  $B30"
+hasnt "stats human: no per-batch table for one batch" h1.txt "per batch"
+LC_ALL=C.UTF-8 expect_rc 0 "stats human UTF-8" "$RLADV" stats h1.jsonl
+has "stats human: UTF-8 blocks" out "█████"
+LC_ALL=C expect_rc 0 "stats human by step" "$RLADV" stats --batch-key step \
+    h1.jsonl
+has "stats human: per-batch row 1" out \
+    "1                 8       2      0.0%       4.0   0.500      -4.0     50.0%"
+has "stats human: per-batch row 2" out \
+    "2                 4       2     50.0%       4.0   0.354      -4.0      0.0%"
+
+# h2.jsonl: one group, no stratum key; positives T = 1 and 9, negatives
+# T = 1 and 9: gap 0, lengths mean 5, std 4, CV 0.8: token-mean favoured.
+cat >h2.jsonl <<EOF
+{"prompt_id":7,"reward":1,"logprobs":[-1]}
+{"prompt_id":7,"reward":1,"logprobs":[-1,-1,-1,-1,-1,-1,-1,-1,-1]}
+{"prompt_id":7,"reward":0,"logprobs":[-1]}
+{"prompt_id":7,"reward":0,"logprobs":[-1,-1,-1,-1,-1,-1,-1,-1,-1]}
+EOF
+expect_rc 0 "stats h2" "$RLADV" stats --json h2.jsonl
+py "stats h2: token-mean favoured, one stratum" out '
+t = d["total"]
+assert t["sign"]["favours"] == "token", t["sign"]
+assert close(t["length"]["cv"], .8) and close(t["sign"]["length_gap"], 0)
+assert [x["stratum"] for x in t["strata"]] == ["(none)"]
+v = t["reward_variance"]
+assert close(v["between"], 0) and close(v["total"], .25), v
+'
+LC_ALL=C expect_rc 0 "stats h2 human" "$RLADV" stats h2.jsonl
+has "stats h2 human: reading" out "token-mean favoured over seq-mean"
+
+# All rewards equal: no sign, shares undefined (null), never NaN text.
+printf '{"prompt_id":1,"reward":1,"logprobs":[-1]}\n{"prompt_id":1,"reward":1,"logprobs":[-1]}\n' >h3.jsonl
+expect_rc 0 "stats h3" "$RLADV" stats --json h3.jsonl
+py "stats h3: undefined figures are null" out '
+t = d["total"]
+assert t["reward_variance"]["between_share"] is None
+assert t["sign"]["favours"] is None and t["sign"]["length_gap"] is None
+assert t["frac_reward_zero_std"] == 1
+'
+hasnt "stats h3: no nan" out "nan"
+
+# The sample: the reference over 320 records.
+expect_rc 0 "stats sample" "$RLADV" stats --json "$SAMPLES/search_agent.jsonl"
+py "stats sample: matches the reference" out "
+r = stats_ref(load('$SAMPLES/search_agent.jsonl'))
+t = d['total']
+assert t['records'] == 320 and t['groups'] == 40
+assert t['zero_std_groups'] == r['zero_std']
+v = t['reward_variance']
+assert close(v['total'], r['total']) and close(v['within'], r['within'])
+assert close(v['between'], r['between'])
+assert close(v['between_share'], r['share'])
+assert close(t['length']['mean'], r['len_mean'])
+assert close(t['length']['cv'], r['len_cv'])
+s = t['sign']
+assert s['positive']['records'] == len(r['pos'])
+assert close(s['positive']['mean_length'], sum(r['pos']) / len(r['pos']))
+assert close(s['negative']['mean_length'], sum(r['neg']) / len(r['neg']))
+"
+
+# --- stats, errors ----------------------------------------------------
+printf '{"prompt_id":1,"reward":1,"logprobs":[-1]}\n{"prompt_id":1,"reward":"x","logprobs":[-1]}\n' >bad.jsonl
+expect_rc 1 "stats bad record" "$RLADV" stats bad.jsonl
+has "stats bad record: FILE:LINE" err "rladv: bad.jsonl:2: "
+expect_rc 0 "stats --on-error skip" "$RLADV" stats --json --on-error skip \
+    bad.jsonl
+py "stats skip: rejected counted" out '
+assert d["rejected"] == 1 and d["total"]["records"] == 1
+'
+expect_rc 2 "stats bad option" "$RLADV" stats --frobnicate h1.jsonl
+has "stats bad option: says what to type" err "rladv --help"
+expect_rc 3 "stats missing file" "$RLADV" stats no-such-file.jsonl
+has "stats missing file: message" err "no-such-file.jsonl"
+
+# ---------------------------------------------------------------------
+# d1.jsonl for diff, with --eps 0 given outside --a/--b (both sides take
+# it from there):
+#
+#   line group tc reward T   GN = (r - mu)/sigma     SAN (per stratum)
+#   1    g1    0  0      1   -sqrt2   = -1.414214    -1
+#   2    g1    0  2      1    0                       1
+#   3    g1    1  2      1    0                      -1
+#   4    g1    1  4      1    sqrt2                   1
+#   5    g2    0  0      2   -2/sqrt2.5 = -1.264911  -1
+#   6    g2    0  1      1   -1/sqrt2.5 = -0.632456   1
+#   7    g2    1  3      1    0.632456               -1
+#   8    g2    1  4      2    1.264911                1
+#
+# g1: mu 2, sigma sqrt2; g2: mu 2, sigma sqrt2.5.  SAN strata: mean 0,
+# deviation 1 in every (group, stratum) cell.
+# Stratum 0, GN: mean (-sqrt2 - 3/sqrt2.5)/4 = -0.827895; variance
+#   (2 + 4/2.5 + 1/2.5)/4 - 0.827895^2 = 0.314590;
+#   cell variances (Theorem 4: sigma_k^2/sigma^2): g1 1/2, g2 .25/2.5 =
+#   0.1, pooled (2 * .5 + 2 * .1)/4 = 0.3.  SAN: mean 0, cell var 1.
+# Stratum 1, GN: mean +0.827895: offset range 1.655790; offset rms over
+#   cells sqrt((4 * 0.5 + 4 * 0.9)/8) = sqrt(0.7) = 0.836660.
+# Sign flips: lines 6 and 7 (GN -0.632 vs SAN 1, GN 0.632 vs SAN -1).
+# Largest |SAN - GN|: lines 6, 7 (1.632456), then 2 and 3 (1): line 2.
+cat >d1.jsonl <<EOF
+{"prompt_id":"g1","tool_calls":0,"reward":0,"logprobs":[-1]}
+{"prompt_id":"g1","tool_calls":0,"reward":2,"logprobs":[-1]}
+{"prompt_id":"g1","tool_calls":1,"reward":2,"logprobs":[-1]}
+{"prompt_id":"g1","tool_calls":1,"reward":4,"logprobs":[-1]}
+{"prompt_id":"g2","tool_calls":0,"reward":0,"logprobs":[-1,-1]}
+{"prompt_id":"g2","tool_calls":0,"reward":1,"logprobs":[-1]}
+{"prompt_id":"g2","tool_calls":1,"reward":3,"logprobs":[-1]}
+{"prompt_id":"g2","tool_calls":1,"reward":4,"logprobs":[-1,-1]}
+EOF
+expect_rc 0 "diff --json d1" "$RLADV" diff --json --eps 0 --top 3 \
+    --a "-a grpo" --b "-a san" d1.jsonl
+cp out d1.json
+py "diff d1: hand-computed figures" d1.json '
+s = {x["stratum"]: x for x in d["strata"]}
+assert list(s) == ["0", "1"], list(s)
+a0, b0 = s["0"]["a"], s["0"]["b"]
+m0 = (-math.sqrt(2) - 3 / math.sqrt(2.5)) / 4
+assert close(a0["mean"], m0), a0
+assert close(a0["var"], (2 + 4 / 2.5 + 1 / 2.5) / 4 - m0 * m0), a0
+assert close(a0["cell_var"], 0.3), a0
+assert close(b0["mean"], 0) and close(b0["cell_var"], 1, 1e-12), b0
+assert close(s["1"]["a"]["mean"], -m0)
+assert close(s["1"]["b"]["cell_var"], 1, 1e-12)
+assert close(d["a"]["offset_range"], -2 * m0), d["a"]
+assert close(d["a"]["offset_rms"], math.sqrt(.7)), d["a"]
+assert close(d["b"]["offset_rms"], 0) and close(d["b"]["offset_range"], 0)
+assert d["sign_flips"] == 2, d["sign_flips"]
+assert [x["line"] for x in d["largest"]] == [6, 7, 2], d["largest"]
+assert close(d["largest"][0]["diff"], 1 + 1 / math.sqrt(2.5))
+assert d["largest"][0]["file"] == "d1.jsonl"
+assert d["largest"][0]["stratum"] == "0"
+assert d["records"] == 8 and d["groups"] == 2
+assert d["a"]["advantage"] == "grpo" and d["b"]["options"] == "-a san"
+'
+py "diff d1: matches the reference" d1.json '
+r = diff_ref(load("d1.jsonl"), lambda g: gn(g, 0), lambda g: san(g, 0))
+for x in d["strata"]:
+    for side in "ab":
+        e, g = r["strata"][x["stratum"]][side], x[side]
+        for k in ("mean", "var", "cell_var", "mass_share"):
+            assert close(g[k], e[k]), (x["stratum"], side, k, g[k], e[k])
+assert close(d["correlation"], r["correlation"]), r["correlation"]
+assert d["sign_flips"] == r["flips"]
+'
+py "diff d1: mass shares sum to 1" d1.json '
+for side in "ab":
+    assert close(sum(x[side]["mass_share"] for x in d["strata"]), 1)
+'
+
+# The outer --eps reaches both sides: without it SAN's cell variance is
+# 1/(1 + 1e-6)^2 = 0.999998 in g1, not 1 within 1e-9.
+expect_rc 0 "diff default eps" "$RLADV" diff --json --a "-a grpo" \
+    --b "-a san" d1.jsonl
+py "diff: outer options reach both sides" out '
+v = {x["stratum"]: x["b"]["cell_var"] for x in d["strata"]}
+assert not close(v["0"], 1, 1e-9) and close(v["0"], 1, 1e-5), v
+'
+
+# Stratified with alpha 0.6 is 0.6 SAN + 0.4 GN: its stratum means are
+# 0.4 of GN's (SAN's are 0): -0.331158 for stratum 0.
+expect_rc 0 "diff stratified" "$RLADV" diff --json --eps 0 --a "-a grpo" \
+    --b "-a stratified --alpha 0.6" d1.jsonl
+py "diff stratified: the blend" out '
+r = diff_ref(load("d1.jsonl"), lambda g: gn(g, 0),
+    lambda g: [.6 * s + .4 * a for s, a in zip(san(g, 0), gn(g, 0))])
+for x in d["strata"]:
+    e = r["strata"][x["stratum"]]["b"]
+    assert close(x["b"]["mean"], e["mean"]) and close(x["b"]["var"], e["var"])
+assert close({x["stratum"]: x for x in d["strata"]}["0"]["b"]["mean"],
+    0.4 * (-math.sqrt(2) - 3 / math.sqrt(2.5)) / 4)
+assert close(d["correlation"], r["correlation"])
+'
+
+# Group scope streams group by group: the same advantages.
+expect_rc 0 "diff streaming" "$RLADV" diff --json --eps 0 \
+    --a "-a grpo --scope group" --b "-a san --scope group" d1.jsonl
+py "diff streaming = batch" out '
+e = json.load(open("d1.json"))
+for x, y in zip(d["strata"], e["strata"]):
+    for side in "ab":
+        assert close(x[side]["mean"], y[side]["mean"], 1e-12)
+        assert close(x[side]["cell_var"], y[side]["cell_var"], 1e-12)
+assert d["sign_flips"] == e["sign_flips"]
+'
+
+LC_ALL=C expect_rc 0 "diff human d1" "$RLADV" diff --eps 0 --top 3 \
+    --a "-a grpo" --b "-a san" d1.jsonl
+cp out d1.txt
+has "diff human: options" d1.txt "B  -a san"
+has "diff human: stratum 0" d1.txt \
+    "0                4 |  -0.8279  0.3146  0.3000"
+has "diff human: SAN cell var" d1.txt "+0.0000  1.0000  1.0000"
+has "diff human: flips" d1.txt "sign flips            2 of 8 records (25.0%)"
+has "diff human: offset" d1.txt "A: rms 0.8367, range 1.6558   B: rms 0.0000, range 0.0000"
+has "diff human: top line" d1.txt "d1.jsonl:6"
+if [ "$(grep -c '^d1.jsonl:' d1.txt)" -eq 3 ]; then ok; else
+	bad "diff human: --top 3 lists 3 lines"; fi
+hasnt "diff human: no negative zero" d1.txt "-0.0000"
+
+# The sample, GN against SAN: the reference.
+expect_rc 0 "diff sample" "$RLADV" diff --json --eps 0 --a "-a grpo" \
+    --b "-a san" "$SAMPLES/search_agent.jsonl"
+py "diff sample: matches the reference" out "
+r = diff_ref(load('$SAMPLES/search_agent.jsonl'), lambda g: gn(g, 0),
+    lambda g: san(g, 0))
+for x in d['strata']:
+    for side in 'ab':
+        e, g = r['strata'][x['stratum']][side], x[side]
+        for k in ('mean', 'var', 'cell_var', 'mass_share'):
+            assert close(g[k], e[k], 1e-8), (x['stratum'], side, k)
+assert close(d['correlation'], r['correlation'])
+assert d['sign_flips'] == r['flips']
+top = [x['line'] for x in d['largest']]
+assert top == r['order'][:5], (top, r['order'][:5])
+"
+
+# --- diff, usage --------------------------------------------------------
+expect_rc 2 "diff without configurations" "$RLADV" diff d1.jsonl
+has "diff usage: says what to type" err 'rladv diff --a "-a grpo"'
+expect_rc 2 "diff bad estimator" "$RLADV" diff --a "-a nope" --b "" d1.jsonl
+has "diff bad estimator: names --a" err '--a "-a nope": unknown advantage'
+expect_rc 2 "diff input option inside --b" "$RLADV" diff --a "" \
+    --b "--stratum-key x" d1.jsonl
+has "diff input option: put it outside" err "put them outside"
+expect_rc 2 "diff --a without value" "$RLADV" diff --a
+expect_rc 2 "diff unterminated quote" "$RLADV" diff --a "-a 'grpo" d1.jsonl
+expect_rc 1 "diff san without the stratum key" "$RLADV" diff --a "" \
+    --b "-a san" h2.jsonl
+has "diff missing stratum: FILE:LINE" err "h2.jsonl:1:"
+expect_rc 3 "diff missing file" "$RLADV" diff --a "" --b "-a san" nosuch
+
+# ---------------------------------------------------------------------
+# diff --outputs: A is rladv's output; the variants are written by the
+# Python below (a trainer's dump, say), each with a known change.
+"$RLADV" --eps 0 d1.jsonl >A.jsonl 2>/dev/null
+python3 - <<'EOF'
+import json
+recs = [json.loads(l) for l in open("A.jsonl")]
+
+def dump(name, rs):
+    with open(name, "w") as f:
+        for r in rs:
+            f.write(json.dumps(r) + "\n")
+
+dump("same.jsonl", recs)
+# Member order changed: compared by name, still equal.
+dump("reordered.jsonl", [dict(reversed(list(r.items()))) for r in recs])
+x = [dict(r) for r in recs]
+x[0]["advantage"] *= 1 + 1e-6          # beyond 1e-9
+dump("far.jsonl", x)
+x = [dict(r) for r in recs]
+x[0]["advantage"] *= 1 + 1.5e-9        # just beyond 1e-9, within 2e-9
+dump("edge.jsonl", x)
+x = [dict(r) for r in recs]
+x[0]["advantage"] *= 1 + 1e-12         # within 1e-9, beyond 1e-13
+dump("near.jsonl", x)
+x = [dict(r) for r in recs]
+x[4]["token_advantages"] = list(x[4]["token_advantages"])
+x[4]["token_advantages"][1] += 0.5     # a number inside an array
+dump("inarray.jsonl", x)
+x = [dict(r) for r in recs]
+x[1]["advantage"] = 1e-12              # line 2's advantage is 0
+dump("tiny.jsonl", x)
+dump("shuffled.jsonl", recs[::-1])
+dump("short.jsonl", recs[:-1])
+x = [dict(r) for r in recs]
+del x[3]["loss_weight"]
+dump("missing.jsonl", x)
+x = [dict(r) for r in recs]
+x[0]["prompt_id"] = "zz"
+dump("renamed.jsonl", x)
+dump("dupkey.jsonl", recs[:1] + recs[:1])
+EOF
+gzip -c same.jsonl >same.jsonl.gz
+printf '{"a":1}\n{"a":\n' >broken.jsonl
+
+expect_rc 0 "outputs equal" "$RLADV" diff --outputs A.jsonl same.jsonl
+has "outputs equal: says so" out "8 records equal within --tol 1e-09"
+expect_rc 0 "outputs member order" "$RLADV" diff --outputs A.jsonl \
+    reordered.jsonl
+expect_rc 0 "outputs gzip" "$RLADV" diff --outputs A.jsonl same.jsonl.gz
+expect_rc 1 "outputs beyond tol" "$RLADV" diff --outputs A.jsonl far.jsonl
+has "outputs beyond tol: line and field" out \
+    "A.jsonl:1 far.jsonl:1: advantage: "
+has "outputs beyond tol: summary" out "1 of 8 records differ: 1 numbers"
+expect_rc 0 "outputs within tol" "$RLADV" diff --outputs A.jsonl near.jsonl
+expect_rc 1 "outputs at the edge of --tol" "$RLADV" diff --outputs A.jsonl \
+    edge.jsonl
+expect_rc 0 "outputs --tol 2e-9" "$RLADV" diff --outputs --tol 2e-9 \
+    A.jsonl edge.jsonl
+expect_rc 1 "outputs --tol 1e-13" "$RLADV" diff --outputs --tol 1e-13 \
+    A.jsonl near.jsonl
+expect_rc 0 "outputs --tol 1e-5" "$RLADV" diff --outputs --tol 1e-5 \
+    A.jsonl far.jsonl
+expect_rc 1 "outputs number in an array" "$RLADV" diff --outputs A.jsonl \
+    inarray.jsonl
+has "outputs array: the element" out "inarray.jsonl:5: token_advantages[1]: "
+# 0 against 1e-12: relative difference 1, whatever --tol; --atol forgives.
+expect_rc 1 "outputs zero vs tiny" "$RLADV" diff --outputs A.jsonl tiny.jsonl
+expect_rc 0 "outputs --atol" "$RLADV" diff --outputs --atol 1e-10 \
+    A.jsonl tiny.jsonl
+expect_rc 1 "outputs by line, shuffled" "$RLADV" diff --outputs A.jsonl \
+    shuffled.jsonl
+# prompt_id, tool_calls and reward together identify d1's records.
+expect_rc 0 "outputs --key, shuffled" "$RLADV" diff --outputs --key \
+    prompt_id,tool_calls,reward A.jsonl shuffled.jsonl
+expect_rc 1 "outputs --key, unmatched" "$RLADV" diff --outputs --key \
+    prompt_id,tool_calls,reward A.jsonl renamed.jsonl
+has "outputs --key: names the key" out 'A.jsonl:1: no record with key "g1,0,0" in B'
+has "outputs --key: and the other side" out 'renamed.jsonl:1: no record with key "zz,0,0" in A'
+expect_rc 1 "outputs --key duplicate" "$RLADV" diff --outputs --key prompt_id \
+    A.jsonl dupkey.jsonl
+has "outputs --key duplicate: message" err "dupkey.jsonl:2: key \"g1\" is also on line 1"
+expect_rc 1 "outputs --key missing field" "$RLADV" diff --outputs --key nope \
+    A.jsonl same.jsonl
+has "outputs --key missing: message" err 'field "nope" is missing'
+expect_rc 1 "outputs fewer records" "$RLADV" diff --outputs A.jsonl short.jsonl
+has "outputs fewer: the line" out "A.jsonl:8: B has no record"
+expect_rc 1 "outputs missing field" "$RLADV" diff --outputs A.jsonl \
+    missing.jsonl
+has "outputs missing field: path" out "loss_weight: "
+expect_rc 1 "outputs invalid JSON" "$RLADV" diff --outputs broken.jsonl \
+    broken.jsonl
+has "outputs invalid JSON: FILE:LINE" err "rladv: broken.jsonl:2: invalid JSON"
+expect_rc 3 "outputs missing file" "$RLADV" diff --outputs A.jsonl nosuch
+expect_rc 2 "outputs one file" "$RLADV" diff --outputs A.jsonl
+expect_rc 2 "outputs bad --tol" "$RLADV" diff --outputs --tol x A.jsonl A.jsonl
+expect_rc 2 "outputs with --a" "$RLADV" diff --outputs --a "" A.jsonl A.jsonl
+expect_rc 1 "outputs --json" "$RLADV" diff --outputs --json A.jsonl far.jsonl
+py "outputs --json: the difference" out '
+assert d["equal"] is False and d["records_differ"] == 1, d
+assert d["numbers_differ"] == 1 and d["matched"] == 8
+assert close(d["max_rel_diff"], 1e-6, 1e-3), d["max_rel_diff"]
+x = d["differences"][0]
+assert x["a_line"] == 1 and x["b_line"] == 1 and x["path"] == "advantage"
+'
+expect_rc 0 "outputs --json equal" "$RLADV" diff --outputs --json A.jsonl \
+    same.jsonl
+py "outputs --json equal" out '
+assert d["equal"] is True and d["differences"] == [] and d["matched"] == 8
+'
+# --top bounds what is shown, not what is counted.
+expect_rc 1 "outputs --top 1" "$RLADV" diff --outputs --top 1 A.jsonl \
+    shuffled.jsonl
+if [ "$(grep -c '^A.jsonl:' out)" -eq 1 ]; then ok; else
+	bad "outputs --top 1 shows one difference"; fi
+has "outputs --top 1: the rest counted" out "more"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
