@@ -369,14 +369,16 @@ output_record(struct output *o, const char *line, const struct record *r,
 			pos = s->end;
 			continue;
 		}
-		/* A stale field rladv no longer writes: drop the member. */
-		if (s->prev > beg + 1 || r->nmembers == 1) {
+		/* A stale field rladv no longer writes: drop the member with
+		 * the comma before it, or, when it leads the object (it is
+		 * first, or all before it were dropped), the comma after. */
+		if (s->prev > beg + 1 && s->prev >= pos) {
 			if (output_write(o, line + pos, s->prev - pos, d) != 0)
 				return d->status;
 			pos = s->end;
 		} else {
-			/* The first member: drop it and the comma after. */
-			if (output_write(o, line + pos, s->prev - pos, d) != 0)
+			if (s->prev >= pos && output_write(o, line + pos,
+			    s->prev - pos, d) != 0)
 				return d->status;
 			pos = s->end;
 			while (pos < r->close && line[pos] != ',')

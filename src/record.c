@@ -224,6 +224,23 @@ done:
 	return p + 1;
 }
 
+/* The message for a bad element of the log-probs or the mask. */
+static int
+slot_error(struct ctx *c, const struct slot *s)
+{
+	char q[40];
+
+	quote(s->bad_at, c->end, q, sizeof(q));
+	if (s->role == R_MASK)
+		return err(c, EXIT_DATA, "field \"%s\": element %zu is %s, "
+		    "expected 0 or 1 (or true/false)", s->name, s->bad_elem, q);
+	return err(c, EXIT_DATA, "field \"%s\": element %zu (%s) is %s",
+	    s->name, s->bad_elem, q, strcmp(s->bad, "not a finite number") ==
+	    0 ? "not a finite number" : strcmp(s->bad, "NaN and Infinity are "
+	    "not JSON") == 0 ? "NaN or Infinity, expected a finite number" :
+	    "not a number");
+}
+
 /* Parses the value of a member rladv reads, as its role requires; a value
  * of the wrong shape is noted in the slot and validated generically. */
 static const char *
@@ -251,18 +268,27 @@ parse_slot(struct ctx *c, struct slot *s, const char *p, struct buf *runs)
 	} else if (p < c->end && (*p == '-' || (*p >= '0' && *p <= '9'))) {
 		q = json_number(p, c->end, &s->numflags, &e);
 		if (q == NULL)
-			return json_fail(c, &e), NULL;
+			goto bad;
 		s->type = JSON_NUMBER;
 	}
 	if (q == NULL) {
 		q = json_value(p, c->end, &s->type, &e);
 		if (q == NULL) {
-			json_fail(c, &e);
+			/* The value is not even JSON: say whose it is. */
+			if (s->bad && strcmp(s->bad, "NaN and Infinity are "
+			    "not JSON") == 0)
+				slot_error(c, s);
+			else
+				goto bad;
 			return NULL;
 		}
 	}
 	s->vend = q;
 	return q;
+bad:
+	err(c, EXIT_DATA, "field \"%s\": invalid JSON at column %zu: %s",
+	    s->name, (size_t)(e.at - c->line) + 1, e.what);
+	return NULL;
 }
 
 static struct slot *
@@ -528,17 +554,8 @@ after:
 		return err(&c, EXIT_DATA, "field \"%s\" is missing",
 		    f->logprobs[0]);
 	r->alias[2] = s->idx;
-	if (s->bad) {
-		char q[40];
-
-		quote(s->bad_at, end, q, sizeof(q));
-		return err(&c, EXIT_DATA, "field \"%s\": element %zu (%s) is "
-		    "%s", s->name, s->bad_elem, q, strcmp(s->bad,
-		    "not a finite number") == 0 ? "not a finite number" :
-		    strcmp(s->bad, "NaN and Infinity are not JSON") == 0 ?
-		    "NaN or Infinity, expected a finite number" :
-		    "not a number");
-	}
+	if (s->bad)
+		return slot_error(&c, s);
 	if (s->type != JSON_ARRAY)
 		return type_err(&c, s, "an array of numbers");
 	r->L = s->count;
@@ -547,14 +564,8 @@ after:
 	r->T = r->L;
 	if ((s = chosen(&c, R_MASK, -1)) != NULL) {
 		r->alias[3] = s->idx;
-		if (s->bad) {
-			char q[40];
-
-			quote(s->bad_at, end, q, sizeof(q));
-			return err(&c, EXIT_DATA, "field \"%s\": element %zu "
-			    "is %s, expected 0 or 1 (or true/false)", s->name,
-			    s->bad_elem, q);
-		}
+		if (s->bad)
+			return slot_error(&c, s);
 		if (s->type != JSON_ARRAY)
 			return type_err(&c, s, "an array of 0/1");
 		if (s->count != r->L)

@@ -1,0 +1,744 @@
+/*
+ * check_advantage.c - tests of the estimators of SPEC §3 (src/advantage.c)
+ * through advantage_table, on small hand-made batches whose values are
+ * computed by hand in the comments: grpo (population and sample std),
+ * drgrpo, rloo, san, stratified, opo, rpp-baseline, equal rewards giving
+ * exactly 0, groups of one (and verl's rule), --std-scope and --gn-scope.
+ * MS-GRPO has its own suite (check_msgrpo.c).
+ */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "advantage.h"
+#include "testutil.h"
+
+#define MAXN	64
+#define MAXG	16
+#define EPS	1e-6
+#define REL	1e-12
+
+/* A batch built from arrays; T defaults to 1, strata to one per group. */
+struct tb {
+	double		 r[MAXN], T[MAXN], adv[MAXN];
+	size_t		 goff[MAXG + 1];
+	uint32_t	 strat[MAXN], nstrat[MAXG];
+	uint64_t	 ghash[MAXG], tie[MAXN];
+	const char	*gname[MAXG];
+	struct batch	 b;
+};
+
+static void
+tb_make(struct tb *t, const double *r, const double *T, size_t n,
+    const size_t *sizes, size_t ngroups, const uint32_t *strat)
+{
+	size_t i, g, o = 0;
+
+	memset(t, 0, sizeof(*t));
+	ck_assert(n <= MAXN && ngroups <= MAXG);
+	for (i = 0; i < n; i++) {
+		t->r[i] = r[i];
+		t->T[i] = T ? T[i] : 1;
+		t->strat[i] = strat ? strat[i] : 0;
+		t->tie[i] = i;
+		t->adv[i] = NAN;	/* every slot must be written */
+	}
+	for (g = 0; g < ngroups; g++) {
+		t->goff[g] = o;
+		t->ghash[g] = g;
+		t->gname[g] = "g";
+		for (i = o; i < o + sizes[g]; i++)
+			if (t->strat[i] + 1 > t->nstrat[g])
+				t->nstrat[g] = t->strat[i] + 1;
+		o += sizes[g];
+	}
+	ck_assert_uint_eq(o, n);
+	t->goff[ngroups] = o;
+	t->b.n = n;
+	t->b.ngroups = ngroups;
+	t->b.r = t->r;
+	t->b.T = t->T;
+	t->b.goff = t->goff;
+	t->b.strat = t->strat;
+	t->b.nstrat = t->nstrat;
+	t->b.ghash = t->ghash;
+	t->b.tie = t->tie;
+	t->b.gname = t->gname;
+}
+
+/* One group of n records. */
+static void
+tb_one(struct tb *t, const double *r, const double *T, size_t n,
+    const uint32_t *strat)
+{
+	size_t sz = n;
+
+	tb_make(t, r, T, n, &sz, 1, strat);
+}
+
+static void
+run(const char *name, struct tb *t, struct adv_params *p)
+{
+	const struct estimator *e = advantage_find(name);
+	struct diag d = { 0 };
+	size_t i;
+
+	ck_assert_msg(e != NULL, "no estimator %s", name);
+	ck_assert_msg(e->fn(&t->b, p, t->adv, &d) == 0, "%s: %s", name,
+	    d.msg);
+	for (i = 0; i < t->b.n; i++) {
+		ck_assert_msg(isfinite(t->adv[i]), "%s: adv[%zu] = %g", name,
+		    i, t->adv[i]);
+		ck_assert_msg(!(t->adv[i] == 0 && signbit(t->adv[i])),
+		    "%s: adv[%zu] is -0", name, i);
+	}
+}
+
+static struct adv_params
+defaults(void)
+{
+	struct adv_params p;
+
+	advantage_defaults(&p);
+	return p;
+}
+
+START_TEST(defaults_and_table)
+{
+	static const char *const names[] = { "grpo", "drgrpo", "rloo", "san",
+	    "stratified", "msgrpo", "opo", "rpp-baseline" };
+	struct adv_params p = defaults();
+	size_t i;
+
+	ck_assert(p.eps == 1e-6);
+	ck_assert(p.alpha == 0.6);
+	ck_assert_int_eq(p.sample, 0);
+	ck_assert_int_eq(p.std_scope, STD_GROUP);
+	ck_assert_int_eq(p.gn_batch, 0);
+	ck_assert_int_eq(p.verl_single, 0);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		ck_assert_ptr_nonnull(advantage_find(names[i]));
+		ck_assert_str_eq(advantage_find(names[i])->name, names[i]);
+	}
+	ck_assert_ptr_null(advantage_find("GRPO"));
+	ck_assert_ptr_null(advantage_find("ppo"));
+	ck_assert_ptr_null(advantage_find(""));
+	ck_assert(advantage_find("san")->flags & ADV_STRATA);
+	ck_assert(advantage_find("stratified")->flags & ADV_STRATA);
+	ck_assert_int_eq(advantage_find("grpo")->flags & ADV_STRATA, 0);
+}
+END_TEST
+
+START_TEST(flags_batch)
+{
+	struct adv_params p = defaults();
+
+	ck_assert_uint_eq(advantage_flags(advantage_find("grpo"), &p), 0);
+	ck_assert_uint_eq(advantage_flags(advantage_find("rpp-baseline"), &p),
+	    ADV_BATCH);
+	p.std_scope = STD_BATCH;
+	ck_assert_uint_eq(advantage_flags(advantage_find("grpo"), &p),
+	    ADV_BATCH);
+	ck_assert_uint_eq(advantage_flags(advantage_find("stratified"), &p),
+	    ADV_BATCH | ADV_STRATA);
+	/* drgrpo never divides, so the batch's deviation is not used */
+	ck_assert_uint_eq(advantage_flags(advantage_find("drgrpo"), &p), 0);
+	ck_assert_uint_eq(advantage_flags(advantage_find("san"), &p),
+	    ADV_STRATA);
+	p.std_scope = STD_GROUP;
+	p.gn_batch = 1;
+	ck_assert_uint_eq(advantage_flags(advantage_find("grpo"), &p),
+	    ADV_BATCH);
+	ck_assert_uint_eq(advantage_flags(advantage_find("rloo"), &p), 0);
+}
+END_TEST
+
+START_TEST(grpo_population)
+{
+	static const double r[] = { 1, 0, 0, 0 };
+	struct adv_params p = defaults();
+	struct tb t;
+	/* mu = 0.25; var = (0.75^2 + 3 * 0.25^2) / 4 = (0.5625 + 0.1875) / 4
+	 * = 0.1875; sigma = sqrt(0.1875) = sqrt(3)/4 = 0.43301270189221935 */
+	const double sigma = 0.43301270189221935;
+
+	tb_one(&t, r, NULL, 4, NULL);
+	run("grpo", &t, &p);
+	/* A_1 = (1 - 0.25) / (0.4330127 + 1e-6) = 1.7320468... ~ sqrt(3) */
+	ck_assert_rel(t.adv[0], 0.75 / (sigma + EPS), REL);
+	ck_assert_msg(fabs(t.adv[0] - sqrt(3.0)) < 1e-5, "%.17g", t.adv[0]);
+	/* A_2..4 = -0.25 / (0.4330127 + 1e-6) = -0.5773489... ~ -1/sqrt(3) */
+	ck_assert_rel(t.adv[1], -0.25 / (sigma + EPS), REL);
+	ck_assert_rel(t.adv[2], -0.25 / (sigma + EPS), REL);
+	ck_assert_rel(t.adv[3], -0.25 / (sigma + EPS), REL);
+	ck_assert_msg(fabs(t.adv[1] + 1 / sqrt(3.0)) < 1e-5, "%.17g",
+	    t.adv[1]);
+}
+END_TEST
+
+START_TEST(grpo_sample)
+{
+	static const double r[] = { 1, 0, 0, 0 };
+	struct adv_params p = defaults();
+	struct tb t;
+
+	/* sample var = 0.75 / 3 = 0.25, sigma = 0.5:
+	 * A_1 = 0.75 / 0.500001 = 1.499997000006, A_2 = -0.25 / 0.500001 */
+	p.sample = 1;
+	tb_one(&t, r, NULL, 4, NULL);
+	run("grpo", &t, &p);
+	ck_assert_rel(t.adv[0], 0.75 / 0.500001, REL);
+	ck_assert_rel(t.adv[0], 1.499997000006, 1e-11);
+	ck_assert_rel(t.adv[3], -0.25 / 0.500001, REL);
+	/* eps 0: exactly 1.5 and -0.5 */
+	p.eps = 0;
+	run("grpo", &t, &p);
+	ck_assert(t.adv[0] == 1.5);
+	ck_assert(t.adv[1] == -0.5);
+}
+END_TEST
+
+START_TEST(grpo_several_groups)
+{
+	/* g1 = 1,0,0,0 as above; g2 = 2,2 (equal: 0); g3 = 3,5: mu 4,
+	 * sigma 1: A = -1/(1+1e-6), +1/(1+1e-6). */
+	static const double r[] = { 1, 0, 0, 0, 2, 2, 3, 5 };
+	static const size_t sz[] = { 4, 2, 2 };
+	struct adv_params p = defaults();
+	struct tb t;
+
+	tb_make(&t, r, NULL, 8, sz, 3, NULL);
+	run("grpo", &t, &p);
+	ck_assert_rel(t.adv[0], 0.75 / (0.43301270189221935 + EPS), REL);
+	ck_assert_pos_zero(t.adv[4]);
+	ck_assert_pos_zero(t.adv[5]);
+	ck_assert_rel(t.adv[6], -1 / (1 + EPS), REL);
+	ck_assert_rel(t.adv[7], 1 / (1 + EPS), REL);
+}
+END_TEST
+
+START_TEST(drgrpo)
+{
+	static const double r[] = { 1, 0, 0, 0, 3, 1 };
+	static const size_t sz[] = { 4, 2 };
+	struct adv_params p = defaults();
+	struct tb t;
+
+	/* r - mu: 0.75, -0.25 x3; g2 mu 2: 1, -1 (no division) */
+	tb_make(&t, r, NULL, 6, sz, 2, NULL);
+	run("drgrpo", &t, &p);
+	ck_assert(t.adv[0] == 0.75);
+	ck_assert(t.adv[1] == -0.25);
+	ck_assert(t.adv[3] == -0.25);
+	ck_assert(t.adv[4] == 1);
+	ck_assert(t.adv[5] == -1);
+	/* --std-scope and --gn-scope do not change drgrpo */
+	p.std_scope = STD_BATCH;
+	p.gn_batch = 1;
+	run("drgrpo", &t, &p);
+	ck_assert(t.adv[0] == 0.75);
+	ck_assert(t.adv[4] == 1);
+}
+END_TEST
+
+START_TEST(rloo)
+{
+	static const double r[] = { 1, 0, 0, 0, 1, 2, 3, 6 };
+	static const size_t sz[] = { 4, 4 };
+	struct adv_params p = defaults();
+	struct tb t;
+
+	/* g1: A_1 = 1 - 0 = 1; A_2 = 0 - (1+0+0)/3 = -1/3.
+	 * g2: sum 12; A = r - (12 - r)/3: 1 - 11/3 = -8/3, 2 - 10/3 = -4/3,
+	 * 3 - 9/3 = 0, 6 - 6/3 = 4. */
+	tb_make(&t, r, NULL, 8, sz, 2, NULL);
+	run("rloo", &t, &p);
+	ck_assert_rel(t.adv[0], 1, REL);
+	ck_assert_rel(t.adv[1], -1.0 / 3, REL);
+	ck_assert_rel(t.adv[3], -1.0 / 3, REL);
+	ck_assert_rel(t.adv[4], -8.0 / 3, REL);
+	ck_assert_rel(t.adv[5], -4.0 / 3, REL);
+	ck_assert_pos_zero(t.adv[6]);
+	ck_assert_rel(t.adv[7], 4, REL);
+}
+END_TEST
+
+START_TEST(san)
+{
+	/* One group, rewards 1,0,1,1,0,0 in strata 0,0,1,1,1,2.
+	 * Stratum 0 = {1,0}: mu 0.5, sigma 0.5: A = +-0.5/0.500001.
+	 * Stratum 1 = {1,1,0}: mu 2/3, var = (2 (1/3)^2 + (2/3)^2)/3 = 2/9,
+	 * sigma = sqrt(2)/3 = 0.47140452079103168:
+	 * A(1) = (1/3)/(sigma + eps), A(0) = (-2/3)/(sigma + eps).
+	 * Stratum 2 = {0}: one record, no peer: 0. */
+	static const double r[] = { 1, 0, 1, 1, 0, 0 };
+	static const uint32_t s[] = { 0, 0, 1, 1, 1, 2 };
+	const double s1 = 0.47140452079103168;
+	struct adv_params p = defaults();
+	struct tb t;
+
+	tb_one(&t, r, NULL, 6, s);
+	ck_assert_uint_eq(t.nstrat[0], 3);
+	run("san", &t, &p);
+	ck_assert_rel(t.adv[0], 0.5 / 0.500001, REL);
+	ck_assert_rel(t.adv[1], -0.5 / 0.500001, REL);
+	ck_assert_rel(t.adv[2], (1.0 / 3) / (s1 + EPS), REL);
+	ck_assert_rel(t.adv[3], (1.0 / 3) / (s1 + EPS), REL);
+	ck_assert_rel(t.adv[4], (-2.0 / 3) / (s1 + EPS), REL);
+	ck_assert_pos_zero(t.adv[5]);
+}
+END_TEST
+
+START_TEST(san_sample_std)
+{
+	/* Stratum {1,1,0} with --std sample: var = (2/3)/2 = 1/3,
+	 * sigma = 0.57735026918962576; stratum {4, 2}: mu 3, sample
+	 * sigma = sqrt(2) = 1.4142135623730951. */
+	static const double r[] = { 1, 4, 1, 0, 2 };
+	static const uint32_t s[] = { 0, 1, 0, 0, 1 };
+	const double s0 = 0.57735026918962576, s1 = 1.4142135623730951;
+	struct adv_params p = defaults();
+	struct tb t;
+
+	p.sample = 1;
+	tb_one(&t, r, NULL, 5, s);
+	run("san", &t, &p);
+	ck_assert_rel(t.adv[0], (1.0 / 3) / (s0 + EPS), REL);
+	ck_assert_rel(t.adv[3], (-2.0 / 3) / (s0 + EPS), REL);
+	ck_assert_rel(t.adv[1], 1 / (s1 + EPS), REL);
+	ck_assert_rel(t.adv[4], -1 / (s1 + EPS), REL);
+}
+END_TEST
+
+START_TEST(stratified)
+{
+	/* The san batch above.  GN over the whole group 1,0,1,1,0,0: mu 0.5,
+	 * sigma 0.5: GN = +-0.5/0.500001 = +-0.999998000004.
+	 * A = 0.6 SAN + 0.4 GN:
+	 *  i0 (r=1, s0): 0.6 (0.5/0.500001) + 0.4 (0.5/0.500001)
+	 *  i2 (r=1, s1): 0.6 (1/3)/(s1+eps) + 0.4 (0.5/0.500001)
+	 *  i4 (r=0, s1): 0.6 (-2/3)/(s1+eps) - 0.4 (0.5/0.500001)
+	 *  i5 (r=0, s2): 0.6 * 0 - 0.4 (0.5/0.500001) */
+	static const double r[] = { 1, 0, 1, 1, 0, 0 };
+	static const uint32_t s[] = { 0, 0, 1, 1, 1, 2 };
+	const double s1 = 0.47140452079103168, gn = 0.5 / 0.500001;
+	struct adv_params p = defaults();
+	struct tb t;
+
+	tb_one(&t, r, NULL, 6, s);
+	run("stratified", &t, &p);
+	ck_assert_rel(t.adv[0], 0.6 * gn + 0.4 * gn, REL);
+	ck_assert_rel(t.adv[1], -(0.6 * gn + 0.4 * gn), REL);
+	ck_assert_rel(t.adv[2], 0.6 * (1.0 / 3) / (s1 + EPS) + 0.4 * gn, REL);
+	ck_assert_rel(t.adv[4], 0.6 * (-2.0 / 3) / (s1 + EPS) - 0.4 * gn,
+	    REL);
+	ck_assert_rel(t.adv[5], -0.4 * gn, REL);
+	/* --alpha 1 is SAN, --alpha 0 is GRPO */
+	p.alpha = 1;
+	run("stratified", &t, &p);
+	ck_assert_rel(t.adv[2], (1.0 / 3) / (s1 + EPS), REL);
+	ck_assert_pos_zero(t.adv[5]);
+	p.alpha = 0;
+	run("stratified", &t, &p);
+	ck_assert_rel(t.adv[2], gn, REL);
+	ck_assert_rel(t.adv[5], -gn, REL);
+	/* alpha 0.25 */
+	p.alpha = 0.25;
+	run("stratified", &t, &p);
+	ck_assert_rel(t.adv[4], 0.25 * (-2.0 / 3) / (s1 + EPS) - 0.75 * gn,
+	    REL);
+}
+END_TEST
+
+START_TEST(stratified_two_groups)
+{
+	/* g1 = 1,0 (strata 0,1: each alone, SAN 0); GN +-0.5/0.500001.
+	 * g2 = 2,4,6,8 strata 0,0,1,1: SAN +-1/(1+eps) in each stratum;
+	 * GN: mu 5, var (9+1+1+9)/4 = 5, sigma 2.2360679774997898:
+	 * GN(2) = -3/(sigma+eps), GN(4) = -1/(sigma+eps). */
+	static const double r[] = { 1, 0, 2, 4, 6, 8 };
+	static const uint32_t s[] = { 0, 1, 0, 0, 1, 1 };
+	static const size_t sz[] = { 2, 4 };
+	const double sg = 2.2360679774997898;
+	struct adv_params p = defaults();
+	struct tb t;
+
+	tb_make(&t, r, NULL, 6, sz, 2, s);
+	run("stratified", &t, &p);
+	ck_assert_rel(t.adv[0], 0.4 * 0.5 / 0.500001, REL);
+	ck_assert_rel(t.adv[1], -0.4 * 0.5 / 0.500001, REL);
+	ck_assert_rel(t.adv[2], 0.6 * (-1 / (1 + EPS)) + 0.4 * (-3 / (sg +
+	    EPS)), REL);
+	ck_assert_rel(t.adv[3], 0.6 * (1 / (1 + EPS)) + 0.4 * (-1 / (sg +
+	    EPS)), REL);
+	ck_assert_rel(t.adv[5], 0.6 * (1 / (1 + EPS)) + 0.4 * (3 / (sg +
+	    EPS)), REL);
+}
+END_TEST
+
+START_TEST(opo)
+{
+	/* rewards 1,0,0 with T 2,4,4: baseline = (2*1)/(2+4+4) = 0.2:
+	 * A = 0.8, -0.2, -0.2.  Plain mean would give 2/3, -1/3. */
+	static const double r[] = { 1, 0, 0, 1, 0, 0 };
+	static const double T[] = { 2, 4, 4, 0, 0, 0 };
+	static const size_t sz[] = { 3, 3 };
+	struct adv_params p = defaults();
+	struct tb t;
+
+	tb_make(&t, r, T, 6, sz, 2, NULL);
+	run("opo", &t, &p);
+	ck_assert_rel(t.adv[0], 0.8, REL);
+	ck_assert_rel(t.adv[1], -0.2, REL);
+	ck_assert_rel(t.adv[2], -0.2, REL);
+	/* g2 has no trained token: the plain mean 1/3 stands in */
+	ck_assert_rel(t.adv[3], 2.0 / 3, REL);
+	ck_assert_rel(t.adv[4], -1.0 / 3, REL);
+}
+END_TEST
+
+START_TEST(rpp_baseline)
+{
+	/* g1 = 1,0 with T 1,3; g2 = 2,2 with T 2,2.
+	 * a = r - group mean = 0.5, -0.5, 0, 0.
+	 * N = 1+3+2+2 = 8; abar = (0.5 - 1.5 + 0 + 0)/8 = -0.125.
+	 * v = [1 (0.625)^2 + 3 (0.375)^2 + 2 (0.125)^2 + 2 (0.125)^2] / 7
+	 *   = (0.390625 + 0.421875 + 0.03125 + 0.03125) / 7 = 0.875/7 = 0.125
+	 * scale = sqrt(0.125 + 1e-8) = 0.35355340474...
+	 * A = 0.625/scale, -0.375/scale, 0.125/scale, 0.125/scale. */
+	static const double r[] = { 1, 0, 2, 2 };
+	static const double T[] = { 1, 3, 2, 2 };
+	static const size_t sz[] = { 2, 2 };
+	const double sc = sqrt(0.125 + 1e-8);
+	struct adv_params p = defaults();
+	struct tb t;
+
+	tb_make(&t, r, T, 4, sz, 2, NULL);
+	run("rpp-baseline", &t, &p);
+	ck_assert_rel(t.adv[0], 0.625 / sc, REL);
+	ck_assert_rel(t.adv[1], -0.375 / sc, REL);
+	ck_assert_rel(t.adv[2], 0.125 / sc, REL);
+	ck_assert_rel(t.adv[3], 0.125 / sc, REL);
+	ck_assert_rel(sc, 0.35355340474, 1e-10);
+	/* --std sample and --eps do not enter the whitening */
+	p.sample = 1;
+	p.eps = 0.5;
+	run("rpp-baseline", &t, &p);
+	ck_assert_rel(t.adv[0], 0.625 / sc, REL);
+}
+END_TEST
+
+/* Every estimator except msgrpo. */
+static const char *const all_est[] = { "grpo", "drgrpo", "rloo", "san",
+	"stratified", "opo", "rpp-baseline" };
+#define NEST (sizeof(all_est) / sizeof(all_est[0]))
+
+START_TEST(equal_rewards_exact_zero)
+{
+	/* Three rewards of 0.1: (0.1+0.1+0.1)/3 = 0.10000000000000002, so
+	 * the naive 0.1 - mean is -1.4e-17, and / (0 + 1e-6) -1.4e-11.
+	 * SPEC §3 demands exactly 0.0. */
+	static const double r[] = { 0.1, 0.1, 0.1 };
+	volatile double naive = 0.1 - (0.1 + 0.1 + 0.1) / 3;
+	struct adv_params p = defaults();
+	struct tb t;
+	size_t e, i;
+	int sample;
+
+	ck_assert(naive != 0.0);	/* the trap is real */
+	for (sample = 0; sample <= 1; sample++)
+		for (e = 0; e < NEST; e++) {
+			p = defaults();
+			p.sample = sample;
+			tb_one(&t, r, NULL, 3, NULL);
+			run(all_est[e], &t, &p);
+			for (i = 0; i < 3; i++)
+				ck_assert_msg(t.adv[i] == 0.0 &&
+				    !signbit(t.adv[i]), "%s: adv[%zu] = %.17g",
+				    all_est[e], i, t.adv[i]);
+		}
+}
+END_TEST
+
+START_TEST(equal_rewards_scopes)
+{
+	/* g1 = 0.1 x3 (equal), g2 = 0, 1: under --std-scope batch and
+	 * none g1 still gives exactly 0. */
+	static const double r[] = { 0.1, 0.1, 0.1, 0, 1 };
+	static const size_t sz[] = { 3, 2 };
+	struct adv_params p = defaults();
+	struct tb t;
+	size_t i;
+
+	tb_make(&t, r, NULL, 5, sz, 2, NULL);
+	p.std_scope = STD_BATCH;
+	run("grpo", &t, &p);
+	for (i = 0; i < 3; i++)
+		ck_assert(t.adv[i] == 0.0);
+	ck_assert(t.adv[4] > 0);
+	p.std_scope = STD_NONE;
+	run("grpo", &t, &p);
+	for (i = 0; i < 3; i++)
+		ck_assert(t.adv[i] == 0.0);
+	ck_assert(t.adv[4] == 0.5);
+	/* --gn-scope batch over a batch of equal rewards: 0 */
+	{
+		static const double q[] = { 0.1, 0.1, 0.1, 0.1, 0.1 };
+
+		tb_make(&t, q, NULL, 5, sz, 2, NULL);
+		p = defaults();
+		p.gn_batch = 1;
+		run("grpo", &t, &p);
+		for (i = 0; i < 5; i++)
+			ck_assert(t.adv[i] == 0.0);
+	}
+}
+END_TEST
+
+START_TEST(equal_rewards_in_stratum)
+{
+	/* Group 0.1,0.1,0.1,1 with strata 0,0,0,1: stratum 0 is equal, so
+	 * its SAN is exactly 0 though the group is not equal. */
+	static const double r[] = { 0.1, 0.1, 0.1, 1 };
+	static const uint32_t s[] = { 0, 0, 0, 1 };
+	struct adv_params p = defaults();
+	struct tb t;
+	size_t i;
+
+	tb_one(&t, r, NULL, 4, s);
+	run("san", &t, &p);
+	for (i = 0; i < 4; i++)
+		ck_assert_msg(t.adv[i] == 0.0, "adv[%zu] = %.17g", i,
+		    t.adv[i]);
+}
+END_TEST
+
+START_TEST(group_of_one)
+{
+	/* A group of one has no peer: 0 under every estimator. */
+	static const double r[] = { 0.5 };
+	struct adv_params p = defaults();
+	struct tb t;
+	size_t e;
+
+	for (e = 0; e < NEST; e++) {
+		tb_one(&t, r, NULL, 1, NULL);
+		run(all_est[e], &t, &p);
+		ck_assert_msg(t.adv[0] == 0.0, "%s: %.17g", all_est[e],
+		    t.adv[0]);
+	}
+}
+END_TEST
+
+START_TEST(group_of_one_verl)
+{
+	/* --like verl: mean 0, std 1: grpo r/(1+eps) = 0.5/1.000001;
+	 * drgrpo, rloo, opo: r = 0.5. */
+	static const double r[] = { 0.5 };
+	struct adv_params p = defaults();
+	struct tb t;
+
+	p.verl_single = 1;
+	p.sample = 1;
+	tb_one(&t, r, NULL, 1, NULL);
+	run("grpo", &t, &p);
+	ck_assert_rel(t.adv[0], 0.5 / (1 + EPS), REL);
+	ck_assert_rel(t.adv[0], 0.4999995000005, 1e-12);
+	run("drgrpo", &t, &p);
+	ck_assert(t.adv[0] == 0.5);
+	run("rloo", &t, &p);
+	ck_assert(t.adv[0] == 0.5);
+	run("opo", &t, &p);
+	ck_assert(t.adv[0] == 0.5);
+	/* eps 1e-4 (as trl's, with verl's rule): 0.5/1.0001 */
+	p.eps = 1e-4;
+	run("grpo", &t, &p);
+	ck_assert_rel(t.adv[0], 0.5 / 1.0001, REL);
+}
+END_TEST
+
+START_TEST(group_of_one_verl_rpp)
+{
+	/* rpp-baseline under verl: two groups of one, r = 1, 3, T = 1, 1:
+	 * a = r (mean 0) = 1, 3; abar = 2; v = (1 + 1)/(2 - 1) = 2;
+	 * A = -1/sqrt(2 + 1e-8), +1/sqrt(2 + 1e-8).  Without verl's rule
+	 * a = 0, 0: all equal, A = 0. */
+	static const double r[] = { 1, 3 };
+	static const size_t sz[] = { 1, 1 };
+	struct adv_params p = defaults();
+	struct tb t;
+
+	tb_make(&t, r, NULL, 2, sz, 2, NULL);
+	p.verl_single = 1;
+	run("rpp-baseline", &t, &p);
+	ck_assert_rel(t.adv[0], -1 / sqrt(2 + 1e-8), REL);
+	ck_assert_rel(t.adv[1], 1 / sqrt(2 + 1e-8), REL);
+	p.verl_single = 0;
+	run("rpp-baseline", &t, &p);
+	ck_assert_pos_zero(t.adv[0]);
+	ck_assert_pos_zero(t.adv[1]);
+}
+END_TEST
+
+START_TEST(group_of_one_in_batch)
+{
+	/* A group of one beside a normal group: 0, the other untouched. */
+	static const double r[] = { 7, 1, 0, 0, 0 };
+	static const size_t sz[] = { 1, 4 };
+	struct adv_params p = defaults();
+	struct tb t;
+
+	tb_make(&t, r, NULL, 5, sz, 2, NULL);
+	run("grpo", &t, &p);
+	ck_assert_pos_zero(t.adv[0]);
+	ck_assert_rel(t.adv[1], 0.75 / (0.43301270189221935 + EPS), REL);
+	run("stratified", &t, &p);
+	ck_assert_pos_zero(t.adv[0]);
+}
+END_TEST
+
+START_TEST(std_scope_batch)
+{
+	/* g1 = 1,0 and g2 = 3,1.  Batch: mu 1.25, deviations -0.25, -1.25,
+	 * 1.75, -0.25; squares 0.0625 + 1.5625 + 3.0625 + 0.0625 = 4.75;
+	 * population sigma = sqrt(4.75/4) = sqrt(1.1875) =
+	 * 1.0897247358851685.  Group means stay: 0.5 and 2.
+	 * A = (0.5, -0.5, 1, -1) / (sigma_b + eps). */
+	static const double r[] = { 1, 0, 3, 1 };
+	static const size_t sz[] = { 2, 2 };
+	const double sb = 1.0897247358851685;
+	struct adv_params p = defaults();
+	struct tb t;
+
+	tb_make(&t, r, NULL, 4, sz, 2, NULL);
+	p.std_scope = STD_BATCH;
+	run("grpo", &t, &p);
+	ck_assert_rel(t.adv[0], 0.5 / (sb + EPS), REL);
+	ck_assert_rel(t.adv[1], -0.5 / (sb + EPS), REL);
+	ck_assert_rel(t.adv[2], 1 / (sb + EPS), REL);
+	ck_assert_rel(t.adv[3], -1 / (sb + EPS), REL);
+	/* sample: sqrt(4.75/3) = 1.2583057392117916 */
+	p.sample = 1;
+	run("grpo", &t, &p);
+	ck_assert_rel(t.adv[2], 1 / (1.2583057392117916 + EPS), REL);
+	/* stratified takes its GN from the same place: one stratum per
+	 * group here, SAN = GN of the group (+-0.5/0.500001 in g1 with
+	 * population std) */
+	p.sample = 0;
+	run("stratified", &t, &p);
+	ck_assert_rel(t.adv[0], 0.6 * 0.5 / 0.500001 + 0.4 * 0.5 / (sb + EPS),
+	    REL);
+}
+END_TEST
+
+START_TEST(std_scope_none)
+{
+	static const double r[] = { 1, 0, 3, 1 };
+	static const size_t sz[] = { 2, 2 };
+	struct adv_params p = defaults();
+	struct tb t;
+
+	/* r - group mean: 0.5, -0.5, 1, -1 */
+	tb_make(&t, r, NULL, 4, sz, 2, NULL);
+	p.std_scope = STD_NONE;
+	run("grpo", &t, &p);
+	ck_assert(t.adv[0] == 0.5);
+	ck_assert(t.adv[1] == -0.5);
+	ck_assert(t.adv[2] == 1);
+	ck_assert(t.adv[3] == -1);
+}
+END_TEST
+
+START_TEST(gn_scope_batch)
+{
+	/* Mean and deviation of the batch 1,0,3,1: mu 1.25,
+	 * sigma 1.0897247358851685:
+	 * A = (-0.25, -1.25, 1.75, -0.25) / (sigma + eps). */
+	static const double r[] = { 1, 0, 3, 1 };
+	static const size_t sz[] = { 2, 2 };
+	const double sb = 1.0897247358851685;
+	struct adv_params p = defaults();
+	struct tb t;
+
+	tb_make(&t, r, NULL, 4, sz, 2, NULL);
+	p.gn_batch = 1;
+	run("grpo", &t, &p);
+	ck_assert_rel(t.adv[0], -0.25 / (sb + EPS), REL);
+	ck_assert_rel(t.adv[1], -1.25 / (sb + EPS), REL);
+	ck_assert_rel(t.adv[2], 1.75 / (sb + EPS), REL);
+	ck_assert_rel(t.adv[3], -0.25 / (sb + EPS), REL);
+	/* stratified: 0.6 SAN (group, one stratum: +-0.5/0.500001 and
+	 * +-1/1.000001) + 0.4 GN (batch) */
+	run("stratified", &t, &p);
+	ck_assert_rel(t.adv[2], 0.6 * 1 / (1 + EPS) + 0.4 * 1.75 / (sb + EPS),
+	    REL);
+	ck_assert_rel(t.adv[1], 0.6 * -0.5 / 0.500001 + 0.4 * -1.25 / (sb +
+	    EPS), REL);
+}
+END_TEST
+
+START_TEST(eps_option)
+{
+	/* --eps 0.5: 1,0,0,0 gives 0.75/(0.4330127 + 0.5). */
+	static const double r[] = { 1, 0, 0, 0 };
+	struct adv_params p = defaults();
+	struct tb t;
+
+	p.eps = 0.5;
+	tb_one(&t, r, NULL, 4, NULL);
+	run("grpo", &t, &p);
+	ck_assert_rel(t.adv[0], 0.75 / (0.43301270189221935 + 0.5), REL);
+}
+END_TEST
+
+static Suite *
+advantage_suite(void)
+{
+	Suite *s = suite_create("advantage");
+	TCase *tc;
+
+	tc = tcase_create("table");
+	tcase_add_test(tc, defaults_and_table);
+	tcase_add_test(tc, flags_batch);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("estimators");
+	tcase_add_test(tc, grpo_population);
+	tcase_add_test(tc, grpo_sample);
+	tcase_add_test(tc, grpo_several_groups);
+	tcase_add_test(tc, drgrpo);
+	tcase_add_test(tc, rloo);
+	tcase_add_test(tc, san);
+	tcase_add_test(tc, san_sample_std);
+	tcase_add_test(tc, stratified);
+	tcase_add_test(tc, stratified_two_groups);
+	tcase_add_test(tc, opo);
+	tcase_add_test(tc, rpp_baseline);
+	tcase_add_test(tc, eps_option);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("edge");
+	tcase_add_test(tc, equal_rewards_exact_zero);
+	tcase_add_test(tc, equal_rewards_scopes);
+	tcase_add_test(tc, equal_rewards_in_stratum);
+	tcase_add_test(tc, group_of_one);
+	tcase_add_test(tc, group_of_one_verl);
+	tcase_add_test(tc, group_of_one_verl_rpp);
+	tcase_add_test(tc, group_of_one_in_batch);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("scopes");
+	tcase_add_test(tc, std_scope_batch);
+	tcase_add_test(tc, std_scope_none);
+	tcase_add_test(tc, gn_scope_batch);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	return tu_run(advantage_suite());
+}

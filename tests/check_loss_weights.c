@@ -1,0 +1,417 @@
+/*
+ * check_loss_weights.c - tests of the loss aggregation modes of SPEC §4
+ * (src/loss_weights.c) on one hand-made batch of two groups, by hand:
+ *
+ *   group 0: i0 T=2 A=+1     i1 T=4 A=-0.5   i2 T=0 A=+2 (no token)
+ *   group 1: i3 T=3 A=+0.5   i4 T=1 A=+1.5   i5 T=6 A=-1   i6 T=5 A=0
+ *
+ * Over the batch: n = 6 records with T > 0, 7 records in all,
+ * N = 2+4+3+1+6+5 = 21 trained tokens.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loss_weights.h"
+#include "options.h"
+#include "testutil.h"
+
+#define REL	1e-12
+#define NREC	7
+
+static const double batch_T[NREC] = { 2, 4, 0, 3, 1, 6, 5 };
+static const double batch_A[NREC] = { 1, -0.5, 2, 0.5, 1.5, -1, 0 };
+
+struct lt {
+	double		 r[NREC], T[NREC], A[NREC], w[NREC];
+	size_t		 goff[3];
+	uint32_t	 strat[NREC], nstrat[2];
+	uint64_t	 ghash[2], tie[NREC];
+	struct batch	 b;
+};
+
+static void
+lt_make(struct lt *t, const double *T, const double *A)
+{
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < NREC; i++) {
+		t->T[i] = T[i];
+		t->A[i] = A[i];
+		t->w[i] = NAN;	/* every slot must be written */
+	}
+	t->goff[0] = 0;
+	t->goff[1] = 3;
+	t->goff[2] = 7;
+	t->nstrat[0] = t->nstrat[1] = 1;
+	t->b.n = NREC;
+	t->b.ngroups = 2;
+	t->b.r = t->r;
+	t->b.T = t->T;
+	t->b.goff = t->goff;
+	t->b.strat = t->strat;
+	t->b.nstrat = t->nstrat;
+	t->b.ghash = t->ghash;
+	t->b.tie = t->tie;
+}
+
+static void
+apply(struct lt *t, const char *mode, int scope_group,
+    const struct loss_params *p)
+{
+	const struct loss_mode *m = loss_weights_find(mode);
+
+	ck_assert_msg(m != NULL, "no mode %s", mode);
+	loss_weights_apply(m, &t->b, scope_group, t->A, p, t->w);
+}
+
+static void
+expect(const struct lt *t, const double *want, const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < NREC; i++) {
+		if (want[i] == 0)
+			ck_assert_msg(t->w[i] == 0.0 && !signbit(t->w[i]),
+			    "%s: w[%zu] = %.17g, expected 0", what, i, t->w[i]);
+		else
+			ck_assert_msg(fabs(t->w[i] - want[i]) <= REL *
+			    fabs(want[i]), "%s: w[%zu] = %.17g, expected %.17g",
+			    what, i, t->w[i], want[i]);
+	}
+}
+
+/* sum_i c_i T_i over records [a, b). */
+static double
+mass(const struct lt *t, size_t a, size_t b)
+{
+	double s = 0;
+	size_t i;
+
+	for (i = a; i < b; i++)
+		s += t->w[i] * t->T[i];
+	return s;
+}
+
+static const struct loss_params lp0 = { 0, 0, 0 };
+
+START_TEST(table)
+{
+	static const char *const names[] = { "token", "seq", "seq-sum",
+	    "seq-sum-norm", "balanced", "balanced-gen" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		ck_assert_ptr_nonnull(loss_weights_find(names[i]));
+		ck_assert_str_eq(loss_weights_find(names[i])->name, names[i]);
+		ck_assert_uint_eq(loss_weights_find(names[i])->flags &
+		    LOSS_MAXLEN, strcmp(names[i], "seq-sum-norm") == 0);
+	}
+	ck_assert_ptr_null(loss_weights_find("mean"));
+	ck_assert_ptr_null(loss_weights_find("Token"));
+}
+END_TEST
+
+START_TEST(token_batch)
+{
+	/* c = 1/N = 1/21 for every record with tokens; i2 gets 0. */
+	const double k = 1.0 / 21;
+	const double want[NREC] = { k, k, 0, k, k, k, k };
+	struct lt t;
+
+	lt_make(&t, batch_T, batch_A);
+	apply(&t, "token", 0, &lp0);
+	expect(&t, want, "token");
+	ck_assert_rel(mass(&t, 0, NREC), 1, REL);
+}
+END_TEST
+
+START_TEST(token_group)
+{
+	/* --scope group: group 0 N = 6, group 1 N = 15. */
+	const double want[NREC] = { 1.0 / 6, 1.0 / 6, 0, 1.0 / 15, 1.0 / 15,
+	    1.0 / 15, 1.0 / 15 };
+	struct lt t;
+
+	lt_make(&t, batch_T, batch_A);
+	apply(&t, "token", 1, &lp0);
+	expect(&t, want, "token/group");
+	ck_assert_rel(mass(&t, 0, 3), 1, REL);
+	ck_assert_rel(mass(&t, 3, 7), 1, REL);
+}
+END_TEST
+
+START_TEST(seq_batch)
+{
+	/* c = 1/(n T_i), n = 6: 1/12, 1/24, 0, 1/18, 1/6, 1/36, 1/30. */
+	const double want[NREC] = { 1.0 / 12, 1.0 / 24, 0, 1.0 / 18,
+	    1.0 / 6, 1.0 / 36, 1.0 / 30 };
+	struct lt t;
+
+	lt_make(&t, batch_T, batch_A);
+	apply(&t, "seq", 0, &lp0);
+	expect(&t, want, "seq");
+	/* each record with tokens carries 1/n of the loss */
+	ck_assert_rel(mass(&t, 0, NREC), 1, REL);
+}
+END_TEST
+
+START_TEST(seq_group)
+{
+	/* group 0: n = 2: 1/(2*2), 1/(2*4); group 1: n = 4: 1/(4*3),
+	 * 1/(4*1), 1/(4*6), 1/(4*5). */
+	const double want[NREC] = { 1.0 / 4, 1.0 / 8, 0, 1.0 / 12, 1.0 / 4,
+	    1.0 / 24, 1.0 / 20 };
+	struct lt t;
+
+	lt_make(&t, batch_T, batch_A);
+	apply(&t, "seq", 1, &lp0);
+	expect(&t, want, "seq/group");
+}
+END_TEST
+
+START_TEST(seq_sum)
+{
+	const double s = 1.0 / 6;
+	const double want[NREC] = { s, s, 0, s, s, s, s };
+	const double wantg[NREC] = { 0.5, 0.5, 0, 0.25, 0.25, 0.25, 0.25 };
+	struct lt t;
+
+	/* c = 1/n = 1/6 over the batch; 1/2 and 1/4 per group */
+	lt_make(&t, batch_T, batch_A);
+	apply(&t, "seq-sum", 0, &lp0);
+	expect(&t, want, "seq-sum");
+	apply(&t, "seq-sum", 1, &lp0);
+	expect(&t, wantg, "seq-sum/group");
+}
+END_TEST
+
+START_TEST(seq_sum_norm)
+{
+	/* c = 1/(n L), L = --max-len 8: 1/(6*8) = 1/48; per group
+	 * 1/(2*8) = 1/16 and 1/(4*8) = 1/32. */
+	const struct loss_params lp = { 8, 0, 0 };
+	const double k = 1.0 / 48;
+	const double want[NREC] = { k, k, 0, k, k, k, k };
+	const double wantg[NREC] = { 1.0 / 16, 1.0 / 16, 0, 1.0 / 32,
+	    1.0 / 32, 1.0 / 32, 1.0 / 32 };
+	struct lt t;
+
+	lt_make(&t, batch_T, batch_A);
+	apply(&t, "seq-sum-norm", 0, &lp);
+	expect(&t, want, "seq-sum-norm");
+	apply(&t, "seq-sum-norm", 1, &lp);
+	expect(&t, wantg, "seq-sum-norm/group");
+}
+END_TEST
+
+START_TEST(balanced_batch)
+{
+	/* group 0: Gv = 2, k = 1 (i0), m = 1 (i1), N+ = 2, N- = 4:
+	 *   w0 = (1/2)/2 = 0.25, w1 = (1/2)/4 = 0.125, w2 = 0 (no token).
+	 * group 1: Gv = 4, k = 2 (i3, i4), m = 1 (i5), i6 has A = 0;
+	 *   N+ = 3+1 = 4, N- = 6: w3 = w4 = (2/4)/4 = 0.125,
+	 *   w5 = (1/4)/6 = 1/24, w6 = 0.
+	 * --scope batch: both groups have Gv > 0, so divide by 2. */
+	const double want[NREC] = { 0.125, 0.0625, 0, 0.0625, 0.0625,
+	    1.0 / 48, 0 };
+	struct lt t;
+
+	lt_make(&t, batch_T, batch_A);
+	apply(&t, "balanced", 0, &lp0);
+	expect(&t, want, "balanced");
+	/* positive tokens of group 1 carry (k/Gv)/2 = 0.25 of the loss */
+	ck_assert_rel(t.w[3] * 3 + t.w[4] * 1, 0.25, REL);
+}
+END_TEST
+
+START_TEST(balanced_group)
+{
+	const double want[NREC] = { 0.25, 0.125, 0, 0.125, 0.125, 1.0 / 24,
+	    0 };
+	struct lt t;
+
+	lt_make(&t, batch_T, batch_A);
+	apply(&t, "balanced", 1, &lp0);
+	expect(&t, want, "balanced/group");
+}
+END_TEST
+
+START_TEST(balanced_gen_batch)
+{
+	/* group 0: Gv = 2; M+ = 1, Z+ = 1*2 = 2; M- = 0.5, Z- = 0.5*4 = 2:
+	 *   w0 = (1/2)/2 = 0.25, w1 = (0.5/2)/2 = 0.125.
+	 * group 1: Gv = 4; M+ = 0.5 + 1.5 = 2, Z+ = 0.5*3 + 1.5*1 = 3;
+	 *   M- = 1, Z- = 1*6 = 6: w3 = w4 = (2/4)/3 = 1/6,
+	 *   w5 = (1/4)/6 = 1/24.
+	 * --scope batch: / 2. */
+	const double want[NREC] = { 0.125, 0.0625, 0, 1.0 / 12, 1.0 / 12,
+	    1.0 / 48, 0 };
+	const double wantg[NREC] = { 0.25, 0.125, 0, 1.0 / 6, 1.0 / 6,
+	    1.0 / 24, 0 };
+	struct lt t;
+
+	lt_make(&t, batch_T, batch_A);
+	apply(&t, "balanced-gen", 0, &lp0);
+	expect(&t, want, "balanced-gen");
+	apply(&t, "balanced-gen", 1, &lp0);
+	expect(&t, wantg, "balanced-gen/group");
+	/* sum over positive responses of c A T = M+/Gv = 0.5 in group 1 */
+	ck_assert_rel(t.w[3] * 0.5 * 3 + t.w[4] * 1.5 * 1, 0.5, REL);
+}
+END_TEST
+
+START_TEST(balanced_dead_group)
+{
+	/* Group 0 with no trained token (T = 0, 0, 0) does not count: the
+	 * batch has one group with Gv > 0, so group 1 is not divided. */
+	static const double T[NREC] = { 0, 0, 0, 3, 1, 6, 5 };
+	const double want[NREC] = { 0, 0, 0, 0.125, 0.125, 1.0 / 24, 0 };
+	struct lt t;
+
+	lt_make(&t, T, batch_A);
+	apply(&t, "balanced", 0, &lp0);
+	expect(&t, want, "balanced/dead group");
+	/* token: N = 15 */
+	apply(&t, "token", 0, &lp0);
+	ck_assert(t.w[0] == 0.0);
+	ck_assert_rel(t.w[3], 1.0 / 15, REL);
+}
+END_TEST
+
+START_TEST(zero_tokens_get_zero)
+{
+	/* Every mode gives exactly 0 to i2 (T = 0, A = 2 > 0). */
+	static const char *const modes[] = { "token", "seq", "seq-sum",
+	    "seq-sum-norm", "balanced", "balanced-gen" };
+	const struct loss_params lp = { 8, 1, 1e-8 };
+	struct lt t;
+	size_t i;
+	int sg;
+
+	for (sg = 0; sg <= 1; sg++)
+		for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+			lt_make(&t, batch_T, batch_A);
+			apply(&t, modes[i], sg, &lp);
+			ck_assert_msg(t.w[2] == 0.0 && !signbit(t.w[2]),
+			    "%s: %.17g", modes[i], t.w[2]);
+		}
+}
+END_TEST
+
+START_TEST(count_all_presets)
+{
+	/* The presets count every record in n (7, not 6), and verl adds
+	 * 1e-8 to T_i in seq mode. */
+	const struct loss_params verl = { 0, 1, 1e-8 }, trl = { 0, 1, 0 };
+	const double want_trl[NREC] = { 1.0 / 14, 1.0 / 28, 0, 1.0 / 21,
+	    1.0 / 7, 1.0 / 42, 1.0 / 35 };
+	const double want_verl[NREC] = { 1 / (7 * (2 + 1e-8)),
+	    1 / (7 * (4 + 1e-8)), 0, 1 / (7 * (3 + 1e-8)),
+	    1 / (7 * (1 + 1e-8)), 1 / (7 * (6 + 1e-8)),
+	    1 / (7 * (5 + 1e-8)) };
+	const double k = 1.0 / 7;
+	const double want_ss[NREC] = { k, k, 0, k, k, k, k };
+	const struct loss_params verl_norm = { 8, 1, 1e-8 };
+	const double kn = 1.0 / 56;
+	const double want_ssn[NREC] = { kn, kn, 0, kn, kn, kn, kn };
+	struct lt t;
+
+	lt_make(&t, batch_T, batch_A);
+	apply(&t, "seq", 0, &trl);
+	expect(&t, want_trl, "seq/trl");
+	apply(&t, "seq", 0, &verl);
+	expect(&t, want_verl, "seq/verl");
+	/* 1e-8 shows: 1/(7*2) differs from 1/(7*(2+1e-8)) by 5e-9 relative */
+	ck_assert(t.w[0] != 1.0 / 14);
+	apply(&t, "seq-sum", 0, &verl);
+	expect(&t, want_ss, "seq-sum/verl");
+	/* seq-sum-norm: 1/(7*8) */
+	apply(&t, "seq-sum-norm", 0, &verl_norm);
+	expect(&t, want_ssn, "seq-sum-norm/verl");
+	/* token mode does not count records at all: still 1/21 */
+	apply(&t, "token", 0, &verl);
+	ck_assert_rel(t.w[0], 1.0 / 21, REL);
+	/* per group: group 0 has 3 records -> 1/(3*2) = 1/6 */
+	apply(&t, "seq", 1, &trl);
+	ck_assert_rel(t.w[0], 1.0 / 6, REL);
+	ck_assert_rel(t.w[3], 1.0 / 12, REL);
+}
+END_TEST
+
+START_TEST(presets_from_options)
+{
+	/* --like sets count_all and seq_eps as SPEC §3's table says. */
+	static const struct {
+		const char	*like;
+		double		 seq_eps;
+	} tab[] = { { "verl", 1e-8 }, { "trl", 0 }, { "openrlhf", 0 } };
+	struct config c;
+	struct diag d = { 0 };
+	size_t i;
+
+	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
+		char *argv[] = { "rladv", "--like", (char *)tab[i].like, NULL };
+
+		options_defaults(&c);
+		ck_assert_int_eq(c.lp.count_all, 0);
+		ck_assert(c.lp.seq_eps == 0);
+		ck_assert_int_eq(options_parse(&c, 3, argv, 1, &d), 0);
+		ck_assert_int_eq(c.lp.count_all, 1);
+		ck_assert(c.lp.seq_eps == tab[i].seq_eps);
+		options_free(&c);
+	}
+}
+END_TEST
+
+START_TEST(empty_batch)
+{
+	/* No group: nothing is written. */
+	struct lt t;
+
+	lt_make(&t, batch_T, batch_A);
+	t.b.n = 0;
+	t.b.ngroups = 0;
+	apply(&t, "token", 0, &lp0);
+	apply(&t, "balanced", 1, &lp0);
+	ck_assert(isnan(t.w[0]));
+}
+END_TEST
+
+static Suite *
+loss_suite(void)
+{
+	Suite *s = suite_create("loss_weights");
+	TCase *tc;
+
+	tc = tcase_create("modes");
+	tcase_add_test(tc, table);
+	tcase_add_test(tc, token_batch);
+	tcase_add_test(tc, token_group);
+	tcase_add_test(tc, seq_batch);
+	tcase_add_test(tc, seq_group);
+	tcase_add_test(tc, seq_sum);
+	tcase_add_test(tc, seq_sum_norm);
+	tcase_add_test(tc, balanced_batch);
+	tcase_add_test(tc, balanced_group);
+	tcase_add_test(tc, balanced_gen_batch);
+	tcase_add_test(tc, balanced_dead_group);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("edge");
+	tcase_add_test(tc, zero_tokens_get_zero);
+	tcase_add_test(tc, count_all_presets);
+	tcase_add_test(tc, presets_from_options);
+	tcase_add_test(tc, empty_batch);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	return tu_run(loss_suite());
+}
