@@ -16,6 +16,7 @@ advantage_defaults(struct adv_params *p)
 	memset(p, 0, sizeof(*p));
 	p->eps = 1e-6;
 	p->alpha = 0.6;
+	p->var_eps = 1e-8;
 	p->std_scope = STD_GROUP;
 	msgrpo_defaults(&p->ms);
 }
@@ -266,7 +267,7 @@ adv_rpp(const struct batch *b, struct adv_params *p, double *adv,
 			ss += b->T[i] * (adv[i] - mean) * (adv[i] - mean);
 	v = N > 1 ? ss / (N - 1) : 0;
 	for (i = 0; i < b->n; i++)
-		adv[i] = (adv[i] - mean) / sqrt(v + 1e-8);
+		adv[i] = (adv[i] - mean) / sqrt(v + p->var_eps);
 	return 0;
 }
 
@@ -309,9 +310,9 @@ adv_msgrpo(const struct batch *b, struct adv_params *p, double *adv,
 const struct estimator advantage_table[] = {
 	{ "grpo", adv_grpo, 0,
 	    "(r - mean) / (std + eps) within the group (GRPO)" },
-	{ "drgrpo", adv_drgrpo, 0,
+	{ "drgrpo", adv_drgrpo, ADV_SCALES,
 	    "r - mean within the group (Dr. GRPO)" },
-	{ "rloo", adv_rloo, 0,
+	{ "rloo", adv_rloo, ADV_SCALES,
 	    "r - mean of the other responses (RLOO)" },
 	{ "san", adv_san, ADV_STRATA,
 	    "normalized within the stratum (Stratified GRPO, SAN)" },
@@ -319,7 +320,7 @@ const struct estimator advantage_table[] = {
 	    "alpha SAN + (1 - alpha) GRPO (Stratified GRPO)" },
 	{ "msgrpo", adv_msgrpo, 0,
 	    "multi-scale subgroup average (MS-GRPO)" },
-	{ "opo", adv_opo, 0,
+	{ "opo", adv_opo, ADV_SCALES,
 	    "r - length-weighted mean (OPO, as in verl)" },
 	{ "rpp-baseline", adv_rpp, ADV_BATCH,
 	    "r - mean, whitened over the batch (REINFORCE++-baseline)" },
@@ -345,5 +346,7 @@ advantage_flags(const struct estimator *e, const struct adv_params *p)
 
 	if (gn && (p->gn_batch || p->std_scope == STD_BATCH))
 		f |= ADV_BATCH;
+	if (gn && !p->gn_batch && p->std_scope == STD_NONE)
+		f |= e->fn == adv_grpo ? ADV_SCALES : ADV_MIXED;
 	return f;
 }

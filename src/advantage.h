@@ -24,6 +24,8 @@ struct batch {
 	const uint64_t	*ghash;		/* [ngroups] group key hashes */
 	const uint64_t	*tie;		/* [n] record hashes (MS-GRPO) */
 	const char *const *gname;	/* [ngroups] group labels, messages */
+	const char *const *gfile;	/* [ngroups] file of the first record */
+	const unsigned long long *gline; /* [ngroups] its line */
 };
 
 enum std_scope { STD_GROUP, STD_BATCH, STD_NONE };
@@ -35,6 +37,7 @@ struct adv_params {
 	enum std_scope	std_scope;	/* --std-scope */
 	int		gn_batch;	/* --gn-scope batch */
 	int		verl_single;	/* --like verl: group of one rule */
+	double		var_eps;	/* rpp-baseline: added to the variance */
 	struct ms_params ms;
 	/* Filled by msgrpo: groups that took each path. */
 	size_t		ms_exact, ms_sampled;
@@ -42,6 +45,8 @@ struct adv_params {
 
 #define ADV_STRATA	1	/* needs the stratum key */
 #define ADV_BATCH	2	/* result depends on the whole batch */
+#define ADV_SCALES	4	/* result scales with the rewards (no sigma) */
+#define ADV_MIXED	8	/* partly scales, partly not */
 
 struct estimator {
 	const char	*name;

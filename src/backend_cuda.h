@@ -6,17 +6,27 @@
 #define RLADV_BACKEND_CUDA_H
 
 #ifdef RLADV_CUDA
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
-#include "advantage.h"
-#include "diag.h"
-
+/* The project's headers are C: under nvcc their functions keep C linkage. */
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* 1 when a GPU can be used; else 0 with why filled. */
+#include "advantage.h"
+#include "diag.h"
+#include "msgrpo.h"
+
+/*
+ * 1 when a GPU can be used (device 0 of those CUDA_VISIBLE_DEVICES
+ * leaves, compute capability 8.0 or later); else 0 with why filled.
+ */
 int	cuda_available(char *why, size_t cap);
-/* 0 done, 1 no kernel for this estimator (the CPU runs it), -1 error. */
+/*
+ * Advantages of a batch on the GPU: 0 done, 1 no kernel for this
+ * estimator or this batch (the CPU runs it), -1 error (d set, status 3).
+ */
 int	cuda_advantages(const char *estimator, struct adv_params *ap,
 	    const struct batch *v, double *adv, struct diag *d);
 #ifdef __cplusplus

@@ -25,6 +25,7 @@
 #include "input.h"
 #include "json.h"
 #include "pipeline.h"
+#include "strata.h"
 
 /* The options diff reads itself; the rest go to options_parse. */
 struct dopts {
@@ -33,21 +34,6 @@ struct dopts {
 	const char	*key;
 	double		 tol, atol;
 	size_t		 top;
-};
-
-/* Count, mean and sum of squared deviations (Welford), one pass. */
-struct mom {
-	double	n, mean, m2;
-};
-
-/* Canonical keys to dense indexes, open addressing. */
-struct ktab {
-	char		**key;
-	size_t		 *len;
-	uint64_t	 *hash;
-	size_t		  n, cap;
-	size_t		 *slot;		/* index + 1; 0 is empty */
-	size_t		  nslot;
 };
 
 /* ---- rladv diff --a --b ------------------------------------------- */
@@ -59,7 +45,7 @@ struct side {
 	int			 argc;
 	char			**argv;	/* options_split's, ours */
 	double			*adv, *w;
-	struct mom		 all;
+	struct strata_mom	 all;
 	double			 mass;	/* sum |A| c T, all records */
 	/* Cell means of groups with two strata or more. */
 	double			 off_ss, off_n;
@@ -67,11 +53,12 @@ struct side {
 
 /* One stratum key across groups and batches. */
 struct dstr {
-	struct mom	 a[2];
-	/* Around the mean of each (group, stratum) cell. */
-	double		 cell_ss[2];
-	double		 cell_n;	/* records of cells with spread */
-	double		 mass[2];
+	struct strata_mom	 a[2];
+	/* Around the mean of each (group, stratum) cell, over the records
+	 * of cells with a spread (cell_n). */
+	double			 cell_ss[2];
+	double			 cell_n;
+	double			 mass[2];
 };
 
 struct top {
@@ -82,138 +69,22 @@ struct top {
 
 struct dctx {
 	struct side		 s[2];
-	struct ktab		 keys;
-	struct dstr		*st;
-	size_t			 stcap;
+	struct strata		 keys;	/* values: struct dstr */
 	unsigned long long	 records, groups, flips;
 	/* Bivariate Welford for the correlation of the two vectors. */
 	double			 cn, ma, mb, cab, m2a, m2b;
 	struct top		*top;
 	size_t			 ntop, maxtop;
 	size_t			 cap;
-	/* Scratch per stratum of the group at hand. */
-	size_t			*cnt, *loc;
-	double			*first, *sumA[2];
-	int			*eq;
-	size_t			 scap;
+	/* Of the group at hand; sum[s]: side s's advantages. */
+	struct strata_cells	 cells;
 };
 
-static void
-mom_add(struct mom *m, double x)
+/* The figures of stratum k, kept by the table beside its key. */
+static struct dstr *
+dstr_of(const struct dctx *x, size_t k)
 {
-	double d;
-
-	m->n++;
-	d = x - m->mean;
-	m->mean += d / m->n;
-	m->m2 += d * (x - m->mean);
-}
-
-static double
-mom_var(const struct mom *m)
-{
-	return m->n > 0 ? m->m2 / m->n : 0;
-}
-
-static size_t
-ktab_find(const struct ktab *t, const char *key, size_t len, uint64_t h,
-    size_t *at)
-{
-	size_t i, j, mask = t->nslot - 1;
-
-	for (i = h & mask; t->slot[i]; i = (i + 1) & mask) {
-		j = t->slot[i] - 1;
-		if (t->hash[j] == h && t->len[j] == len &&
-		    memcmp(t->key[j], key, len) == 0) {
-			*at = i;
-			return j;
-		}
-	}
-	*at = i;
-	return (size_t)-1;
-}
-
-/* The index of key, added when new (*added set). */
-static size_t
-ktab_get(struct ktab *t, const char *key, size_t len, int *added)
-{
-	uint64_t h = group_hash(key, len, 0);
-	size_t i, j, k;
-
-	if (2 * (t->n + 1) > t->nslot) {
-		size_t ns = t->nslot ? 2 * t->nslot : 16;
-
-		free(t->slot);
-		t->slot = diag_calloc(ns, sizeof(*t->slot));
-		t->nslot = ns;
-		for (j = 0; j < t->n; j++) {
-			for (i = t->hash[j] & (ns - 1); t->slot[i];
-			    i = (i + 1) & (ns - 1))
-				;
-			t->slot[i] = j + 1;
-		}
-	}
-	if ((k = ktab_find(t, key, len, h, &i)) != (size_t)-1) {
-		*added = 0;
-		return k;
-	}
-	if (t->n == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 8;
-		t->key = diag_realloc(t->key, t->cap * sizeof(*t->key));
-		t->len = diag_realloc(t->len, t->cap * sizeof(*t->len));
-		t->hash = diag_realloc(t->hash, t->cap * sizeof(*t->hash));
-	}
-	t->key[t->n] = diag_malloc(len + 1);
-	memcpy(t->key[t->n], key, len);
-	t->key[t->n][len] = '\0';
-	t->len[t->n] = len;
-	t->hash[t->n] = h;
-	t->slot[i] = ++t->n;
-	*added = 1;
-	return t->n - 1;
-}
-
-static void
-ktab_free(struct ktab *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->n; i++)
-		free(t->key[i]);
-	free(t->key);
-	free(t->len);
-	free(t->hash);
-	free(t->slot);
-	memset(t, 0, sizeof(*t));
-}
-
-/* A canonical key (record.h) as people read it; "(none)" when empty. */
-static char *
-key_label(const char *key, size_t len)
-{
-	struct buf lab = { 0 };
-
-	if (len == 0)
-		return diag_strdup("(none)");
-	record_key_label(key, len, &lab);
-	buf_add(&lab, "", 1);
-	return lab.p;
-}
-
-static size_t
-stratum_of(struct dctx *x, const char *key, size_t len)
-{
-	int added;
-	size_t k = ktab_get(&x->keys, key, len, &added);
-
-	if (x->keys.n > x->stcap) {
-		size_t old = x->stcap;
-
-		x->stcap = x->keys.cap;
-		x->st = diag_realloc(x->st, x->stcap * sizeof(*x->st));
-		memset(x->st + old, 0, (x->stcap - old) * sizeof(*x->st));
-	}
-	return k;
+	return strata_val(&x->keys, k);
 }
 
 static void
@@ -230,20 +101,6 @@ grow(struct dctx *x, size_t n)
 		x->s[s].w = diag_realloc(x->s[s].w, x->cap *
 		    sizeof(*x->s[s].w));
 	}
-}
-
-static void
-scratch(struct dctx *x, size_t n)
-{
-	if (n <= x->scap)
-		return;
-	x->scap = n + n / 2;
-	x->cnt = diag_realloc(x->cnt, x->scap * sizeof(*x->cnt));
-	x->loc = diag_realloc(x->loc, x->scap * sizeof(*x->loc));
-	x->first = diag_realloc(x->first, x->scap * sizeof(*x->first));
-	x->sumA[0] = diag_realloc(x->sumA[0], x->scap * sizeof(double));
-	x->sumA[1] = diag_realloc(x->sumA[1], x->scap * sizeof(double));
-	x->eq = diag_realloc(x->eq, x->scap * sizeof(*x->eq));
 }
 
 /* Keeps the --top largest |B - A|, earlier lines first among equals. */
@@ -272,7 +129,7 @@ top_add(struct dctx *x, double a, double b, const struct brec *r,
 	x->top[i].file = diag_strdup(r->file);
 	x->top[i].line = r->lineno;
 	x->top[i].group = diag_strdup(group);
-	x->top[i].stratum = key_label(skey, slen);
+	x->top[i].stratum = strata_label(skey, slen);
 	x->ntop++;
 }
 
@@ -280,6 +137,7 @@ static int
 on_batch(void *ctx, struct gbatch *b, const struct batch *v, struct diag *d)
 {
 	struct dctx *x = ctx;
+	struct strata_cells *c = &x->cells;
 	struct dstr *ds;
 	size_t g, k, o, n, ns, j;
 	double A, m, da, db;
@@ -295,50 +153,31 @@ on_batch(void *ctx, struct gbatch *b, const struct batch *v, struct diag *d)
 		o = v->goff[g];
 		n = v->goff[g + 1] - o;
 		ns = v->nstrat[g];
-		scratch(x, ns);
-		for (j = 0; j < ns; j++) {
-			x->cnt[j] = 0;
-			x->eq[j] = 1;
-			x->sumA[0][j] = x->sumA[1][j] = 0;
-		}
-		for (k = o; k < o + n; k++) {
-			const struct record *r = &b->rec[b->perm[k]].r;
-			uint32_t t = v->strat[k];
-
-			if (x->cnt[t] == 0) {
-				x->first[t] = v->r[k];
-				/* Strata are local to a group; across groups
-				 * they meet by their canonical key. */
-				x->loc[t] = stratum_of(x, r->has_stratum ?
-				    b->keys.p + r->skey : "", r->has_stratum ?
-				    r->skeylen : 0);
-			} else if (v->r[k] != x->first[t])
-				x->eq[t] = 0;
-			x->cnt[t]++;
+		strata_cells_fill(c, &x->keys, b, v, g);
+		for (k = o; k < o + n; k++)
 			for (s = 0; s < 2; s++)
-				x->sumA[s][t] += x->s[s].adv[k];
-		}
+				c->sum[s][v->strat[k]] += x->s[s].adv[k];
 		for (k = o; k < o + n; k++) {
 			const struct brec *br = &b->rec[b->perm[k]];
 			uint32_t t = v->strat[k];
 			double a0 = x->s[0].adv[k], a1 = x->s[1].adv[k];
 
-			ds = &x->st[x->loc[t]];
+			ds = dstr_of(x, c->loc[t]);
 			for (s = 0; s < 2; s++) {
 				A = x->s[s].adv[k];
-				mom_add(&ds->a[s], A);
-				mom_add(&x->s[s].all, A);
+				strata_mom_add(&ds->a[s], A);
+				strata_mom_add(&x->s[s].all, A);
 				m = fabs(A) * x->s[s].w[k] * v->T[k];
 				ds->mass[s] += m;
 				x->s[s].mass += m;
 				/* Theorem 4 speaks of strata with a reward
 				 * spread; a cell of equal rewards has none. */
-				if (!x->eq[t]) {
-					A -= x->sumA[s][t] / (double)x->cnt[t];
+				if (!c->eq[t]) {
+					A -= c->sum[s][t] / (double)c->cnt[t];
 					ds->cell_ss[s] += A * A;
 				}
 			}
-			if (!x->eq[t])
+			if (!c->eq[t])
 				ds->cell_n++;
 			x->records++;
 			if ((a0 < 0 && a1 > 0) || (a0 > 0 && a1 < 0))
@@ -361,100 +200,12 @@ on_batch(void *ctx, struct gbatch *b, const struct batch *v, struct diag *d)
 			continue;
 		for (j = 0; j < ns; j++)
 			for (s = 0; s < 2; s++) {
-				m = x->sumA[s][j] / (double)x->cnt[j];
-				x->s[s].off_ss += m * m * (double)x->cnt[j];
-				x->s[s].off_n += (double)x->cnt[j];
+				m = c->sum[s][j] / (double)c->cnt[j];
+				x->s[s].off_ss += m * m * (double)c->cnt[j];
+				x->s[s].off_n += (double)c->cnt[j];
 			}
 	}
 	return 0;
-}
-
-/* ---- Order and labels of strata ------------------------------------ */
-
-static int
-tag_rank(char t)
-{
-	switch (t) {
-	case 'n':
-		return 0;
-	case 'c':
-		return 1;
-	case 'b':
-		return 2;
-	default:
-		return 3;
-	}
-}
-
-static int
-cmp_part(const char *a, size_t al, const char *b, size_t bl)
-{
-	char buf[64];
-	double p, q;
-	int ra, rb, c;
-
-	ra = tag_rank(a[0]);
-	rb = tag_rank(b[0]);
-	if (ra != rb)
-		return ra - rb;
-	if (a[0] == 'n' && al < sizeof(buf) && bl < sizeof(buf)) {
-		memcpy(buf, a + 1, al - 1);
-		buf[al - 1] = '\0';
-		p = strtod(buf, NULL);
-		memcpy(buf, b + 1, bl - 1);
-		buf[bl - 1] = '\0';
-		q = strtod(buf, NULL);
-		if (p != q)
-			return p < q ? -1 : 1;
-	}
-	c = memcmp(a, b, al < bl ? al : bl);
-	if (c != 0)
-		return c;
-	return al < bl ? -1 : al > bl;
-}
-
-static const struct ktab *sort_tab;
-
-/* Strata in the order people count them: 0, 1, 2 ... >=cap, (none). */
-static int
-cmp_stratum(const void *pa, const void *pb)
-{
-	size_t i = *(const size_t *)pa, j = *(const size_t *)pb;
-	const char *a = sort_tab->key[i], *b = sort_tab->key[j];
-	const char *ae = a + sort_tab->len[i], *be = b + sort_tab->len[j];
-	const char *ap, *bp;
-	int c;
-
-	if (a == ae || b == be)
-		return (a == ae) - (b == be);
-	for (;;) {
-		for (ap = a; ap < ae && *ap != '\x1f'; ap++)
-			;
-		for (bp = b; bp < be && *bp != '\x1f'; bp++)
-			;
-		if (ap == a || bp == b)
-			c = (ap != a) - (bp != b);
-		else
-			c = cmp_part(a, ap - a, b, bp - b);
-		if (c != 0)
-			return c;
-		if (ap == ae || bp == be)
-			return (ap != ae) - (bp != be);
-		a = ap + 1;
-		b = bp + 1;
-	}
-}
-
-static size_t *
-sorted_strata(const struct ktab *t)
-{
-	size_t *ix = diag_malloc((t->n + 1) * sizeof(*ix)), i;
-
-	for (i = 0; i < t->n; i++)
-		ix[i] = i;
-	sort_tab = t;
-	qsort(ix, t->n, sizeof(*ix), cmp_stratum);
-	return ix;
 }
 
 /* ---- Figures derived from the sums --------------------------------- */
@@ -481,17 +232,19 @@ offset_rms(const struct side *sd)
 static double
 offset_range(const struct dctx *x, int s)
 {
+	const struct strata_mom *m;
 	double lo = 0, hi = 0;
 	size_t i;
 	int any = 0;
 
 	for (i = 0; i < x->keys.n; i++) {
-		if (x->st[i].a[s].n == 0)
+		m = &dstr_of(x, i)->a[s];
+		if (m->n == 0)
 			continue;
-		if (!any || x->st[i].a[s].mean < lo)
-			lo = x->st[i].a[s].mean;
-		if (!any || x->st[i].a[s].mean > hi)
-			hi = x->st[i].a[s].mean;
+		if (!any || m->mean < lo)
+			lo = m->mean;
+		if (!any || m->mean > hi)
+			hi = m->mean;
 		any = 1;
 	}
 	return hi - lo;
@@ -512,7 +265,7 @@ print_json(const struct dctx *x)
 	cJSON *root = cJSON_CreateObject(), *o, *arr, *e;
 	size_t *ix, i, k;
 	char *str;
-	int s, rc;
+	int s;
 
 	cJSON_AddNumberToObject(root, "records", (double)x->records);
 	cJSON_AddNumberToObject(root, "groups", (double)x->groups);
@@ -524,19 +277,19 @@ print_json(const struct dctx *x)
 		cJSON_AddStringToObject(o, "advantage", sd->c.est->name);
 		cJSON_AddStringToObject(o, "agg", sd->c.loss->name);
 		cJSON_AddNumberToObject(o, "mean", sd->all.mean);
-		cJSON_AddNumberToObject(o, "var", mom_var(&sd->all));
+		cJSON_AddNumberToObject(o, "var", strata_mom_var(&sd->all));
 		cJSON_AddNumberToObject(o, "offset_rms", offset_rms(sd));
 		cJSON_AddNumberToObject(o, "offset_range", offset_range(x, s));
 		cJSON_AddNumberToObject(o, "mass", sd->mass);
 	}
 	arr = cJSON_AddArrayToObject(root, "strata");
-	ix = sorted_strata(&x->keys);
+	ix = strata_sorted(&x->keys);
 	for (i = 0; i < x->keys.n; i++) {
-		const struct dstr *ds = &x->st[ix[i]];
+		const struct dstr *ds = dstr_of(x, ix[i]);
 
 		k = ix[i];
 		e = cJSON_CreateObject();
-		str = key_label(x->keys.key[k], x->keys.len[k]);
+		str = strata_label(x->keys.key[k], x->keys.len[k]);
 		cJSON_AddStringToObject(e, "stratum", str);
 		free(str);
 		cJSON_AddNumberToObject(e, "records", ds->a[0].n);
@@ -544,7 +297,8 @@ print_json(const struct dctx *x)
 		for (s = 0; s < 2; s++) {
 			o = cJSON_AddObjectToObject(e, nm[s]);
 			cJSON_AddNumberToObject(o, "mean", ds->a[s].mean);
-			cJSON_AddNumberToObject(o, "var", mom_var(&ds->a[s]));
+			cJSON_AddNumberToObject(o, "var",
+			    strata_mom_var(&ds->a[s]));
 			cJSON_AddNumberToObject(o, "cell_var", cell_var(ds, s));
 			cJSON_AddNumberToObject(o, "mass_share",
 			    share(ds->mass[s], x->s[s].mass));
@@ -568,11 +322,7 @@ print_json(const struct dctx *x)
 		cJSON_AddNumberToObject(e, "diff", t->b - t->a);
 		cJSON_AddItemToArray(arr, e);
 	}
-	str = cJSON_Print(root);
-	rc = fputs(str, stdout) == EOF || putchar('\n') == EOF;
-	free(str);
-	cJSON_Delete(root);
-	return rc;
+	return strata_json_print(root);
 }
 
 static void
@@ -625,18 +375,19 @@ print_human(const struct dctx *x)
 	printf("%-10s %7s | %8s %7s %7s %6s | %8s %7s %7s %6s\n", "stratum",
 	    "records", "A mean", "var", "cellvar", "mass", "B mean", "var",
 	    "cellvar", "mass");
-	ix = sorted_strata(&x->keys);
+	ix = strata_sorted(&x->keys);
 	for (i = 0; i < x->keys.n; i++) {
-		const struct dstr *ds = &x->st[ix[i]];
+		const struct dstr *ds = dstr_of(x, ix[i]);
 
 		for (s = 0; s < 2; s++) {
 			fmt_num(m[s][0], 32, ds->a[s].mean, "%+.4f");
-			fmt_num(m[s][1], 32, mom_var(&ds->a[s]), "%.4f");
+			fmt_num(m[s][1], 32, strata_mom_var(&ds->a[s]),
+			    "%.4f");
 			fmt_num(m[s][2], 32, cell_var(ds, s), "%.4f");
 			fmt_share(m[s][3], 32, share(ds->mass[s],
 			    x->s[s].mass));
 		}
-		lab = key_label(x->keys.key[ix[i]], x->keys.len[ix[i]]);
+		lab = strata_label(x->keys.key[ix[i]], x->keys.len[ix[i]]);
 		printf("%-10s %7.0f | %8s %7s %7s %6s | %8s %7s %7s %6s\n",
 		    lab, ds->a[0].n, m[0][0], m[0][1], m[0][2], m[0][3],
 		    m[1][0], m[1][1], m[1][2], m[1][3]);
@@ -645,7 +396,7 @@ print_human(const struct dctx *x)
 	free(ix);
 	for (s = 0; s < 2; s++) {
 		fmt_num(m[s][0], 32, x->s[s].all.mean, "%+.4f");
-		fmt_num(m[s][1], 32, mom_var(&x->s[s].all), "%.4f");
+		fmt_num(m[s][1], 32, strata_mom_var(&x->s[s].all), "%.4f");
 	}
 	printf("%-10s %7llu | %8s %7s %7s %6s | %8s %7s\n", "all",
 	    x->records, m[0][0], m[0][1], "", "", m[1][0], m[1][1]);
@@ -765,6 +516,7 @@ diff_configs(struct config *outer, const struct dopts *o)
 	int rc = 0, s, need_tie, stream;
 
 	memset(&x, 0, sizeof(x));
+	strata_init(&x.keys, sizeof(struct dstr));
 	x.maxtop = o->top;
 	x.top = diag_calloc(o->top + 1, sizeof(*x.top));
 	for (s = 0; s < 2 && rc == 0; s++) {
@@ -810,14 +562,8 @@ diff_configs(struct config *outer, const struct dopts *o)
 		free(x.top[i].stratum);
 	}
 	free(x.top);
-	free(x.st);
-	ktab_free(&x.keys);
-	free(x.cnt);
-	free(x.loc);
-	free(x.first);
-	free(x.sumA[0]);
-	free(x.sumA[1]);
-	free(x.eq);
+	strata_free(&x.keys);
+	strata_cells_free(&x.cells);
 	return rc;
 }
 
@@ -1137,40 +883,48 @@ struct brow {
 	unsigned long long	 used_by;	/* A's line, or 0 */
 };
 
+/* A key on two lines of one side: records cannot be paired by it. */
+static int
+dup_key(struct diag *d, const struct line *ln, const struct buf *key,
+    unsigned long long other)
+{
+	char *lab = strata_label(key->p, key->len);
+	int rc;
+
+	rc = diag_setl(d, EXIT_DATA, ln->file, ln->lineno, "key \"%s\" is "
+	    "also on line %llu: --key must name fields that identify a "
+	    "record", lab, other);
+	free(lab);
+	return rc;
+}
+
 static int
 outputs_by_key(struct odiff *od, struct input *in[2], struct diag *d)
 {
-	struct ktab t = { 0 };
-	struct brow *rows = NULL;
+	struct strata t;	/* B's keys; values: struct brow */
+	struct brow *row;
 	struct buf arena = { 0 }, key = { 0 };
 	struct line ln;
-	size_t cap = 0, k, at;
+	size_t k;
 	cJSON *a, *b;
 	char *lab, what[256];
 	int rc = 0, r, added;
 
+	strata_init(&t, sizeof(struct brow));
 	while ((r = input_next(in[1], &ln, d)) > 0) {
 		od->records[1]++;
 		if ((rc = line_key(&ln, od->o->key, &key, d)) != 0)
 			break;
-		k = ktab_get(&t, key.p ? key.p : "", key.len, &added);
+		k = strata_get(&t, key.p ? key.p : "", key.len, &added);
+		row = strata_val(&t, k);
 		if (!added) {
-			lab = key_label(key.p, key.len);
-			rc = diag_setl(d, EXIT_DATA, ln.file, ln.lineno, "key "
-			    "\"%s\" is also on line %llu: --key must name "
-			    "fields that identify a record", lab,
-			    rows[k].line);
-			free(lab);
+			rc = dup_key(d, &ln, &key, row->line);
 			break;
 		}
-		if (t.n > cap) {
-			cap = t.cap;
-			rows = diag_realloc(rows, cap * sizeof(*rows));
-		}
-		rows[k].off = buf_add(&arena, ln.text, ln.len);
-		rows[k].len = ln.len;
-		rows[k].line = ln.lineno;
-		rows[k].used_by = 0;
+		row->off = buf_add(&arena, ln.text, ln.len);
+		row->len = ln.len;
+		row->line = ln.lineno;
+		row->used_by = 0;
 	}
 	if (r < 0)
 		rc = d->status;
@@ -1182,13 +936,12 @@ outputs_by_key(struct odiff *od, struct input *in[2], struct diag *d)
 			rc = d->status;
 			break;
 		}
-		if (t.n == 0 || (k = ktab_find(&t, key.p ? key.p : "",
-		    key.len, group_hash(key.p ? key.p : "", key.len, 0),
-		    &at)) == (size_t)-1) {
+		k = strata_find(&t, key.p ? key.p : "", key.len);
+		if (k == STRATA_NONE) {
 			od->unmatched[0]++;
 			od->rec_differ++;
 			od->path.len = 0;
-			lab = key_label(key.p, key.len);
+			lab = strata_label(key.p, key.len);
 			snprintf(what, sizeof(what), "no record with key "
 			    "\"%.200s\" in B", lab);
 			free(lab);
@@ -1196,52 +949,49 @@ outputs_by_key(struct odiff *od, struct input *in[2], struct diag *d)
 			cJSON_Delete(a);
 			continue;
 		}
-		if (rows[k].used_by) {
-			lab = key_label(key.p, key.len);
-			rc = diag_setl(d, EXIT_DATA, ln.file, ln.lineno, "key "
-			    "\"%s\" is also on line %llu: --key must name "
-			    "fields that identify a record", lab,
-			    rows[k].used_by);
-			free(lab);
+		row = strata_val(&t, k);
+		if (row->used_by) {
+			rc = dup_key(d, &ln, &key, row->used_by);
 			cJSON_Delete(a);
 			break;
 		}
-		rows[k].used_by = ln.lineno;
-		b = cJSON_ParseWithLength(arena.p + rows[k].off, rows[k].len);
+		row->used_by = ln.lineno;
+		b = cJSON_ParseWithLength(arena.p + row->off, row->len);
 		if (b == NULL) {
-			rc = diag_setl(d, EXIT_DATA, od->name[1], rows[k].line,
+			rc = diag_setl(d, EXIT_DATA, od->name[1], row->line,
 			    "invalid JSON (rladv diff --outputs compares JSON "
 			    "lines)");
 			cJSON_Delete(a);
 			break;
 		}
-		compare_records(od, a, b, ln.lineno, rows[k].line);
+		compare_records(od, a, b, ln.lineno, row->line);
 		cJSON_Delete(a);
 		cJSON_Delete(b);
 	}
 	if (rc == 0 && r < 0)
 		rc = d->status;
-	for (k = 0; rc == 0 && k < t.n; k++)
-		if (!rows[k].used_by) {
-			od->unmatched[1]++;
-			od->rec_differ++;
-			od->path.len = 0;
-			if ((b = cJSON_ParseWithLength(arena.p + rows[k].off,
-			    rows[k].len)) == NULL) {
-				rc = diag_setl(d, EXIT_DATA, od->name[1],
-				    rows[k].line, "invalid JSON (rladv diff "
-				    "--outputs compares JSON lines)");
-				break;
-			}
-			lab = key_label(t.key[k], t.len[k]);
-			snprintf(what, sizeof(what), "no record with key "
-			    "\"%.200s\" in A", lab);
-			free(lab);
-			report(od, 0, rows[k].line, NULL, NULL, what);
-			cJSON_Delete(b);
+	for (k = 0; rc == 0 && k < t.n; k++) {
+		row = strata_val(&t, k);
+		if (row->used_by)
+			continue;
+		od->unmatched[1]++;
+		od->rec_differ++;
+		od->path.len = 0;
+		if ((b = cJSON_ParseWithLength(arena.p + row->off,
+		    row->len)) == NULL) {
+			rc = diag_setl(d, EXIT_DATA, od->name[1], row->line,
+			    "invalid JSON (rladv diff --outputs compares "
+			    "JSON lines)");
+			break;
 		}
-	ktab_free(&t);
-	free(rows);
+		lab = strata_label(t.key[k], t.len[k]);
+		snprintf(what, sizeof(what), "no record with key \"%.200s\" "
+		    "in A", lab);
+		free(lab);
+		report(od, 0, row->line, NULL, NULL, what);
+		cJSON_Delete(b);
+	}
+	strata_free(&t);
 	buf_free(&arena);
 	buf_free(&key);
 	return rc;
@@ -1307,7 +1057,7 @@ diff_outputs(const struct config *c, const struct dopts *o)
 	struct input *in[2];
 	struct diag d = { 0 };
 	cJSON *root;
-	char *s, tol[64];
+	char tol[64];
 	int rc, i, differ;
 
 	if (c->nfiles != 2) {
@@ -1362,10 +1112,7 @@ diff_outputs(const struct config *c, const struct dopts *o)
 		cJSON_AddNumberToObject(root, "max_abs_diff", od.max_abs);
 		cJSON_AddNumberToObject(root, "max_rel_diff", od.max_rel);
 		cJSON_AddItemToObject(root, "differences", od.list);
-		s = cJSON_Print(root);
-		rc = fputs(s, stdout) == EOF || putchar('\n') == EOF;
-		free(s);
-		cJSON_Delete(root);
+		rc = strata_json_print(root);
 	} else if (differ) {
 		if (od.val_differ > od.shown)
 			printf("... %llu more\n", od.val_differ - od.shown);

@@ -21,25 +21,9 @@
 #include "advmath.h"
 #include "cmd.h"
 #include "pipeline.h"
+#include "strata.h"
 
 #define BAR_WIDTH	30
-
-/* Count, mean and sum of squared deviations (Welford): stable in one
- * pass and mergeable, so batches add up to the total exactly. */
-struct mom {
-	double	n, mean, m2;
-	double	sum;	/* exact for integers: the mean shown */
-};
-
-/* Canonical stratum keys (record.h) to dense indexes, open addressing. */
-struct ktab {
-	char		**key;
-	size_t		 *len;
-	uint64_t	 *hash;
-	size_t		  n, cap;
-	size_t		 *slot;		/* index + 1; 0 is empty */
-	size_t		  nslot;
-};
 
 struct hbin {
 	size_t			size;
@@ -55,11 +39,9 @@ struct acc {
 	unsigned long long	 with_stratum;
 	struct hbin		*hist;		/* sorted by size */
 	size_t			 nhist, hcap;
-	struct ktab		 strata;
-	struct mom		*srew;	/* rewards per stratum */
-	size_t			 srcap;
+	struct strata		 strata;	/* values: reward moments */
 	/* Trained tokens T_i: all records, A > 0, A < 0. */
-	struct mom		 len, pos, neg;
+	struct strata_mom	 len, pos, neg;
 	unsigned long long	 zero;		/* records with A = 0 */
 	/* Sums of squares over groups: pooled over records they give the
 	 * record-weighted mean of the groups' variances. */
@@ -75,130 +57,25 @@ struct sctx {
 	size_t			 nbatch, bcap;
 	char			*bkey;	/* current batch key */
 	size_t			 bkeylen;
-	/* Scratch per stratum of the group at hand. */
-	double			*first, *sum, *mean;
-	size_t			*cnt, *loc;
-	int			*eq;
-	size_t			 scap;
+	struct strata_cells	 cells;	/* of the group at hand */
 };
 
 /* What the sign-length reading of Balanced Aggregation §4.3.3 says. */
 enum favour { FAV_NONE, FAV_TOKEN, FAV_SEQ };
 
+/* The reward moments of stratum k, kept by the table beside its key. */
+static struct strata_mom *
+srew(const struct acc *a, size_t k)
+{
+	return strata_val(&a->strata, k);
+}
+
+/* An empty accumulator: its table must know the size of its values. */
 static void
-mom_add(struct mom *m, double x)
+acc_init(struct acc *a)
 {
-	double d;
-
-	m->n++;
-	m->sum += x;
-	d = x - m->mean;
-	m->mean += d / m->n;
-	m->m2 += d * (x - m->mean);
-}
-
-/* The moments of the union of two sets (Chan, Golub and LeVeque). */
-static void
-mom_merge(struct mom *m, const struct mom *o)
-{
-	double n, d;
-
-	if (o->n == 0)
-		return;
-	if (m->n == 0) {
-		*m = *o;
-		return;
-	}
-	n = m->n + o->n;
-	d = o->mean - m->mean;
-	m->mean += d * o->n / n;
-	m->m2 += o->m2 + d * d * m->n * o->n / n;
-	m->n = n;
-	m->sum += o->sum;
-}
-
-static double
-mom_mean(const struct mom *m)
-{
-	return m->n > 0 ? m->sum / m->n : 0;
-}
-
-/* Population deviation: the reward spread as the estimators see it. */
-static double
-mom_std(const struct mom *m)
-{
-	return m->n > 0 && m->m2 > 0 ? sqrt(m->m2 / m->n) : 0;
-}
-
-static size_t
-ktab_get(struct ktab *t, const char *key, size_t len)
-{
-	uint64_t h = group_hash(key, len, 0);
-	size_t i, j, mask;
-
-	if (2 * (t->n + 1) > t->nslot) {
-		size_t ns = t->nslot ? 2 * t->nslot : 16;
-
-		free(t->slot);
-		t->slot = diag_calloc(ns, sizeof(*t->slot));
-		t->nslot = ns;
-		for (j = 0; j < t->n; j++) {
-			for (i = t->hash[j] & (ns - 1); t->slot[i];
-			    i = (i + 1) & (ns - 1))
-				;
-			t->slot[i] = j + 1;
-		}
-	}
-	mask = t->nslot - 1;
-	for (i = h & mask; t->slot[i]; i = (i + 1) & mask) {
-		j = t->slot[i] - 1;
-		if (t->hash[j] == h && t->len[j] == len &&
-		    memcmp(t->key[j], key, len) == 0)
-			return j;
-	}
-	if (t->n == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 8;
-		t->key = diag_realloc(t->key, t->cap * sizeof(*t->key));
-		t->len = diag_realloc(t->len, t->cap * sizeof(*t->len));
-		t->hash = diag_realloc(t->hash, t->cap * sizeof(*t->hash));
-	}
-	t->key[t->n] = diag_malloc(len + 1);
-	memcpy(t->key[t->n], key, len);
-	t->key[t->n][len] = '\0';
-	t->len[t->n] = len;
-	t->hash[t->n] = h;
-	t->slot[i] = ++t->n;
-	return t->n - 1;
-}
-
-static void
-ktab_free(struct ktab *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->n; i++)
-		free(t->key[i]);
-	free(t->key);
-	free(t->len);
-	free(t->hash);
-	free(t->slot);
-	memset(t, 0, sizeof(*t));
-}
-
-/* The stratum's slot in a, with its reward moments. */
-static size_t
-stratum_of(struct acc *a, const char *key, size_t len)
-{
-	size_t k = ktab_get(&a->strata, key, len);
-
-	if (a->strata.n > a->srcap) {
-		size_t old = a->srcap;
-
-		a->srcap = a->strata.cap;
-		a->srew = diag_realloc(a->srew, a->srcap * sizeof(*a->srew));
-		memset(a->srew + old, 0, (a->srcap - old) * sizeof(*a->srew));
-	}
-	return k;
+	memset(a, 0, sizeof(*a));
+	strata_init(&a->strata, sizeof(struct strata_mom));
 }
 
 static void
@@ -234,8 +111,7 @@ acc_free(struct acc *a)
 	free(a->label);
 	free(a->where);
 	free(a->hist);
-	free(a->srew);
-	ktab_free(&a->strata);
+	strata_free(&a->strata);
 }
 
 /* Folds batch o into the total t. */
@@ -256,32 +132,19 @@ acc_merge(struct acc *t, const struct acc *o)
 	for (i = 0; i < o->nhist; i++)
 		hist_add(t, o->hist[i].size, o->hist[i].groups);
 	for (i = 0; i < o->strata.n; i++) {
-		k = stratum_of(t, o->strata.key[i], o->strata.len[i]);
-		mom_merge(&t->srew[k], &o->srew[i]);
+		k = strata_get(&t->strata, o->strata.key[i], o->strata.len[i],
+		    NULL);
+		strata_mom_merge(srew(t, k), srew(o, i));
 	}
-	mom_merge(&t->len, &o->len);
-	mom_merge(&t->pos, &o->pos);
-	mom_merge(&t->neg, &o->neg);
+	strata_mom_merge(&t->len, &o->len);
+	strata_mom_merge(&t->pos, &o->pos);
+	strata_mom_merge(&t->neg, &o->neg);
 	t->zero += o->zero;
 	t->ss_total += o->ss_total;
 	t->ss_within += o->ss_within;
 	t->ss_between += o->ss_between;
 	t->share_sum += o->share_sum;
 	t->share_groups += o->share_groups;
-}
-
-static void
-scratch(struct sctx *x, size_t n)
-{
-	if (n <= x->scap)
-		return;
-	x->scap = n + n / 2;
-	x->first = diag_realloc(x->first, x->scap * sizeof(*x->first));
-	x->sum = diag_realloc(x->sum, x->scap * sizeof(*x->sum));
-	x->mean = diag_realloc(x->mean, x->scap * sizeof(*x->mean));
-	x->cnt = diag_realloc(x->cnt, x->scap * sizeof(*x->cnt));
-	x->loc = diag_realloc(x->loc, x->scap * sizeof(*x->loc));
-	x->eq = diag_realloc(x->eq, x->scap * sizeof(*x->eq));
 }
 
 /*
@@ -312,7 +175,7 @@ batch_for(struct sctx *x, struct gbatch *b)
 		x->batch = diag_realloc(x->batch, x->bcap * sizeof(*x->batch));
 	}
 	a = &x->batch[x->nbatch++];
-	memset(a, 0, sizeof(*a));
+	acc_init(a);
 	if (c->go.has_batch_key) {
 		free(x->bkey);
 		x->bkeylen = f->r.bkeylen;
@@ -338,40 +201,27 @@ on_batch(void *ctx, struct gbatch *b, const struct batch *v, struct diag *d)
 {
 	struct sctx *x = ctx;
 	struct acc *a = batch_for(x, b);
+	struct strata_cells *c = &x->cells;
 	struct advmath_mom gm;
 	size_t g, k, o, n, ns, j, i;
-	double tot, wit, bet, dev;
+	double tot, wit, bet, dev, *mean;
 
 	(void)d;
 	for (g = 0; g < v->ngroups; g++) {
 		o = v->goff[g];
 		n = v->goff[g + 1] - o;
 		ns = v->nstrat[g];
-		scratch(x, ns);
+		strata_cells_fill(c, &a->strata, b, v, g);
 		gm = advmath_moments(v->r + o, NULL, 0, n, 0);
 		a->groups++;
 		hist_add(a, n, 1);
 		if (gm.equal)
 			a->zero_std++;
-		for (j = 0; j < ns; j++) {
-			x->cnt[j] = 0;
-			x->sum[j] = 0;
-			x->eq[j] = 1;
-		}
 		for (k = o; k < o + n; k++) {
 			const struct record *r = &b->rec[b->perm[k]].r;
 			uint32_t s = v->strat[k];
 
-			if (x->cnt[s] == 0) {
-				x->first[s] = v->r[k];
-				/* Records without the key share "(none)". */
-				x->loc[s] = stratum_of(a, r->has_stratum ?
-				    b->keys.p + r->skey : "", r->has_stratum ?
-				    r->skeylen : 0);
-			} else if (v->r[k] != x->first[s])
-				x->eq[s] = 0;
-			x->cnt[s]++;
-			x->sum[s] += v->r[k];
+			c->sum[0][s] += v->r[k];
 			a->records++;
 			if (r->has_stratum)
 				a->with_stratum++;
@@ -380,33 +230,36 @@ on_batch(void *ctx, struct gbatch *b, const struct batch *v, struct diag *d)
 					a->alias[i][(int)r->alias[i]]++;
 				else
 					a->noalias[i]++;
-			mom_add(&a->srew[x->loc[s]], v->r[k]);
-			mom_add(&a->len, v->T[k]);
+			strata_mom_add(srew(a, c->loc[s]), v->r[k]);
+			strata_mom_add(&a->len, v->T[k]);
 			/* The sign of GRPO's (r - mean) / (std + eps); equal
 			 * rewards give exactly 0 (SPEC §3). */
 			dev = gm.equal ? 0 : v->r[k] - gm.mean;
 			if (dev > 0)
-				mom_add(&a->pos, v->T[k]);
+				strata_mom_add(&a->pos, v->T[k]);
 			else if (dev < 0)
-				mom_add(&a->neg, v->T[k]);
+				strata_mom_add(&a->neg, v->T[k]);
 			else
 				a->zero++;
 		}
 		/* Theorem 1: sum (r - mu)^2 = sum (r - mu_k)^2 +
-		 * sum_k n_k (mu_k - mu)^2, group by group. */
+		 * sum_k n_k (mu_k - mu)^2, group by group.  Each cell's sum
+		 * becomes its mean; a cell of equal rewards takes the reward
+		 * itself, which sum / n may miss by a rounding. */
+		mean = c->sum[0];
 		for (j = 0; j < ns; j++)
-			x->mean[j] = x->eq[j] ? x->first[j] :
-			    x->sum[j] / (double)x->cnt[j];
+			mean[j] = c->eq[j] ? c->first[j] :
+			    mean[j] / (double)c->cnt[j];
 		tot = wit = bet = 0;
 		for (k = o; k < o + n; k++) {
 			dev = v->r[k] - gm.mean;
 			tot += dev * dev;
-			dev = v->r[k] - x->mean[v->strat[k]];
+			dev = v->r[k] - mean[v->strat[k]];
 			wit += dev * dev;
 		}
 		for (j = 0; j < ns; j++) {
-			dev = x->mean[j] - gm.mean;
-			bet += (double)x->cnt[j] * dev * dev;
+			dev = mean[j] - gm.mean;
+			bet += (double)c->cnt[j] * dev * dev;
 		}
 		a->ss_total += tot;
 		a->ss_within += wit;
@@ -419,107 +272,6 @@ on_batch(void *ctx, struct gbatch *b, const struct batch *v, struct diag *d)
 	return 0;
 }
 
-/* Ranks the tags of canonical keys: numbers, capped tail, booleans,
- * strings; the empty key ("(none)") sorts last. */
-static int
-tag_rank(char t)
-{
-	switch (t) {
-	case 'n':
-		return 0;
-	case 'c':
-		return 1;
-	case 'b':
-		return 2;
-	default:
-		return 3;
-	}
-}
-
-static int
-cmp_part(const char *a, size_t al, const char *b, size_t bl)
-{
-	char buf[64];
-	double x, y;
-	int ra, rb, c;
-
-	ra = tag_rank(a[0]);
-	rb = tag_rank(b[0]);
-	if (ra != rb)
-		return ra - rb;
-	if (a[0] == 'n' && al < sizeof(buf) && bl < sizeof(buf)) {
-		memcpy(buf, a + 1, al - 1);
-		buf[al - 1] = '\0';
-		x = strtod(buf, NULL);
-		memcpy(buf, b + 1, bl - 1);
-		buf[bl - 1] = '\0';
-		y = strtod(buf, NULL);
-		if (x != y)
-			return x < y ? -1 : 1;
-	}
-	c = memcmp(a, b, al < bl ? al : bl);
-	if (c != 0)
-		return c;
-	return al < bl ? -1 : al > bl;
-}
-
-static const struct ktab *sort_tab;
-
-/* Strata in the order people count them: 0, 1, 2 ... >=cap. */
-static int
-cmp_stratum(const void *pa, const void *pb)
-{
-	size_t i = *(const size_t *)pa, j = *(const size_t *)pb;
-	const char *a = sort_tab->key[i], *b = sort_tab->key[j];
-	const char *ae = a + sort_tab->len[i], *be = b + sort_tab->len[j];
-	const char *ap, *bp;
-	int c;
-
-	if (a == ae || b == be)
-		return (a == ae) - (b == be);
-	for (;;) {
-		for (ap = a; ap < ae && *ap != '\x1f'; ap++)
-			;
-		for (bp = b; bp < be && *bp != '\x1f'; bp++)
-			;
-		if (ap == a || bp == b)
-			c = (ap != a) - (bp != b);
-		else
-			c = cmp_part(a, ap - a, b, bp - b);
-		if (c != 0)
-			return c;
-		if (ap == ae || bp == be)
-			return (ap != ae) - (bp != be);
-		a = ap + 1;
-		b = bp + 1;
-	}
-}
-
-static size_t *
-sorted_strata(const struct acc *a)
-{
-	size_t *ix = diag_malloc((a->strata.n + 1) * sizeof(*ix)), i;
-
-	for (i = 0; i < a->strata.n; i++)
-		ix[i] = i;
-	sort_tab = &a->strata;
-	qsort(ix, a->strata.n, sizeof(*ix), cmp_stratum);
-	return ix;
-}
-
-/* The label of stratum k; the caller frees it. */
-static char *
-stratum_label(const struct acc *a, size_t k)
-{
-	struct buf lab = { 0 };
-
-	if (a->strata.len[k] == 0)
-		return diag_strdup("(none)");
-	record_key_label(a->strata.key[k], a->strata.len[k], &lab);
-	buf_add(&lab, "", 1);
-	return lab.p;
-}
-
 /*
  * Balanced Aggregation §4.3.3: token-mean suffers when positive and
  * negative responses differ in length (sign-length coupling), seq-mean
@@ -530,10 +282,10 @@ stratum_label(const struct acc *a, size_t k)
 static enum favour
 reading(const struct acc *a, double *gap, double *rel, double *cv)
 {
-	double m = mom_mean(&a->len);
+	double m = strata_mom_mean(&a->len);
 
-	*cv = m > 0 ? mom_std(&a->len) / m : 0;
-	*gap = mom_mean(&a->pos) - mom_mean(&a->neg);
+	*cv = m > 0 ? strata_mom_std(&a->len) / m : 0;
+	*gap = strata_mom_mean(&a->pos) - strata_mom_mean(&a->neg);
 	*rel = m > 0 ? *gap / m : 0;
 	if (a->pos.n == 0 || a->neg.n == 0 || m <= 0)
 		return FAV_NONE;
@@ -631,6 +383,7 @@ json_acc(const struct sctx *x, const struct acc *a, const char *label,
     const char *where)
 {
 	cJSON *o = cJSON_CreateObject(), *arr, *e, *s;
+	const struct strata_mom *m;
 	size_t *ix, i, k;
 	double gap, rel, cv, tot;
 	enum favour fv;
@@ -651,18 +404,18 @@ json_acc(const struct sctx *x, const struct acc *a, const char *label,
 	}
 	cJSON_AddItemToObject(o, "fields", json_fields(x, a));
 	arr = cJSON_AddArrayToObject(o, "strata");
-	ix = sorted_strata(a);
+	ix = strata_sorted(&a->strata);
 	for (i = 0; i < a->strata.n; i++) {
 		k = ix[i];
 		e = cJSON_CreateObject();
-		lab = stratum_label(a, k);
+		lab = strata_label(a->strata.key[k], a->strata.len[k]);
 		cJSON_AddStringToObject(e, "stratum", lab);
 		free(lab);
-		jnum(e, "records", a->srew[k].n);
-		jnum(e, "share", a->records ? a->srew[k].n /
-		    (double)a->records : NAN);
-		jnum(e, "reward_mean", mom_mean(&a->srew[k]));
-		jnum(e, "reward_std", mom_std(&a->srew[k]));
+		m = srew(a, k);
+		jnum(e, "records", m->n);
+		jnum(e, "share", a->records ? m->n / (double)a->records : NAN);
+		jnum(e, "reward_mean", strata_mom_mean(m));
+		jnum(e, "reward_std", strata_mom_std(m));
 		cJSON_AddItemToArray(arr, e);
 	}
 	free(ix);
@@ -670,18 +423,18 @@ json_acc(const struct sctx *x, const struct acc *a, const char *label,
 	jnum(o, "frac_reward_zero_std", a->groups ? (double)a->zero_std /
 	    (double)a->groups : NAN);
 	e = cJSON_AddObjectToObject(o, "length");
-	jnum(e, "mean", mom_mean(&a->len));
-	jnum(e, "std", mom_std(&a->len));
-	jnum(e, "cv", mom_mean(&a->len) > 0 ? mom_std(&a->len) /
-	    mom_mean(&a->len) : NAN);
+	jnum(e, "mean", strata_mom_mean(&a->len));
+	jnum(e, "std", strata_mom_std(&a->len));
+	jnum(e, "cv", strata_mom_mean(&a->len) > 0 ?
+	    strata_mom_std(&a->len) / strata_mom_mean(&a->len) : NAN);
 	fv = reading(a, &gap, &rel, &cv);
 	e = cJSON_AddObjectToObject(o, "sign");
 	s = cJSON_AddObjectToObject(e, "positive");
 	jnum(s, "records", a->pos.n);
-	jnum(s, "mean_length", a->pos.n ? mom_mean(&a->pos) : NAN);
+	jnum(s, "mean_length", a->pos.n ? strata_mom_mean(&a->pos) : NAN);
 	s = cJSON_AddObjectToObject(e, "negative");
 	jnum(s, "records", a->neg.n);
-	jnum(s, "mean_length", a->neg.n ? mom_mean(&a->neg) : NAN);
+	jnum(s, "mean_length", a->neg.n ? strata_mom_mean(&a->neg) : NAN);
 	s = cJSON_AddObjectToObject(e, "zero");
 	jnum(s, "records", (double)a->zero);
 	jnum(e, "length_gap", fv == FAV_NONE ? NAN : gap);
@@ -713,8 +466,6 @@ print_json(const struct sctx *x, const struct acc *t,
 {
 	cJSON *root = cJSON_CreateObject(), *arr, *o;
 	size_t i;
-	char *s;
-	int rc;
 
 	arr = cJSON_AddArrayToObject(root, "files");
 	if (x->c->nfiles == 0)
@@ -737,11 +488,7 @@ print_json(const struct sctx *x, const struct acc *t,
 		cJSON_AddItemToArray(arr, o);
 	}
 	cJSON_AddItemToObject(root, "total", json_acc(x, t, NULL, NULL));
-	s = cJSON_Print(root);
-	rc = fputs(s, stdout) == EOF || putchar('\n') == EOF;
-	free(s);
-	cJSON_Delete(root);
-	return rc;
+	return strata_json_print(root);
 }
 
 /* ---- Human output -------------------------------------------------- */
@@ -842,8 +589,9 @@ static void
 print_acc(const struct sctx *x, const struct acc *a, int utf8)
 {
 	const struct fields *f = &x->c->fields;
+	const struct strata_mom *m;
 	unsigned long long hmax = 0;
-	double smax = 0, gap, rel, cv;
+	double smax = 0, gap, rel, cv, len;
 	size_t *ix, i, k;
 	char p[32], verdict[128], cmp[128], why[128], *lab;
 	int j;
@@ -866,10 +614,10 @@ print_acc(const struct sctx *x, const struct acc *a, int utf8)
 	}
 
 	putchar('\n');
-	ix = sorted_strata(a);
+	ix = strata_sorted(&a->strata);
 	for (i = 0; i < a->strata.n; i++)
-		if (a->srew[i].n > smax)
-			smax = a->srew[i].n;
+		if (srew(a, i)->n > smax)
+			smax = srew(a, i)->n;
 	fputs("stratum (", stdout);
 	for (j = 0; j < f->nstratum; j++)
 		printf("%s%s", j ? "," : "", f->stratum[j]);
@@ -877,11 +625,12 @@ print_acc(const struct sctx *x, const struct acc *a, int utf8)
 	    "reward mean", "reward std");
 	for (i = 0; i < a->strata.n; i++) {
 		k = ix[i];
-		lab = stratum_label(a, k);
-		pct(p, sizeof(p), a->srew[k].n, (double)a->records);
-		printf("%-10s %8.0f %7s %12.4f %11.4f  ", lab, a->srew[k].n,
-		    p, mom_mean(&a->srew[k]), mom_std(&a->srew[k]));
-		bar(a->srew[k].n / smax, utf8);
+		m = srew(a, k);
+		lab = strata_label(a->strata.key[k], a->strata.len[k]);
+		pct(p, sizeof(p), m->n, (double)a->records);
+		printf("%-10s %8.0f %7s %12.4f %11.4f  ", lab, m->n, p,
+		    strata_mom_mean(m), strata_mom_std(m));
+		bar(m->n / smax, utf8);
 		putchar('\n');
 		free(lab);
 	}
@@ -891,15 +640,15 @@ print_acc(const struct sctx *x, const struct acc *a, int utf8)
 	pct(p, sizeof(p), (double)a->zero_std, (double)a->groups);
 	printf("%-22s %llu of %llu groups (%s)  [TRL frac_reward_zero_std]\n",
 	    "zero reward variance", a->zero_std, a->groups, p);
-	printf("%-22s mean %.1f tokens, CV %.3f\n", "response length T",
-	    mom_mean(&a->len), mom_mean(&a->len) > 0 ? mom_std(&a->len) /
-	    mom_mean(&a->len) : 0);
+	len = strata_mom_mean(&a->len);
+	printf("%-22s mean %.1f tokens, CV %.3f\n", "response length T", len,
+	    len > 0 ? strata_mom_std(&a->len) / len : 0);
 	printf("%-22s %.0f records, mean length ", "positive advantage",
 	    a->pos.n);
-	printf(a->pos.n ? "%.1f\n" : "-\n", mom_mean(&a->pos));
+	printf(a->pos.n ? "%.1f\n" : "-\n", strata_mom_mean(&a->pos));
 	printf("%-22s %.0f records, mean length ", "negative advantage",
 	    a->neg.n);
-	printf(a->neg.n ? "%.1f\n" : "-\n", mom_mean(&a->neg));
+	printf(a->neg.n ? "%.1f\n" : "-\n", strata_mom_mean(&a->neg));
 	printf("%-22s %llu records\n", "zero advantage", a->zero);
 	if (reading(a, &gap, &rel, &cv) != FAV_NONE)
 		printf("%-22s %+.1f tokens (%+.3f of the mean)\n",
@@ -943,7 +692,8 @@ print_batches(const struct sctx *x)
 		else
 			snprintf(g, sizeof(g), "-");
 		printf("%-10s %8llu %7llu %9s %9.1f %7.3f %9s %9s\n", a->label,
-		    a->records, a->groups, z, mom_mean(&a->len), cv, g, s);
+		    a->records, a->groups, z, strata_mom_mean(&a->len), cv, g,
+		    s);
 	}
 	putchar('\n');
 }
@@ -1009,7 +759,7 @@ cmd_stats(int argc, char **argv)
 	x.stream = !c.go.unsorted;
 	rc = pipeline_run(&c, 0, x.stream, on_batch, &x, &st, &d);
 	if (rc == 0) {
-		memset(&total, 0, sizeof(total));
+		acc_init(&total);
 		for (i = 0; i < x.nbatch; i++)
 			acc_merge(&total, &x.batch[i]);
 		if (c.json)
@@ -1027,12 +777,7 @@ cmd_stats(int argc, char **argv)
 		acc_free(&x.batch[i]);
 	free(x.batch);
 	free(x.bkey);
-	free(x.first);
-	free(x.sum);
-	free(x.mean);
-	free(x.cnt);
-	free(x.loc);
-	free(x.eq);
+	strata_cells_free(&x.cells);
 	options_free(&c);
 	return rc;
 }

@@ -3,28 +3,75 @@
  * that compute, stats and diff share.
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "backend.h"
 #include "compute.h"
+
+/*
+ * Rewards near the top of the double range overflow a sum or a square
+ * (1e308 - -1e308).  Scaling them by a power of two is exact, and the
+ * estimators are homogeneous in r once eps scales along, so such a batch
+ * is computed on r * 2^-k and the advantages of those that scale with r
+ * are scaled back; only a result that really overflows is refused.
+ */
+static int
+advantages(const struct config *c, struct adv_params *ap,
+    const struct batch *v, double *adv, struct diag *d)
+{
+	unsigned flags = advantage_flags(c->est, ap);
+	struct adv_params q;
+	struct batch sv;
+	double mx = 0, s, *r;
+	size_t i;
+	int k, rc;
+
+	for (i = 0; i < v->n; i++)
+		mx = fmax(mx, fabs(v->r[i]));
+	if (mx < 0x1p500 || (flags & ADV_MIXED))
+		return backend_advantages(c, ap, v, adv, d);
+	k = ilogb(mx);
+	s = ldexp(1, -k);
+	if ((r = malloc(v->n * sizeof(*r))) == NULL)
+		return diag_set(d, EXIT_IO, "out of memory");
+	for (i = 0; i < v->n; i++)
+		r[i] = v->r[i] * s;
+	sv = *v;
+	sv.r = r;
+	q = *ap;
+	q.eps = ap->eps * s;
+	q.var_eps = ap->var_eps * s * s;
+	rc = backend_advantages(c, &q, &sv, adv, d);
+	ap->ms_exact = q.ms_exact;
+	ap->ms_sampled = q.ms_sampled;
+	free(r);
+	if (rc == 0 && (flags & ADV_SCALES))
+		for (i = 0; i < v->n; i++)
+			adv[i] = ldexp(adv[i], k);
+	return rc;
+}
 
 int
 compute_batch(const struct config *c, struct adv_params *ap,
     const struct batch *v, double *adv, double *w, struct diag *d)
 {
-	size_t i;
+	size_t i, g;
 
-	if (backend_advantages(c, ap, v, adv, d) != 0)
+	if (advantages(c, ap, v, adv, d) != 0)
 		return d->status;
 	loss_weights_apply(c->loss, v, c->scope_group, adv, &c->lp, w);
-	for (i = 0; i < v->n; i++) {
-		if (!isfinite(adv[i]) || !isfinite(w[i]))
-			return diag_set(d, EXIT_DATA, "group %s: the %s is not "
-			    "finite (rewards too large?)", v->gname ?
-			    v->gname[0] : "?", isfinite(adv[i]) ?
-			    "loss weight" : "advantage");
-		adv[i] = adv[i] == 0 ? 0 : adv[i];
-		w[i] = w[i] == 0 ? 0 : w[i];
-	}
+	for (g = 0; g < v->ngroups; g++)
+		for (i = v->goff[g]; i < v->goff[g + 1]; i++) {
+			if (!isfinite(adv[i]) || !isfinite(w[i]))
+				return diag_setl(d, EXIT_DATA, v->gfile[g],
+				    v->gline[g], "group %s: the %s overflows "
+				    "a double (field \"%s\" too large)",
+				    v->gname[g], isfinite(adv[i]) ?
+				    "loss weight" : "advantage",
+				    c->fields.reward[0]);
+			adv[i] = adv[i] == 0 ? 0 : adv[i];
+			w[i] = w[i] == 0 ? 0 : w[i];
+		}
 	return 0;
 }
 

@@ -156,6 +156,8 @@ group_free(struct gbatch *b)
 		for (g = 0; g < b->gvcap; g++)
 			free(b->gname[g]);
 	free(b->gname);
+	free(b->gfile);
+	free(b->gline);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -222,7 +224,12 @@ opens_group(const struct gbatch *b, const struct record *r,
 	if (b->ngroups == 0)
 		return 1;
 	if (!r->has_group) {
-		if (b->keyless % b->o.group_size == 0)
+		/* Blocks are positions in the input: record k is in block
+		 * k / G, rejected records counted. */
+		if (b->o.group_size == 0)
+			return 0;	/* refused by group_add */
+		if (b->keyless / b->o.group_size !=
+		    b->grp[b->ngroups - 1].block)
 			return 1;
 		*g = (long)b->ngroups - 1;
 		return 0;
@@ -374,6 +381,7 @@ group_add(struct gbatch *b, const struct record *r, const struct buf *keys,
 		memset(gi, 0, sizeof(*gi));
 		gi->hash = h;
 		gi->first = b->n;
+		gi->block = b->o.group_size ? b->keyless / b->o.group_size : 0;
 		if (r->has_group) {
 			gi->key = buf_add(&b->keys, key, r->gkeylen);
 			gi->keylen = r->gkeylen;
@@ -416,6 +424,13 @@ group_add(struct gbatch *b, const struct record *r, const struct buf *keys,
 	/* Contiguous groups of the wrong size are known as soon as they
 	 * close; with --group-size the last record tells. */
 	return 0;
+}
+
+void
+group_note_reject(struct gbatch *b)
+{
+	if (b->o.group_size && (!b->mode_known || b->keyless_mode))
+		b->keyless++;
 }
 
 int
@@ -465,6 +480,10 @@ grow_view(struct gbatch *b)
 		    sizeof(*b->ghash));
 		b->gname = diag_realloc(b->gname, b->gvcap *
 		    sizeof(*b->gname));
+		b->gfile = diag_realloc(b->gfile, b->gvcap *
+		    sizeof(*b->gfile));
+		b->gline = diag_realloc(b->gline, b->gvcap *
+		    sizeof(*b->gline));
 		for (g = old; g < b->gvcap; g++)
 			b->gname[g] = NULL;
 	}
@@ -511,6 +530,8 @@ group_view(struct gbatch *b, struct batch *v, int need_tie)
 		buf_add(&lab, "", 1);
 		free(b->gname[ng]);
 		b->gname[ng] = diag_strdup(lab.p);
+		b->gfile[ng] = b->rec[b->grp[g].first].file;
+		b->gline[ng] = b->rec[b->grp[g].first].lineno;
 		/* Strata: local indexes in order of first appearance. */
 		for (i = o; i < e; i++) {
 			const struct record *r = &b->rec[b->perm[i]].r;
@@ -571,6 +592,8 @@ group_view(struct gbatch *b, struct batch *v, int need_tie)
 	v->ghash = b->ghash;
 	v->tie = b->tie;
 	v->gname = (const char *const *)b->gname;
+	v->gfile = (const char *const *)b->gfile;
+	v->gline = b->gline;
 }
 
 void
@@ -595,8 +618,8 @@ group_reset(struct gbatch *b, int batch_key_changed)
 			    b->rec[gi->last].lineno);
 		}
 	b->text.len = b->keys.len = b->runs.len = 0;
+	/* keyless goes on: blocks are positions in the whole input. */
 	b->n = b->ngroups = 0;
-	b->keyless = 0;
 	if (b->nslot)
 		memset(b->slot, 0, b->nslot * sizeof(*b->slot));
 }

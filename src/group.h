@@ -30,6 +30,7 @@ struct ginfo {
 	size_t			 count;
 	size_t			 first;		/* first record */
 	size_t			 last;		/* last record */
+	size_t			 block;		/* key-less: its block of G */
 };
 
 struct gopts {
@@ -61,6 +62,8 @@ struct gbatch {
 	uint32_t	*strat, *nstrat;
 	uint64_t	*ghash, *tie;
 	char		**gname;
+	const char	**gfile;
+	unsigned long long *gline;
 	size_t		 vcap, gvcap;
 	size_t		 nstrata;	/* strata in the batch */
 };
@@ -90,6 +93,9 @@ int	group_add(struct gbatch *b, const struct record *r,
 	    const struct buf *keys, const struct buf *runs, const char *line,
 	    size_t len, int stable, const char *file,
 	    unsigned long long lineno, struct diag *d);
+/* A record was rejected: with key-less blocks it still held its place,
+ * so the block it was in comes out short (and is rejected whole). */
+void	group_note_reject(struct gbatch *b);
 /* Checks every group's size (at the end of a batch); in skip mode marks
  * bad groups dropped and returns 0 with *ndropped set, else an error. */
 int	group_check_sizes(struct gbatch *b, int skip, size_t *ndropped,

@@ -135,16 +135,15 @@ gz_main(void *arg)
 			if (zs.avail_in == 0) {
 				r = read_fd(g->fd, zin, CHUNK);
 				if (r < 0) {
-					diag_set(&g->err, EXIT_IO, "%s: %s",
-					    g->name, strerror(errno));
+					diag_set(&g->err, EXIT_IO, "%s",
+					    strerror(errno));
 					goto out;
 				}
 				if (r == 0) {
 					if (!member_done) {
 						diag_set(&g->err, EXIT_DATA,
-						    "%s: truncated gzip input "
-						    "(unexpected end of file)",
-						    g->name);
+						    "truncated gzip input "
+						    "(unexpected end of file)");
 						goto out;
 					}
 					ok = 2;	/* clean end */
@@ -158,9 +157,8 @@ gz_main(void *arg)
 				/* Another member must begin here. */
 				if (zs.next_in[0] != 0x1f || (zs.avail_in > 1 &&
 				    zs.next_in[1] != 0x8b)) {
-					diag_set(&g->err, EXIT_DATA, "%s: "
-					    "trailing garbage after gzip data",
-					    g->name);
+					diag_set(&g->err, EXIT_DATA,
+					    "trailing garbage after gzip data");
 					goto out;
 				}
 				inflateReset(&zs);
@@ -173,9 +171,8 @@ gz_main(void *arg)
 				continue;
 			else if (zr != Z_OK) {
 				diag_set(&g->err, zr == Z_MEM_ERROR ? EXIT_IO :
-				    EXIT_DATA, "%s: corrupt gzip data (%s)",
-				    g->name, zs.msg ? zs.msg :
-				    "inflate failed");
+				    EXIT_DATA, "corrupt gzip data (%s)",
+				    zs.msg ? zs.msg : "inflate failed");
 				goto out;
 			}
 		}
@@ -382,10 +379,15 @@ fill(struct input *in, struct diag *d)
 		pthread_cond_wait(&g->cv, &g->mu);
 	if (g->count == 0) {
 		pthread_mutex_unlock(&g->mu);
-		if (g->err.status) {
-			*d = g->err;
+		if (g->err.status == EXIT_DATA)
+			/* Bad data: the line it ended in. */
+			diag_setl(d, EXIT_DATA, in->name, in->lineno + 1, "%s",
+			    g->err.msg);
+		else if (g->err.status)
+			diag_set(d, g->err.status, "%s: %s", in->name,
+			    g->err.msg);
+		if (g->err.status)
 			return -1;
-		}
 		in->eof = 1;
 		return 0;
 	}

@@ -20,11 +20,12 @@ struct run {
 
 /* Reports a bad record in skip mode and keeps its line. */
 static int
-reject(struct run *u, const char *line, size_t len, const struct diag *why,
-    struct diag *d)
+reject(struct run *u, struct gbatch *b, const char *line, size_t len,
+    const struct diag *why, struct diag *d)
 {
 	diag_print(why);
 	u->st->rejected++;
+	group_note_reject(b);
 	if (u->rej == NULL)
 		return 0;
 	if (fwrite(line, 1, len, u->rej) != len || putc('\n', u->rej) == EOF)
@@ -142,7 +143,7 @@ pipeline_run(const struct config *c, int need_tie, int stream,
 				rc = d->status;
 				break;
 			}
-			if ((rc = reject(&u, ln.text, ln.len, &why, d)) != 0)
+			if ((rc = reject(&u, &b, ln.text, ln.len, &why, d)) != 0)
 				break;
 			continue;
 		}
@@ -164,7 +165,7 @@ pipeline_run(const struct config *c, int need_tie, int stream,
 				rc = d->status;
 				break;
 			}
-			if ((rc = reject(&u, ln.text, ln.len, &why, d)) != 0)
+			if ((rc = reject(&u, &b, ln.text, ln.len, &why, d)) != 0)
 				break;
 			continue;
 		}

@@ -143,15 +143,26 @@ START_TEST(flags_batch)
 	    ADV_BATCH);
 	ck_assert_uint_eq(advantage_flags(advantage_find("stratified"), &p),
 	    ADV_BATCH | ADV_STRATA);
-	/* drgrpo never divides, so the batch's deviation is not used */
-	ck_assert_uint_eq(advantage_flags(advantage_find("drgrpo"), &p), 0);
+	/* drgrpo never divides, so the batch's deviation is not used; its
+	 * advantages scale with the rewards */
+	ck_assert_uint_eq(advantage_flags(advantage_find("drgrpo"), &p),
+	    ADV_SCALES);
 	ck_assert_uint_eq(advantage_flags(advantage_find("san"), &p),
 	    ADV_STRATA);
 	p.std_scope = STD_GROUP;
 	p.gn_batch = 1;
 	ck_assert_uint_eq(advantage_flags(advantage_find("grpo"), &p),
 	    ADV_BATCH);
-	ck_assert_uint_eq(advantage_flags(advantage_find("rloo"), &p), 0);
+	ck_assert_uint_eq(advantage_flags(advantage_find("rloo"), &p),
+	    ADV_SCALES);
+	/* --std-scope none: GN is r - mean, which scales; stratified then
+	 * mixes a scaling part with SAN, which does not */
+	p.gn_batch = 0;
+	p.std_scope = STD_NONE;
+	ck_assert_uint_eq(advantage_flags(advantage_find("grpo"), &p),
+	    ADV_SCALES);
+	ck_assert_uint_eq(advantage_flags(advantage_find("stratified"), &p),
+	    ADV_STRATA | ADV_MIXED);
 }
 END_TEST
 
