@@ -3,9 +3,11 @@
  * commands that may end the process.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 
@@ -121,4 +123,33 @@ diag_strdup(const char *s)
 	if (p == NULL)
 		oom();
 	return p;
+}
+
+static const char *volatile sigbus_name = "input";
+
+static void
+on_sigbus(int sig)
+{
+	static const char pre[] = "rladv: ", post[] = ": the file changed "
+	    "(it shrank) while it was read\n";
+	const char *name = sigbus_name;
+
+	(void)sig;
+	/* Only async-signal-safe calls here. */
+	(void)!write(STDERR_FILENO, pre, sizeof(pre) - 1);
+	(void)!write(STDERR_FILENO, name, strlen(name));
+	(void)!write(STDERR_FILENO, post, sizeof(post) - 1);
+	_exit(EXIT_IO);
+}
+
+void
+diag_catch_sigbus(const char *name)
+{
+	struct sigaction sa;
+
+	sigbus_name = name;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigbus;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
 }

@@ -39,6 +39,11 @@ void	diag_exit(const struct diag *d) __attribute__((noreturn));
 void	diag_fatal(int status, const char *fmt, ...)
 	    __attribute__((noreturn, format(printf, 2, 3)));
 
+/* From now on, SIGBUS (the mapped input file name, which shrank while it
+ * was read) ends the process with status 3 and a message, not a crash.
+ * name must stay valid. */
+void	diag_catch_sigbus(const char *name);
+
 /* Allocation that fails with exit 3 ("out of memory"). */
 void	*diag_malloc(size_t n);
 void	*diag_calloc(size_t n, size_t size);

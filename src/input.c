@@ -314,6 +314,7 @@ open_next(struct input *in, struct diag *d)
 				munmap(m, st.st_size);
 			} else {
 				(void)madvise(m, st.st_size, MADV_SEQUENTIAL);
+				diag_catch_sigbus(in->name);
 				in->map = m;
 				in->maplen = st.st_size;
 				in->mapoff = in->released = 0;
