@@ -156,15 +156,8 @@ cmd_compute(int argc, char **argv)
 
 	options_defaults(&c);
 	rc = options_parse(&c, argc, argv, 1, &d);
-	if (rc == -1) {
-		fputs(options_usage, stdout);
-		return fflush(stdout) == 0 ? 0 : EXIT_IO;
-	}
-	if (rc == -2) {
-		printf("rladv %s (cuda: %s)\n", RLADV_VERSION,
-		    backend_has_cuda() ? "compiled in" : "not compiled in");
-		return 0;
-	}
+	if (rc < 0)
+		return options_meta(rc);
 	if (rc != 0 || options_check(&c, &d) != 0 ||
 	    compute_device(&c, &d) != 0)
 		diag_exit(&d);

@@ -1256,15 +1256,9 @@ cmd_diff(int argc, char **argv)
 		diag_exit(&d);
 	}
 	rc = options_parse(&c, nrest, rest, 1, &d);
-	if (rc == -1) {
+	if (rc < 0) {
 		free(rest);
-		fputs(options_usage, stdout);
-		return fflush(stdout) == 0 ? 0 : EXIT_IO;
-	}
-	if (rc == -2) {
-		free(rest);
-		printf("rladv %s\n", RLADV_VERSION);
-		return fflush(stdout) == 0 ? 0 : EXIT_IO;
+		return options_meta(rc);
 	}
 	if (rc == 0 && o.outputs && (o.opt[0] || o.opt[1]))
 		rc = diag_set(&d, EXIT_USAGE, "--outputs compares two files; "

@@ -739,14 +739,8 @@ cmd_stats(int argc, char **argv)
 	cJSON_InitHooks(&hooks);
 	options_defaults(&c);
 	rc = options_parse(&c, argc, argv, 1, &d);
-	if (rc == -1) {
-		fputs(options_usage, stdout);
-		return fflush(stdout) == 0 ? 0 : EXIT_IO;
-	}
-	if (rc == -2) {
-		printf("rladv %s\n", RLADV_VERSION);
-		return fflush(stdout) == 0 ? 0 : EXIT_IO;
-	}
+	if (rc < 0)
+		return options_meta(rc);
 	if (rc != 0 || options_check(&c, &d) != 0)
 		diag_exit(&d);
 	/* Stats describes whatever is there: a record without the stratum

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "options.h"
 
 const char options_usage[] =
@@ -568,4 +569,15 @@ options_free(struct config *c)
 {
 	free(c->skey_copy);
 	c->skey_copy = NULL;
+}
+
+int
+options_meta(int rc)
+{
+	if (rc == -1)
+		fputs(options_usage, stdout);
+	else
+		printf("rladv %s (cuda: %s)\n", RLADV_VERSION,
+		    backend_has_cuda() ? "compiled in" : "not compiled in");
+	return fflush(stdout) == 0 ? 0 : EXIT_IO;
 }

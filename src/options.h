@@ -55,6 +55,9 @@ int	options_parse(struct config *c, int argc, char **argv, int allow_files,
 int	options_split(const char *s, int *argc, char ***argv, struct diag *d);
 /* Checks what no single option can (seq-sum-norm needs --max-len...). */
 int	options_check(struct config *c, struct diag *d);
+/* For options_parse's -1 (--help) and -2 (--version): prints the usage or
+ * the version to standard output and returns the exit status. */
+int	options_meta(int rc);
 /* The usage text of rladv --help. */
 extern const char options_usage[];
 
