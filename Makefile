@@ -102,11 +102,19 @@ e2e: rladv
 conformance: rladv
 	python3 ../shared/conformance/check.py ./rladv
 
+# Every test: Check suites, end-to-end scripts, the man page's promises,
+# the conformance cases, the GPU agreement (skipped without a GPU), then
+# each fuzz harness for FUZZ_TIME seconds (0: none).
 check test: rladv unit
 	@sh tests/e2e.sh ./rladv
+	@sh tests/errors.sh ./rladv
+	@sh tests/faults.sh ./rladv
 	@sh tests/stats_diff.sh ./rladv
 	@sh tests/help_synopsis.sh ./rladv man/rladv.1
 	@sh tests/man_examples.sh ./rladv man/rladv.1
+	@sh tests/gpu_agree.sh ./rladv
+	@if [ "$(FUZZ_TIME)" != 0 ]; then sh scripts/deps.sh fuzz && \
+	    $(MAKE) --no-print-directory fuzz-check; fi
 	python3 ../shared/conformance/check.py ./rladv
 
 bench: rladv
@@ -124,5 +132,7 @@ clean:
 	rm -rf build rladv
 
 FORCE:
+
+include fuzz/fuzz.mk
 
 -include $(OBJS:.o=.d) $(TESTS:=.d)

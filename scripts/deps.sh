@@ -2,11 +2,21 @@
 # deps.sh - makes sure the libraries rladv builds with are installed.
 # Installs them with apt-get when run as root on Debian; otherwise prints
 # the one line to run.  Found through pkg-config, as the Makefile uses it.
+# "deps.sh fuzz": clang and its libFuzzer runtime, for make fuzz.
 pkgs="libcjson-dev zlib1g-dev check pkg-config"
 have() {
 	command -v pkg-config >/dev/null 2>&1 &&
 	    pkg-config --exists libcjson zlib check
 }
+if [ "$1" = fuzz ]; then
+	pkgs="clang libclang-rt-dev"
+	have() {
+		command -v clang >/dev/null 2>&1 &&
+		    echo 'int LLVMFuzzerTestOneInput(const char *d, long n)
+		    { (void)d; (void)n; return 0; }' |
+		    clang -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null
+	}
+fi
 have && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "rladv: installing $pkgs" >&2

@@ -126,6 +126,12 @@ group_init(struct gbatch *b, const struct gopts *o)
 	memset(b, 0, sizeof(*b));
 	b->o = *o;
 	b->seen = diag_calloc(1, sizeof(*b->seen));
+	/* Storage from the start: key offsets are then never added to a
+	 * null pointer, even for key-less records. */
+	buf_reserve(&b->keys, 64);
+	buf_reserve(&b->text, 64);
+	buf_reserve(&b->runs, 64);
+	buf_reserve(&b->seen->keys, 64);
 }
 
 void

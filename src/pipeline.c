@@ -122,6 +122,8 @@ pipeline_run(const struct config *c, int need_tie, int stream,
 	}
 	go.stream = stream;
 	group_init(&b, &go);
+	buf_reserve(&keys, 64);
+	buf_reserve(&runs, 64);
 	in = input_open(c->files, c->nfiles, c->max_line);
 	for (;;) {
 		k = input_next(in, &ln, d);

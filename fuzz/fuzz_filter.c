@@ -1,0 +1,500 @@
+/*
+ * fuzz_filter.c - libFuzzer harness over the whole filter: input (plain or
+ * gzip), parsing, grouping, batching, the estimators, the loss weights and
+ * the writer.
+ *
+ * The first three bytes of the input pick the options (estimator, loss
+ * mode, scope, skip mode, grouping, batching, presets...); the rest is the
+ * content of the input file, written to a memfd that the pipeline opens by
+ * name.  The batch callback does what rladv compute does (compute_batch,
+ * then output_record for every record, here to /dev/null) and computes
+ * the batch again under a few other estimators.
+ *
+ * Checked besides the sanitizers (abort() when broken):
+ *   - the status is 0 or 1 (the input is all the harness varies), and a
+ *     status 1 message names the file;
+ *   - accounting: in = out + rejected in skip mode, in = out otherwise,
+ *     "in" is the number of non-blank lines, and the records written are
+ *     "out" (SPEC section 6);
+ *   - with --rejects, the rejects file holds exactly the rejected lines,
+ *     each a line of the input, byte for byte;
+ *   - every advantage and weight is finite; a group whose rewards are all
+ *     equal gets exactly 0 (SPEC section 3); token weights sum to 1 over
+ *     their scope.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <sanitizer/common_interface_defs.h>
+
+#include "advantage.h"
+#include "compute.h"
+#include "diag.h"
+#include "group.h"
+#include "options.h"
+#include "output.h"
+#include "pipeline.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define NSEL	3	/* option bytes in front of the file content */
+
+static const char *const est_names[8] = {
+	"grpo", "drgrpo", "rloo", "san", "stratified", "msgrpo", "opo",
+	"rpp-baseline"
+};
+static const char *const loss_names[8] = {
+	"token", "seq", "seq-sum", "seq-sum-norm", "balanced", "balanced-gen",
+	"token", "seq"
+};
+
+/* Other configurations each batch is computed under as well. */
+static const struct {
+	const char	*est, *loss;
+} extras[] = {
+	{ "stratified", "balanced" },
+	{ "opo", "seq-sum" },
+	{ "rpp-baseline", "balanced-gen" },
+	{ "rloo", "token" },
+};
+#define NEXTRA (sizeof(extras) / sizeof(extras[0]))
+
+struct fctx {
+	const struct config	*c;
+	struct config		 xc[NEXTRA];
+	struct adv_params	 ap;
+	struct output		*out;
+	double			*adv, *w, *xadv, *xw;
+	size_t			*inv;
+	size_t			 cap;
+	unsigned long long	 written;
+	const uint8_t		*data;	/* the whole fuzz input, for messages */
+	size_t			 size;
+};
+
+static const uint8_t *cur_data;
+static size_t cur_size;
+
+static void
+fail(const char *what, const char *detail)
+{
+	size_t i, n = cur_size > 600 ? 600 : cur_size;
+	char msg[1400];
+
+	/* libFuzzer runs with -close_fd_mask=2 (rladv's own messages in skip
+	 * mode would flood the log): the sanitizer's report file descriptor
+	 * is where a message still gets through. */
+	snprintf(msg, sizeof(msg), "fuzz_filter: %s%s%s", what,
+	    detail ? ": " : "", detail ? detail : "");
+	__sanitizer_report_error_summary(msg);
+	fprintf(stderr, "fuzz_filter: %s\n", what);
+	if (detail != NULL)
+		fprintf(stderr, "  detail: %s\n", detail);
+	fprintf(stderr, "  input (%zu bytes, options %02x %02x %02x): ",
+	    cur_size, cur_size > 0 ? cur_data[0] : 0,
+	    cur_size > 1 ? cur_data[1] : 0, cur_size > 2 ? cur_data[2] : 0);
+	for (i = NSEL; i < n; i++)
+		fputc((cur_data[i] >= 0x20 && cur_data[i] < 0x7f) ||
+		    cur_data[i] == '\n' ? cur_data[i] : '?', stderr);
+	fputc('\n', stderr);
+	abort();
+}
+
+static void
+grow(struct fctx *x, size_t n)
+{
+	if (n <= x->cap)
+		return;
+	x->cap = n + n / 2 + 16;
+	x->adv = diag_realloc(x->adv, x->cap * sizeof(double));
+	x->w = diag_realloc(x->w, x->cap * sizeof(double));
+	x->xadv = diag_realloc(x->xadv, x->cap * sizeof(double));
+	x->xw = diag_realloc(x->xw, x->cap * sizeof(double));
+	x->inv = diag_realloc(x->inv, x->cap * sizeof(size_t));
+}
+
+/* SPEC 3: a set of equal rewards gives exactly 0. */
+static void
+check_equal_zero(const struct config *c, const struct batch *v,
+    const double *adv)
+{
+	size_t g, i, o, n;
+
+	if (strcmp(c->est->name, "rpp-baseline") == 0 || c->ap.gn_batch)
+		return;
+	for (g = 0; g < v->ngroups; g++) {
+		int equal = 1;
+
+		o = v->goff[g];
+		n = v->goff[g + 1] - o;
+		if (n < 2)
+			continue;
+		for (i = 1; i < n; i++)
+			if (v->r[o + i] != v->r[o])
+				equal = 0;
+		if (!equal)
+			continue;
+		for (i = 0; i < n; i++)
+			if (adv[o + i] != 0) {
+				char msg[160];
+
+				snprintf(msg, sizeof(msg), "estimator %s, "
+				    "group %zu, record %zu: %.17g",
+				    c->est->name, g, i, adv[o + i]);
+				fail("equal rewards but an advantage is not "
+				    "0", msg);
+			}
+	}
+}
+
+/* SPEC 4, token mode: c_i = 1/N, so sum c_i T_i = 1 over each scope
+ * that has a trained token. */
+static void
+check_token_sum(const struct config *c, const struct batch *v,
+    const double *w)
+{
+	size_t g0, g1, i;
+
+	if (strcmp(c->loss->name, "token") != 0)
+		return;
+	for (g0 = 0; g0 < v->ngroups; g0 = g1) {
+		double s = 0, N = 0;
+
+		g1 = c->scope_group ? g0 + 1 : v->ngroups;
+		for (i = v->goff[g0]; i < v->goff[g1]; i++) {
+			s += w[i] * v->T[i];
+			N += v->T[i];
+		}
+		if (N > 0 && fabs(s - 1) > 1e-9) {
+			char msg[80];
+
+			snprintf(msg, sizeof(msg), "sum = %.17g", s);
+			fail("token weights do not sum to 1", msg);
+		}
+	}
+}
+
+static void
+check_finite(const char *est, const struct batch *v, const double *adv,
+    const double *w)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		if (!isfinite(adv[i]) || !isfinite(w[i]) ||
+		    (adv[i] == 0 && signbit(adv[i])) ||
+		    (w[i] == 0 && signbit(w[i])))
+			fail("compute_batch gave a non-finite number or -0",
+			    est);
+}
+
+static int
+on_batch(void *ctx, struct gbatch *b, const struct batch *v, struct diag *d)
+{
+	struct fctx *x = ctx;
+	struct emit em;
+	struct adv_params ap;
+	size_t i, k, e;
+
+	grow(x, b->n);
+	if (compute_batch(x->c, &x->ap, v, x->adv, x->w, d) != 0)
+		return d->status;
+	check_finite(x->c->est->name, v, x->adv, x->w);
+	check_equal_zero(x->c, v, x->adv);
+	check_token_sum(x->c, v, x->w);
+	for (e = 0; e < NEXTRA; e++) {
+		ap = x->xc[e].ap;
+		if (compute_batch(&x->xc[e], &ap, v, x->xadv, x->xw, d) != 0)
+			return d->status;
+		check_finite(x->xc[e].est->name, v, x->xadv, x->xw);
+		check_equal_zero(&x->xc[e], v, x->xadv);
+	}
+	for (k = 0; k < v->n; k++)
+		x->inv[b->perm[k]] = k;
+	em.digits = x->c->digits;
+	em.tokens = x->c->tokens;
+	em.annot = x->c->annotate ? "{\"group_size\":1}" : NULL;
+	em.annot_len = em.annot ? strlen(em.annot) : 0;
+	for (i = 0; i < b->n; i++) {
+		const struct brec *br = &b->rec[i];
+
+		if (br->dropped)
+			continue;
+		k = x->inv[i];
+		if (output_record(x->out, group_text(b, br), &br->r,
+		    (const uint32_t *)b->runs.p, x->adv[k], x->w[k], &em,
+		    d) != 0)
+			return d->status;
+		x->written++;
+	}
+	return 0;
+}
+
+/* Lines of the content as input.c cuts them: '\n' ends a line, a final
+ * '\r' is dropped, lines of only blanks are not records. */
+struct lines {
+	uint64_t	*hash;
+	size_t		 n, nonblank;
+};
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void
+cut_lines(const uint8_t *p, size_t n, struct lines *L)
+{
+	size_t i = 0, beg, len, j, cap = 16;
+	int blank;
+
+	L->hash = diag_malloc(cap * sizeof(*L->hash));
+	L->n = L->nonblank = 0;
+	while (i < n) {
+		beg = i;
+		while (i < n && p[i] != '\n')
+			i++;
+		len = i - beg;
+		if (i < n)
+			i++;
+		if (len > 0 && p[beg + len - 1] == '\r')
+			len--;
+		blank = 1;
+		for (j = 0; j < len; j++)
+			if (p[beg + j] != ' ' && p[beg + j] != '\t' &&
+			    p[beg + j] != '\r')
+				blank = 0;
+		if (blank)
+			continue;
+		L->nonblank++;
+		if (L->n == cap)
+			L->hash = diag_realloc(L->hash, (cap *= 2) *
+			    sizeof(*L->hash));
+		L->hash[L->n++] = group_hash(p + beg, len, 42);
+	}
+	qsort(L->hash, L->n, sizeof(*L->hash), cmp_u64);
+}
+
+/* The rejects file: exactly nrej lines, each a line of the input. */
+static void
+check_rejects(int fd, const struct lines *L, unsigned long long nrej,
+    int plain)
+{
+	off_t n = lseek(fd, 0, SEEK_END), i, beg;
+	char *t;
+	unsigned long long count = 0;
+
+	if (n < 0)
+		abort();
+	t = diag_malloc((size_t)n + 1);
+	if (n > 0 && pread(fd, t, (size_t)n, 0) != n)
+		abort();
+	if (n > 0 && t[n - 1] != '\n')
+		fail("rejects file does not end with a newline", NULL);
+	for (i = 0, beg = 0; i < n; i++) {
+		uint64_t h;
+
+		if (t[i] != '\n')
+			continue;
+		count++;
+		h = group_hash(t + beg, (size_t)(i - beg), 42);
+		if (plain && bsearch(&h, L->hash, L->n, sizeof(h),
+		    cmp_u64) == NULL)
+			fail("rejects file holds a line that is not an input "
+			    "line", NULL);
+		beg = i + 1;
+	}
+	if (count != nrej) {
+		char msg[80];
+
+		snprintf(msg, sizeof(msg), "%llu lines in rejects, %llu "
+		    "rejected", count, nrej);
+		fail("rejects file does not hold every rejected line", msg);
+	}
+	free(t);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static int in_fd = -1, rej_fd = -1;
+	static char in_path[64], rej_path[64];
+	const uint8_t *body;
+	size_t blen, e;
+	unsigned s0, s1, s2;
+	char *argv[64];
+	int argc = 0, rc, plain;
+	struct config c;
+	struct diag d;
+	struct fctx x;
+	struct pipeline_stats st;
+	struct lines L;
+
+	if (size < NSEL || size > (256u << 10))
+		return 0;
+	cur_data = data;
+	cur_size = size;
+	s0 = data[0];
+	s1 = data[1];
+	s2 = data[2];
+	body = data + NSEL;
+	blen = size - NSEL;
+
+	if (in_fd < 0) {
+		in_fd = memfd_create("fuzz_filter_in", 0);
+		rej_fd = memfd_create("fuzz_filter_rej", 0);
+		if (in_fd < 0 || rej_fd < 0) {
+			perror("memfd_create");
+			abort();
+		}
+		snprintf(in_path, sizeof(in_path), "/proc/self/fd/%d", in_fd);
+		snprintf(rej_path, sizeof(rej_path), "/proc/self/fd/%d",
+		    rej_fd);
+	}
+	if (ftruncate(in_fd, 0) != 0 || ftruncate(rej_fd, 0) != 0 ||
+	    pwrite(in_fd, body, blen, 0) != (ssize_t)blen)
+		abort();
+
+	/* The options, as a user would type them. */
+	argv[argc++] = "rladv";
+	if (s1 & 0x10) {
+		argv[argc++] = "--like";
+		argv[argc++] = (s2 & 0x80) ? "trl" : "verl";
+	}
+	argv[argc++] = "-a";
+	argv[argc++] = (char *)est_names[s0 & 7];
+	argv[argc++] = "-g";
+	argv[argc++] = (char *)loss_names[(s0 >> 3) & 7];
+	if (((s0 >> 3) & 7) == 3) {
+		argv[argc++] = "--max-len";
+		argv[argc++] = "16";
+	}
+	if (s0 & 0x40) {
+		argv[argc++] = "--scope";
+		argv[argc++] = "group";
+	}
+	if (s0 & 0x80) {
+		argv[argc++] = "--on-error";
+		argv[argc++] = "skip";
+		argv[argc++] = "--rejects";
+		argv[argc++] = rej_path;
+	}
+	switch (s1 & 3) {
+	case 1: argv[argc++] = "--unsorted"; break;
+	case 2: argv[argc++] = "--group-size"; argv[argc++] = "2"; break;
+	case 3: argv[argc++] = "--group-size"; argv[argc++] = "3"; break;
+	}
+	switch ((s1 >> 2) & 3) {
+	case 1: argv[argc++] = "--batch-key"; argv[argc++] = "step"; break;
+	case 2: argv[argc++] = "--batch-groups"; argv[argc++] = "2"; break;
+	case 3: argv[argc++] = "--batch-groups"; argv[argc++] = "1"; break;
+	}
+	if (s1 & 0x20) {
+		argv[argc++] = "--stratum-cap";
+		argv[argc++] = "2";
+	}
+	if (s1 & 0x40)
+		argv[argc++] = "--no-tokens";
+	if (s1 & 0x80)
+		argv[argc++] = "--annotate";
+	argv[argc++] = "--max-line";
+	argv[argc++] = (s2 & 1) ? "2K" : "1M";
+	if (s2 & 2) {
+		argv[argc++] = "--std";
+		argv[argc++] = "sample";
+	}
+	if (s2 & 4) {
+		argv[argc++] = "--stratum-key";
+		argv[argc++] = "tool_calls,search_ok";
+	}
+	if (s2 & 8) {
+		argv[argc++] = "--gn-scope";
+		argv[argc++] = "batch";
+	}
+	if (s2 & 0x10) {
+		argv[argc++] = "--std-scope";
+		argv[argc++] = "batch";
+	}
+	argv[argc++] = "--ms-mode";
+	argv[argc++] = (s2 & 0x20) ? "sampled" : "auto";
+	argv[argc++] = "--ms-budget";
+	argv[argc++] = "20000";
+	if (s2 & 0x40) {
+		argv[argc++] = "--digits";
+		argv[argc++] = "3";
+	}
+	argv[argc++] = in_path;
+	argv[argc] = NULL;
+
+	memset(&d, 0, sizeof(d));
+	options_defaults(&c);
+	if (options_parse(&c, argc, argv, 1, &d) != 0 ||
+	    options_check(&c, &d) != 0 || compute_device(&c, &d) != 0)
+		fail("the harness's options were refused", d.msg);
+
+	memset(&x, 0, sizeof(x));
+	x.c = &c;
+	x.ap = c.ap;
+	for (e = 0; e < NEXTRA; e++) {
+		x.xc[e] = c;
+		x.xc[e].est = advantage_find(extras[e].est);
+		x.xc[e].loss = loss_weights_find(extras[e].loss);
+		if (x.xc[e].est == NULL || x.xc[e].loss == NULL)
+			abort();
+	}
+	if ((x.out = output_open("/dev/null", c.gzip, 1, &d)) == NULL)
+		fail("output_open /dev/null", d.msg);
+
+	rc = pipeline_run(&c, 1, compute_streams(&c), on_batch, &x, &st, &d);
+	{
+		struct diag ignore = { 0 };
+
+		if (output_close(x.out, rc == 0 ? &d : &ignore) != 0 &&
+		    rc == 0)
+			fail("output_close to /dev/null failed", d.msg);
+	}
+
+	plain = !(blen >= 2 && body[0] == 0x1f && body[1] == 0x8b);
+	cut_lines(body, blen, &L);
+	if (rc != 0) {
+		size_t pl = strlen(in_path);
+
+		if (rc != EXIT_DATA || d.status != EXIT_DATA)
+			fail("status other than 0 or 1", d.msg);
+		if (strncmp(d.msg, in_path, pl) != 0 || d.msg[pl] != ':')
+			fail("a data error that does not name the file",
+			    d.msg);
+	} else {
+		if (c.skip) {
+			if (st.in != st.out + st.rejected)
+				fail("skip mode: in != out + rejected", NULL);
+		} else if (st.rejected != 0 || st.in != st.out)
+			fail("fail mode: in != out, or records rejected",
+			    NULL);
+		if (x.written != st.out)
+			fail("records written != out", NULL);
+		if (plain && st.in != L.nonblank)
+			fail("records in != non-blank lines", NULL);
+		if (c.skip && c.rejects)
+			check_rejects(rej_fd, &L, st.rejected, plain);
+	}
+	free(L.hash);
+	free(x.adv);
+	free(x.w);
+	free(x.xadv);
+	free(x.xw);
+	free(x.inv);
+	options_free(&c);
+	return 0;
+}

@@ -1,0 +1,222 @@
+#!/bin/sh
+# tests/gpu_agree.sh ./rladv - the CUDA backend against the CPU (SPEC §8).
+#
+# Runs every exit-0 conformance case (../shared/conformance beside the
+# repository, options from cases.tsv) and random batches from bench/gen
+# (binary, continuous and pass-rate rewards; groups of 1 to 25; MS-GRPO
+# exact with all-distinct rewards) under --device cpu and --device cuda
+# with --digits 17, and compares the two outputs record by record: every
+# number within 1e-12 relative (numbers near 0, where a relative bound
+# means nothing, within 1e-14 of the largest magnitude of that field in
+# the file), everything else byte-equal, and the same exit status.
+# Prints one line per case, then "N passed, M failed"; exit 1 on failure.
+#
+# Without a GPU (nvidia-smi -L lists none) or with an rladv built without
+# CUDA it prints "SKIP: no GPU (why)" and exits 0, so make check passes on
+# machines without one.  CONFORMANCE=DIR overrides the cases' directory.
+
+bin=${1:-./rladv}
+root=$(cd "$(dirname "$0")/.." && pwd)
+conf=${CONFORMANCE:-$root/../shared/conformance}
+
+skip() {
+	echo "SKIP: no GPU ($1)"
+	exit 0
+}
+
+command -v nvidia-smi >/dev/null 2>&1 || skip "nvidia-smi not found"
+nvidia-smi -L 2>/dev/null | grep -q '^GPU' || skip "nvidia-smi -L lists none"
+"$bin" --version 2>/dev/null | grep -q 'cuda: compiled in' ||
+	skip "$bin is built without CUDA; build with make CUDA=1"
+command -v python3 >/dev/null 2>&1 || skip "python3, which compares, not found"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpu_agree.XXXXXX") || exit 3
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 3' INT TERM HUP
+
+# nvidia-smi sees a GPU, so rladv must be able to use it.
+echo '{"prompt_id": "p", "reward": 1, "logprobs": [-1]}' >"$tmp/one.jsonl"
+if ! "$bin" --device cuda "$tmp/one.jsonl" >/dev/null 2>"$tmp/err"; then
+	echo "FAIL: nvidia-smi lists a GPU, but: $(cat "$tmp/err")"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+# The random batches: bench/gen, then a few files made here.
+${CC:-cc} -std=c11 -O2 -o "$tmp/gen" "$root/bench/gen.c" -lm || {
+	echo "gpu_agree: cannot build bench/gen"; echo "0 passed, 1 failed"; exit 1; }
+gen() {
+	"$tmp/gen" --tokens 16 "$@"
+}
+gen --bytes 1M --group 8 --rewards binary --seed 11 >"$tmp/binary8.jsonl"
+gen --bytes 1M --group 16 --rewards continuous --seed 12 >"$tmp/cont16.jsonl"
+gen --bytes 600k --group 12 --rewards passrate --seed 13 >"$tmp/pass12.jsonl"
+gen --bytes 100k --group 1 --rewards continuous --seed 14 >"$tmp/single.jsonl"
+gen --bytes 200k --group 20 --rewards continuous --seed 15 >"$tmp/g20.jsonl"
+gen --bytes 20k --group 25 --rewards continuous --seed 16 >"$tmp/g25.jsonl"
+
+exec python3 - "$bin" "$conf" "$tmp" <<'EOF'
+import json, math, os, random, re, shlex, subprocess, sys
+
+binary, conf, tmp = sys.argv[1], sys.argv[2], sys.argv[3]
+REL, FLOOR = 1e-12, 1e-14
+REWARD = re.compile(r'"reward": [-0-9.eE+]+')
+
+
+def rewrite(src, dst, f):
+    """dst: src with every reward replaced by f(line number, reward)."""
+    with open(src) as i, open(dst, "w") as o:
+        for n, line in enumerate(i):
+            o.write(REWARD.sub(lambda m: '"reward": ' + repr(
+                f(n, float(m.group(0).split(":")[1]))), line, count=1))
+    return dst
+
+
+# All-distinct rewards (every MS-GRPO group enumerable on the GPU), and
+# huge ones (the power-of-two rescaling of compute.c and msgrpo.c).
+rng = random.Random(7)
+distinct20 = rewrite(os.path.join(tmp, "g20.jsonl"),
+                     os.path.join(tmp, "distinct20.jsonl"),
+                     lambda n, r: rng.random())
+distinct25 = rewrite(os.path.join(tmp, "g25.jsonl"),
+                     os.path.join(tmp, "distinct25.jsonl"),
+                     lambda n, r: rng.random())
+huge = rewrite(os.path.join(tmp, "pass12.jsonl"),
+               os.path.join(tmp, "huge12.jsonl"),
+               lambda n, r: (r + rng.random()) * 1e200)
+
+cases = []
+if os.path.exists(os.path.join(conf, "cases.tsv")):
+    for row in open(os.path.join(conf, "cases.tsv")):
+        if row.startswith("#") or not row.strip():
+            continue
+        cols = row.rstrip("\n").split("\t")
+        if len(cols) < 3 or cols[2] != "0":
+            continue
+        inp = os.path.join(conf, cols[0] + ".in.jsonl")
+        if not os.path.exists(inp):
+            inp += ".gz"
+        cases.append(("conformance/" + cols[0], cols[1], inp))
+else:
+    print(f"FAIL conformance: no {conf}/cases.tsv")
+    cases.append(None)
+
+f = lambda name: os.path.join(tmp, name + ".jsonl")
+common = ["", "--std sample", "--std-scope batch", "--std-scope none",
+          "--gn-scope batch", "-a drgrpo", "-a rloo", "-a san",
+          "-a stratified", "-a stratified --alpha 0.3 --gn-scope batch",
+          "-a stratified --std sample --std-scope batch",
+          "-a san --stratum-cap 2 -g balanced", "-a opo -g seq",
+          "-a rpp-baseline", "--like verl -g seq", "--like verl -a rloo",
+          "--like trl --std-scope batch", "-g balanced",
+          "-a rloo -g balanced-gen", "--batch-groups 3 --std-scope batch",
+          "--batch-key step -a rpp-baseline", "--unsorted -a stratified"]
+for name in ("binary8", "cont16", "pass12", "single"):
+    for opts in common:
+        cases.append((f"{name}/{opts or 'grpo'}", opts, f(name)))
+ms = ["-a msgrpo", "-a msgrpo --ms-mode exact",
+      "-a msgrpo --ms-mode exact --ms-stats token",
+      "-a msgrpo --ms-mode exact --tau-min 3 --ms-weights local -g balanced",
+      "-a msgrpo --ms-weights global --batch-groups 5"]
+for name in ("binary8", "cont16", "pass12", "distinct20"):
+    for opts in ms:
+        cases.append((f"{name}/{opts}", opts, f(name)))
+for opts in ("-a msgrpo --ms-mode exact", "", "-a drgrpo", "-a rpp-baseline",
+             "-a stratified --std-scope batch"):
+    cases.append((f"huge12/{opts or 'grpo'}", opts, huge))
+cases.append(("distinct25/-a msgrpo --ms-budget 1e10",
+              "-a msgrpo --ms-budget 1e10", distinct25))
+cases.append(("distinct20/-a msgrpo --ms-mode sampled",
+              "-a msgrpo --ms-mode sampled", distinct20))
+
+
+def run(opts, inp, device):
+    cmd = [binary] + shlex.split(opts) + ["--device", device, "--digits",
+                                          "17", inp]
+    try:
+        r = subprocess.run(cmd, capture_output=True, timeout=900)
+    except subprocess.TimeoutExpired:
+        return None, b"", b"timed out"
+    return r.returncode, r.stdout, r.stderr
+
+
+def numbers(x, key, out):
+    """Every number under x as (key, value), key the top-level field."""
+    if isinstance(x, bool) or x is None or isinstance(x, str):
+        return
+    if isinstance(x, (int, float)):
+        out.append((key, float(x)))
+    elif isinstance(x, list):
+        for y in x:
+            numbers(y, key, out)
+    elif isinstance(x, dict):
+        for k, y in x.items():
+            numbers(y, key if key is not None else k, out)
+
+
+def shape(x):
+    """x with every number replaced by 0: what must be equal."""
+    if isinstance(x, bool) or x is None or isinstance(x, str):
+        return x
+    if isinstance(x, (int, float)):
+        return 0
+    if isinstance(x, list):
+        return [shape(y) for y in x]
+    return {k: shape(y) for k, y in x.items()}
+
+
+def compare(a, b):
+    la, lb = a.decode().splitlines(), b.decode().splitlines()
+    if len(la) != len(lb):
+        return [f"{len(lb)} records on cuda, {len(la)} on cpu"]
+    recs = []
+    scale = {}
+    for n, (x, y) in enumerate(zip(la, lb), 1):
+        try:
+            ox, oy = json.loads(x), json.loads(y)
+        except ValueError as e:
+            return [f"record {n}: not JSON: {e}"]
+        if shape(ox) != shape(oy):
+            return [f"record {n}: fields differ"]
+        nx, ny = [], []
+        numbers(ox, None, nx)
+        numbers(oy, None, ny)
+        for k, v in nx:
+            scale[k] = max(scale.get(k, 0.0), abs(v))
+        recs.append((n, nx, ny))
+    bad = []
+    for n, nx, ny in recs:
+        for (k, u), (_, v) in zip(nx, ny):
+            if not abs(u - v) <= REL * max(abs(u), abs(v)) + FLOOR * scale[k]:
+                bad.append(f"record {n}: {k} cpu {u!r} cuda {v!r}")
+                if len(bad) == 5:
+                    return bad
+    return bad
+
+
+passed = failed = 0
+for c in cases:
+    if c is None:
+        failed += 1
+        continue
+    name, opts, inp = c
+    ca, oa, ea = run(opts, inp, "cpu")
+    cb, ob, eb = run(opts, inp, "cuda")
+    problems = []
+    if ca != 0:
+        problems.append(f"cpu run exits {ca}: {ea.decode().strip()[:200]}")
+    elif cb != ca:
+        problems.append(f"cuda run exits {cb}, cpu {ca}: "
+                        f"{eb.decode().strip()[:200]}")
+    else:
+        problems = compare(oa, ob)
+    if problems:
+        failed += 1
+        for p in problems:
+            print(f"FAIL {name}: {p}")
+    else:
+        passed += 1
+        print(f"ok   {name}")
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
+EOF
