@@ -117,8 +117,11 @@ check test: rladv unit
 	    $(MAKE) --no-print-directory fuzz-check; fi
 	python3 ../shared/conformance/check.py ./rladv
 
+# make bench: rladv against its baselines; make bench DEVICE=cuda (with a
+# CUDA=1 build): CPU against GPU on large shards and exact MS-GRPO.
 bench: rladv
-	@sh bench/run.sh
+	@if [ "$(DEVICE)" = cuda ]; then sh bench/gpu.sh ./rladv; \
+	else sh bench/run.sh; fi
 
 install: rladv
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1

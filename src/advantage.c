@@ -39,30 +39,8 @@ static void
 gn_group(const struct batch *b, size_t g, const struct adv_params *p,
     const struct advmath_mom *bm, double *out)
 {
-	size_t o = b->goff[g], n = gsize(b, g), i;
-	struct advmath_mom m;
-
-	if (p->gn_batch) {
-		for (i = 0; i < n; i++)
-			out[i] = advmath_norm(b->r[o + i], bm, p->eps);
-		return;
-	}
-	if (n == 1) {
-		out[0] = advmath_single(b->r[o], p->verl_single,
-		    p->std_scope != STD_NONE, p->eps);
-		return;
-	}
-	m = advmath_moments(b->r + o, NULL, 0, n, p->sample);
-	for (i = 0; i < n; i++) {
-		if (m.equal)
-			out[i] = 0;
-		else if (p->std_scope == STD_GROUP)
-			out[i] = advmath_norm(b->r[o + i], &m, p->eps);
-		else if (p->std_scope == STD_BATCH)
-			out[i] = (b->r[o + i] - m.mean) / (bm->std + p->eps);
-		else
-			out[i] = b->r[o + i] - m.mean;
-	}
+	advmath_gn_group(b->r + b->goff[g], gsize(b, g), p->sample, p->eps,
+	    (int)p->std_scope, p->gn_batch, bm, p->verl_single, out);
 }
 
 static struct advmath_mom
@@ -104,26 +82,12 @@ static int
 adv_rloo(const struct batch *b, struct adv_params *p, double *adv,
     struct diag *d)
 {
-	size_t g, i, o, n;
-	struct advmath_mom m;
-	double s;
+	size_t g;
 
 	(void)d;
-	for (g = 0; g < b->ngroups; g++) {
-		o = b->goff[g];
-		n = gsize(b, g);
-		if (n == 1) {
-			adv[o] = advmath_single(b->r[o], p->verl_single, 0, 0);
-			continue;
-		}
-		m = advmath_moments(b->r + o, NULL, 0, n, 0);
-		s = 0;
-		for (i = 0; i < n; i++)
-			s += b->r[o + i];
-		for (i = 0; i < n; i++)
-			adv[o + i] = m.equal ? 0 :
-			    b->r[o + i] - (s - b->r[o + i]) / (double)(n - 1);
-	}
+	for (g = 0; g < b->ngroups; g++)
+		advmath_rloo_group(b->r + b->goff[g], gsize(b, g),
+		    p->verl_single, adv + b->goff[g]);
 	return 0;
 }
 
@@ -136,21 +100,10 @@ static void
 san_group(const struct batch *b, size_t g, const struct adv_params *p,
     double *out)
 {
-	size_t o = b->goff[g], n = gsize(b, g), i;
-	uint32_t k;
-	struct advmath_mom m;
+	size_t o = b->goff[g];
 
-	if (n == 1) {
-		out[0] = advmath_single(b->r[o], p->verl_single, 1, p->eps);
-		return;
-	}
-	for (k = 0; k < b->nstrat[g]; k++) {
-		m = advmath_moments(b->r + o, b->strat + o, k, n, p->sample);
-		for (i = 0; i < n; i++)
-			if (b->strat[o + i] == k)
-				out[i] = m.n > 1 ? advmath_norm(b->r[o + i],
-				    &m, p->eps) : 0;
-	}
+	advmath_san_group(b->r + o, b->strat + o, b->nstrat[g], gsize(b, g),
+	    p->sample, p->eps, p->verl_single, out);
 }
 
 static int
@@ -184,7 +137,7 @@ adv_stratified(const struct batch *b, struct adv_params *p, double *adv,
 		san_group(b, g, p, adv + o);
 		gn_group(b, g, p, &bm, gn + o);
 		for (i = o; i < b->goff[g + 1]; i++)
-			adv[i] = p->alpha * adv[i] + (1 - p->alpha) * gn[i];
+			adv[i] = advmath_mix(p->alpha, adv[i], gn[i]);
 	}
 	free(gn);
 	return 0;
@@ -200,28 +153,12 @@ static int
 adv_opo(const struct batch *b, struct adv_params *p, double *adv,
     struct diag *d)
 {
-	size_t g, i, o, n;
-	struct advmath_mom m;
-	double sw, swr, base;
+	size_t g;
 
 	(void)d;
-	for (g = 0; g < b->ngroups; g++) {
-		o = b->goff[g];
-		n = gsize(b, g);
-		if (n == 1) {
-			adv[o] = advmath_single(b->r[o], p->verl_single, 0, 0);
-			continue;
-		}
-		m = advmath_moments(b->r + o, NULL, 0, n, 0);
-		sw = swr = 0;
-		for (i = o; i < o + n; i++) {
-			sw += b->T[i];
-			swr += b->T[i] * b->r[i];
-		}
-		base = sw > 0 ? swr / sw : m.mean;
-		for (i = o; i < o + n; i++)
-			adv[i] = m.equal ? 0 : b->r[i] - base;
-	}
+	for (g = 0; g < b->ngroups; g++)
+		advmath_opo_group(b->r + b->goff[g], b->T + b->goff[g],
+		    gsize(b, g), p->verl_single, adv + b->goff[g]);
 	return 0;
 }
 
@@ -238,36 +175,19 @@ adv_rpp(const struct batch *b, struct adv_params *p, double *adv,
     struct diag *d)
 {
 	struct adv_params q = *p;
-	double N = 0, s = 0, ss = 0, mean, v, first = 0;
+	double mean, scale;
 	size_t i;
-	int equal = 1, any = 0;
 
 	q.std_scope = STD_NONE;
 	q.gn_batch = 0;
 	adv_grpo(b, &q, adv, d);
-	for (i = 0; i < b->n; i++) {
-		if (b->T[i] <= 0)
-			continue;
-		if (!any)
-			first = adv[i];
-		else if (adv[i] != first)
-			equal = 0;
-		any = 1;
-		N += b->T[i];
-		s += b->T[i] * adv[i];
-	}
-	if (equal) {
+	if (advmath_whiten_stats(adv, b->T, b->n, p->var_eps, &mean, &scale)) {
 		for (i = 0; i < b->n; i++)
 			adv[i] = 0;
 		return 0;
 	}
-	mean = s / N;
 	for (i = 0; i < b->n; i++)
-		if (b->T[i] > 0)
-			ss += b->T[i] * (adv[i] - mean) * (adv[i] - mean);
-	v = N > 1 ? ss / (N - 1) : 0;
-	for (i = 0; i < b->n; i++)
-		adv[i] = (adv[i] - mean) / sqrt(v + p->var_eps);
+		adv[i] = (adv[i] - mean) / scale;
 	return 0;
 }
 

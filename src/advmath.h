@@ -214,12 +214,13 @@ advmath_opo_group(const double *r, const double *T, size_t n, int verl,
  * REINFORCE++-baseline's batch whitening of a[] (already r - group mean):
  * token-weighted mean and variance (n - 1) over the records with T > 0.
  * Returns 1 when those a_i are all equal (or there is none): every
- * advantage is then 0; else 0 with *mean and *scale = sqrt(v + 1e-8),
- * and A_i = (a_i - mean) / scale for every record.
+ * advantage is then 0; else 0 with *mean and *scale = sqrt(v + var_eps)
+ * (var_eps: adv_params.var_eps, 1e-8 as verl's masked_whiten), and
+ * A_i = (a_i - mean) / scale for every record.
  */
 ADV_HD static inline int
 advmath_whiten_stats(const double *a, const double *T, size_t n,
-    double *mean, double *scale)
+    double var_eps, double *mean, double *scale)
 {
 	double N = 0, s = 0, ss = 0, first = 0, mu, v;
 	size_t i;
@@ -244,7 +245,7 @@ advmath_whiten_stats(const double *a, const double *T, size_t n,
 			ss += T[i] * (a[i] - mu) * (a[i] - mu);
 	v = N > 1 ? ss / (N - 1) : 0;
 	*mean = mu;
-	*scale = sqrt(v + 1e-8);
+	*scale = sqrt(v + var_eps);
 	return 0;
 }
 

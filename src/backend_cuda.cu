@@ -729,7 +729,8 @@ cuda_advantages(const char *estimator, struct adv_params *ap,
 	if ((rc = groups_on_gpu(&p, v, adv, d)) != 0)
 		return rc;
 	if (rpp) {
-		if (advmath_whiten_stats(adv, v->T, v->n, &mean, &scale))
+		if (advmath_whiten_stats(adv, v->T, v->n, ap->var_eps, &mean,
+		    &scale))
 			for (i = 0; i < v->n; i++)
 				adv[i] = 0;
 		else

@@ -72,6 +72,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "advmath.h"
 #include "msgrpo.h"
 
 /*
@@ -484,44 +485,29 @@ out:
 }
 
 /*
- * Exact path when every class is a singleton: all 2^G masks, each
- * subgroup's statistics taken afresh (two passes, so that no cancellation
- * creeps in from running sums).  G <= MSGRPO_MASK_G.
+ * Exact path when every class is a singleton: all 2^G subgroups, each
+ * one's statistics taken afresh (two passes, so that no cancellation creeps
+ * in from running sums).  The enumeration and its order of summation are
+ * advmath.h's, shared with the CUDA kernel, so both give the same bits.
+ * G <= MSGRPO_MASK_G.
  */
 static int
-exact_masks(struct grp *g, const double *w)
+exact_masks(struct grp *g, const struct ms_params *p)
 {
-	size_t G = g->G, i, n, tau;
-	size_t mem[64];
-	uint64_t m, end, b, cb;
-	double *acc, mu, f;
+	size_t G = g->G;
+	double *acc, *scratch;
 
-	acc = calloc((G + 1) * G, sizeof(*acc));
-	if (acc == NULL)
+	acc = malloc((G + 1) * G * sizeof(*acc));
+	scratch = malloc(3 * G * sizeof(*scratch));
+	if (acc == NULL || scratch == NULL) {
+		free(acc);
+		free(scratch);
 		return -2;
-	end = (uint64_t)1 << G;
-	for (m = 1; m < end; m++) {
-		n = 0;
-		for (b = m; b != 0; b &= b - 1)
-			mem[n++] = (size_t)__builtin_ctzll(b);
-		if (n < g->tau_min || !subgroup_stats(g, mem, n, &mu, &f))
-			continue;
-		for (i = 0; i < n; i++)
-			acc[n * G + mem[i]] += (g->r[mem[i]] - mu) * f;
 	}
-	for (i = 0; i < G; i++) {
-		double a = 0.0;
-
-		/* cb = C(G-1, tau-1), exact in 64 bits for G <= 62. */
-		cb = 1;
-		for (tau = 1; tau <= G; tau++) {
-			if (tau >= g->tau_min)
-				a += w[tau] * (acc[tau * G + i] / (double)cb);
-			cb = cb * (G - tau) / tau;
-		}
-		g->out[i] = a;
-	}
+	advmath_ms_exact_masks(g->r, g->t, (unsigned)G, (unsigned)g->tau_min,
+	    g->eps, (int)p->weights, acc, scratch, g->out);
 	free(acc);
+	free(scratch);
 	return 0;
 }
 
@@ -855,7 +841,7 @@ exact(struct grp *g, const struct ms_params *p)
 		return -2;
 	scale_weights(p->weights, g->G, g->tau_min, w);
 	if (g->d == g->G && g->G <= MSGRPO_MASK_G)
-		rc = exact_masks(g, w);
+		rc = exact_masks(g, p);
 	else
 		rc = exact_counts(g, w);
 	free(w);
