@@ -34,6 +34,18 @@ reject(struct run *u, struct gbatch *b, const char *line, size_t len,
 	return 0;
 }
 
+/* A bad record ends the run, or, in skip mode, is left out. */
+static int
+bad_record(struct run *u, struct gbatch *b, const struct line *ln,
+    const struct diag *why, struct diag *d)
+{
+	if (!u->c->skip) {
+		*d = *why;
+		return d->status;
+	}
+	return reject(u, b, ln->text, ln->len, why, d);
+}
+
 static int
 flush_batch(struct run *u, struct gbatch *b, int need_tie, pipeline_fn fn,
     void *ctx, int key_changed, struct diag *d)
@@ -140,12 +152,7 @@ pipeline_run(const struct config *c, int need_tie, int stream,
 		memset(&why, 0, sizeof(why));
 		if (record_parse(ln.text, ln.len, &c->fields, &r, &keys, &runs,
 		    ln.file, ln.lineno, &why) != 0) {
-			if (!c->skip) {
-				*d = why;
-				rc = d->status;
-				break;
-			}
-			if ((rc = reject(&u, &b, ln.text, ln.len, &why, d)) != 0)
+			if ((rc = bad_record(&u, &b, &ln, &why, d)) != 0)
 				break;
 			continue;
 		}
@@ -162,12 +169,7 @@ pipeline_run(const struct config *c, int need_tie, int stream,
 		}
 		if (group_add(&b, &r, &keys, &runs, ln.text, ln.len, ln.stable,
 		    ln.file, ln.lineno, &why) != 0) {
-			if (!c->skip) {
-				*d = why;
-				rc = d->status;
-				break;
-			}
-			if ((rc = reject(&u, &b, ln.text, ln.len, &why, d)) != 0)
+			if ((rc = bad_record(&u, &b, &ln, &why, d)) != 0)
 				break;
 			continue;
 		}
