@@ -55,20 +55,28 @@ static void
 annotate(struct cctx *x, struct gbatch *b, const struct batch *v)
 {
 	const struct config *c = x->c;
-	struct advmath_mom gm, sm;
+	struct advmath_mom gm, *sm = NULL;
 	struct buf lab = { 0 };
-	size_t g, k, o, n;
+	size_t g, k, o, n, cap = 0;
+	uint32_t s;
 
 	x->ann.len = 0;
 	for (g = 0; g < v->ngroups; g++) {
 		o = v->goff[g];
 		n = v->goff[g + 1] - o;
 		gm = advmath_moments(v->r + o, NULL, 0, n, c->ap.sample);
+		/* Each stratum's moments once, not once per record. */
+		if (v->nstrat[g] > cap) {
+			cap = v->nstrat[g];
+			sm = diag_realloc(sm, cap * sizeof(*sm));
+		}
+		for (s = 0; s < v->nstrat[g]; s++)
+			sm[s] = advmath_moments(v->r + o, v->strat + o, s, n,
+			    c->ap.sample);
 		for (k = o; k < o + n; k++) {
 			const struct record *r = &b->rec[b->perm[k]].r;
+			const struct advmath_mom *m = &sm[v->strat[k]];
 
-			sm = advmath_moments(v->r + o, v->strat + o,
-			    v->strat[k], n, c->ap.sample);
 			x->annoff[k] = x->ann.len;
 			buf_add(&x->ann, "{", 1);
 			ann_num(&x->ann, "group_size", gm.n, 17);
@@ -84,15 +92,16 @@ annotate(struct cctx *x, struct gbatch *b, const struct batch *v)
 				output_json_string(&x->ann, lab.p, lab.len);
 			}
 			buf_add(&x->ann, ",", 1);
-			ann_num(&x->ann, "stratum_size", sm.n, 17);
+			ann_num(&x->ann, "stratum_size", m->n, 17);
 			buf_add(&x->ann, ",", 1);
-			ann_num(&x->ann, "stratum_mean", sm.mean, c->digits);
+			ann_num(&x->ann, "stratum_mean", m->mean, c->digits);
 			buf_add(&x->ann, ",", 1);
-			ann_num(&x->ann, "stratum_std", sm.std, c->digits);
+			ann_num(&x->ann, "stratum_std", m->std, c->digits);
 			buf_add(&x->ann, "}", 1);
 			x->annlen[k] = x->ann.len - x->annoff[k];
 		}
 	}
+	free(sm);
 	buf_free(&lab);
 }
 

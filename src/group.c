@@ -361,15 +361,11 @@ group_add(struct gbatch *b, const struct record *r, const struct buf *keys,
 			    "lines %llu-%llu); sort the input by group or use "
 			    "--unsorted", (int)r->gkeylen - 1, key + 1,
 			    se->file, se->first, se->last);
+		/* A contiguous group ends here: remember its key.  (A wrong
+		 * size is found by group_check_sizes at the batch's end.) */
 		if (!b->o.unsorted && b->ngroups > 0) {
 			struct ginfo *last = &b->grp[b->ngroups - 1];
 
-			if (b->o.group_size && !b->keyless_mode &&
-			    last->count != b->o.group_size &&
-			    !b->rec[last->first].dropped && d->status == 0) {
-				/* Reported by group_check_sizes at the end
-				 * of the batch in skip mode. */
-			}
 			if (last->keylen > 0)
 				seen_add(b->seen, b->keys.p + last->key,
 				    last->keylen, last->hash,
@@ -389,12 +385,10 @@ group_add(struct gbatch *b, const struct record *r, const struct buf *keys,
 		gi->first = b->n;
 		gi->block = b->o.group_size ? b->keyless / b->o.group_size : 0;
 		if (r->has_group) {
-			gi->key = buf_add(&b->keys, key, r->gkeylen);
+			/* The record's own copy of its keys, made below. */
+			gi->key = kbase + r->gkey;
 			gi->keylen = r->gkeylen;
 		}
-		if (b->o.unsorted && r->has_group)
-			table_add(b, g);
-		kbase = b->keys.len;
 	}
 	gi = &b->grp[g];
 	if (b->n == b->cap) {
@@ -412,8 +406,9 @@ group_add(struct gbatch *b, const struct record *r, const struct buf *keys,
 	br->text = stable ? 0 : buf_add(&b->text, line, len);
 	br->len = len;
 	/* Re-base the record's keys and runs into the batch's arenas. */
-	kbase = b->keys.len;
 	buf_add(&b->keys, keys->p, keys->len);
+	if (b->o.unsorted && r->has_group && gi->count == 0)
+		table_add(b, g);
 	br->r.gkey += kbase;
 	br->r.skey += kbase;
 	br->r.bkey += kbase;

@@ -104,7 +104,7 @@ gz_main(void *arg)
 	z_stream zs;
 	size_t slot;
 	ssize_t r;
-	int zr, member_done = 0, ok = 0;
+	int zr, member_done = 0, ended = 0;
 	char *out;
 
 	memset(&zs, 0, sizeof(zs));
@@ -122,7 +122,6 @@ gz_main(void *arg)
 			pthread_cond_wait(&g->cv, &g->mu);
 		if (g->stop) {
 			pthread_mutex_unlock(&g->mu);
-			ok = 1;
 			goto out;
 		}
 		slot = (g->head + g->count) % NRING;
@@ -146,7 +145,7 @@ gz_main(void *arg)
 						    "(unexpected end of file)");
 						goto out;
 					}
-					ok = 2;	/* clean end */
+					ended = 1;
 					break;
 				}
 				g->bytes += r;
@@ -182,7 +181,7 @@ gz_main(void *arg)
 			g->count++;
 		pthread_cond_broadcast(&g->cv);
 		pthread_mutex_unlock(&g->mu);
-		if (ok == 2)
+		if (ended)
 			goto out;
 	}
 out:
@@ -192,7 +191,6 @@ out:
 	g->done = 1;
 	pthread_cond_broadcast(&g->cv);
 	pthread_mutex_unlock(&g->mu);
-	(void)ok;
 	return NULL;
 }
 

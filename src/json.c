@@ -250,13 +250,12 @@ json_strtod(const char *p, size_t n)
 }
 
 static const char *
-literal(const char *p, const char *end, const char *word, struct json_err *e)
+literal(const char *p, const char *end, const char *word)
 {
 	size_t n = strlen(word);
 
 	if ((size_t)(end - p) < n || memcmp(p, word, n) != 0)
 		return NULL;
-	(void)e;
 	return p + n;
 }
 
@@ -310,21 +309,21 @@ json_value(const char *p, const char *end, enum json_type *type,
 				top = JSON_STRING;
 			break;
 		case 't':
-			if ((q = literal(p, end, "true", e)) == NULL)
+			if ((q = literal(p, end, "true")) == NULL)
 				return fail(e, p, "invalid literal");
 			p = q;
 			if (first)
 				top = JSON_TRUE;
 			break;
 		case 'f':
-			if ((q = literal(p, end, "false", e)) == NULL)
+			if ((q = literal(p, end, "false")) == NULL)
 				return fail(e, p, "invalid literal");
 			p = q;
 			if (first)
 				top = JSON_FALSE;
 			break;
 		case 'n':
-			if ((q = literal(p, end, "null", e)) == NULL)
+			if ((q = literal(p, end, "null")) == NULL)
 				return fail(e, p, "invalid literal");
 			p = q;
 			if (first)

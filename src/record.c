@@ -140,7 +140,7 @@ static const char *
 parse_mask(struct ctx *c, struct slot *s, const char *p, struct buf *runs)
 {
 	const char *end = c->end;
-	uint32_t run = 0, *rp;
+	uint32_t run = 0;
 	int cur = 1, v;
 	size_t n = 0, ones = 0;
 
@@ -218,7 +218,6 @@ parse_mask(struct ctx *c, struct slot *s, const char *p, struct buf *runs)
 	buf_add(runs, &run, sizeof(run));
 	s->nruns++;
 done:
-	(void)rp;
 	s->count = n;
 	s->ones = ones;
 	return p + 1;
@@ -419,10 +418,8 @@ record_parse(const char *line, size_t len, const struct fields *f,
 		}
 		return err(&c, EXIT_DATA, "invalid JSON: expected an object");
 	}
+	prev = p + 1 - line;	/* the first member follows the '{' */
 	p = json_ws(p + 1, end);
-	prev = p - line;
-	prev = (size_t)(memchr(line, '{', len) ? (const char *)memchr(line,
-	    '{', len) - line + 1 : 0);
 	if (p < end && *p == '}') {
 		r->close = p - line;
 		p++;
@@ -630,12 +627,9 @@ record_key_label(const char *key, size_t len, struct buf *out)
 			continue;
 		if (start > 0)
 			buf_add(out, ",", 1);
-		if (i > start) {
-			if (key[start] == 'c')
-				buf_add(out, key + start + 1, i - start - 1);
-			else
-				buf_add(out, key + start + 1, i - start - 1);
-		}
+		/* Each part is a type tag and its text. */
+		if (i > start)
+			buf_add(out, key + start + 1, i - start - 1);
 		start = i + 1;
 	}
 }
