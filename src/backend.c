@@ -66,3 +66,22 @@ backend_advantages(const struct config *c, struct adv_params *ap,
 #endif
 	return c->est->fn(v, ap, adv, d);
 }
+
+int
+backend_loss_weights(const struct config *c, const struct batch *v,
+    const double *adv, double *w, struct diag *d)
+{
+#ifdef RLADV_CUDA
+	if (use_cuda) {
+		struct advmath_lw lw = loss_weights_params(c->loss, &c->lp);
+		int rc = cuda_loss_weights(&lw, c->scope_group, v, adv, w, d);
+
+		if (rc <= 0)
+			return rc < 0 ? d->status : 0;
+	}
+#else
+	(void)d;
+#endif
+	loss_weights_apply(c->loss, v, c->scope_group, adv, &c->lp, w);
+	return 0;
+}

@@ -14,6 +14,9 @@ int	backend_select(enum device dev, struct diag *d);
 /* Advantages of a batch on the chosen device. */
 int	backend_advantages(const struct config *c, struct adv_params *ap,
 	    const struct batch *v, double *adv, struct diag *d);
+/* Loss weights of a batch, from its advantages, on the chosen device. */
+int	backend_loss_weights(const struct config *c, const struct batch *v,
+	    const double *adv, double *w, struct diag *d);
 /* "cpu" or "cuda": what backend_select chose. */
 const char *backend_name(void);
 /* Whether this build has the CUDA backend. */

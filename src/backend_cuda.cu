@@ -14,6 +14,8 @@
  *  - rpp-baseline: its group step (r - mean) on the GPU, the whitening
  *    over the batch's tokens on the host (one sequential reduction, the
  *    CPU's code).
+ *  - loss weights, every mode: one thread per group; the batch's totals
+ *    (--scope batch) are summed on the host, the CPU's call.
  *  - msgrpo: groups whose rewards are all distinct (with --ms-stats token,
  *    all (r, T) pairs), 6 <= G <= 40, that msgrpo.c would enumerate
  *    exactly are enumerated on the GPU, 2^G subgroups in parallel, while
@@ -37,6 +39,19 @@
 #include <string.h>
 
 #include <cuda_runtime.h>
+
+/*
+ * A launch and a kernel's dynamic shared memory, as macros so that the
+ * CPU emulation of the runtime that make check compiles this file with
+ * (tests/cuda_emu/cuda_runtime.h) can stand in for them.
+ */
+#ifndef CUDA_LAUNCH
+#define CUDA_LAUNCH(kernel, grid, block, shmem)				\
+	kernel<<<(grid), (block), (shmem)>>>
+#endif
+#ifndef CUDA_DYNAMIC_SHARED
+#define CUDA_DYNAMIC_SHARED(type, name)	extern __shared__ type name[]
+#endif
 
 #include "backend_cuda.h"
 #include "advmath.h"
@@ -124,6 +139,7 @@ launched(struct diag *d, const char *kernel)
 }
 
 static struct dbuf d_r, d_T, d_goff, d_strat, d_nstrat, d_adv, d_tmp;
+static struct dbuf d_w;
 static struct dbuf d_cr, d_ct, d_ginfo, d_seg, d_part, d_acc, d_out, d_mgrp;
 
 int
@@ -247,7 +263,7 @@ groups_on_gpu(const struct gparams *p, const struct batch *v, double *adv,
 	blocks = (ng + G_THREADS - 1) / G_THREADS;
 	if (blocks > 0x7fffffff)
 		return 1;	/* past the grid: let the CPU have it */
-	k_groups<<<(unsigned)blocks, G_THREADS>>>(*p, (const double *)d_r.p,
+	CUDA_LAUNCH(k_groups, (unsigned)blocks, G_THREADS, 0)(*p, (const double *)d_r.p,
 	    (const double *)d_T.p, (const size_t *)d_goff.p,
 	    (const uint32_t *)d_strat.p, (const uint32_t *)d_nstrat.p, ng,
 	    (double *)d_adv.p, (double *)d_tmp.p);
@@ -272,7 +288,9 @@ groups_on_gpu(const struct gparams *p, const struct batch *v, double *adv,
 #define MS_THREADS	ADVMATH_MS_THREADS	/* a run per thread */
 #define MS_MIN_G	6	/* smaller groups: the CPU is quicker */
 #define MS_MAX_G	40	/* shared memory: MS_THREADS * 40 doubles */
+#ifndef MS_LAUNCH
 #define MS_LAUNCH	65536	/* blocks per launch (partials: 20 MiB) */
+#endif
 
 struct ms_group {
 	uint64_t	coff;	/* first member in cr[], ct[], out[] */
@@ -296,7 +314,7 @@ k_ms_enum(const struct ms_seg *seg, uint32_t nseg, uint64_t b0,
     const struct ms_group *gi, const double *cr, const double *ct,
     double *part)
 {
-	extern __shared__ double sacc[];	/* [G][MS_THREADS] */
+	CUDA_DYNAMIC_SHARED(double, sacc);	/* [G][MS_THREADS] */
 	__shared__ double sr[MS_MAX_G], st[MS_MAX_G];
 	uint64_t blk = b0 + blockIdx.x, rank;
 	uint32_t lo = 0, hi = nseg, mid, G, j, tid = threadIdx.x;
@@ -564,21 +582,21 @@ ms_launch(struct ms_host *h, size_t ne, size_t nm, size_t nseg,
 			if (h->gi[h->seg[t].e].G > gmax)
 				gmax = h->gi[h->seg[t].e].G;
 		shmem = gmax * MS_THREADS * sizeof(double);
-		k_ms_enum<<<(unsigned)nblk, MS_THREADS, shmem>>>(
+		CUDA_LAUNCH(k_ms_enum, (unsigned)nblk, MS_THREADS, shmem)(
 		    (const struct ms_seg *)d_seg.p + s0, (uint32_t)(s1 - s0),
 		    h->seg[s0].bstart, (const struct ms_group *)d_ginfo.p,
 		    (const double *)d_cr.p, (const double *)d_ct.p,
 		    (double *)d_part.p);
 		if (launched(d, "MS-GRPO enumeration kernel") != 0)
 			return -1;
-		k_ms_reduce<<<(unsigned)(s1 - s0), 64>>>(
+		CUDA_LAUNCH(k_ms_reduce, (unsigned)(s1 - s0), 64, 0)(
 		    (const struct ms_seg *)d_seg.p + s0, h->seg[s0].bstart,
 		    (const struct ms_group *)d_ginfo.p,
 		    (const double *)d_part.p, (double *)d_acc.p);
 		if (launched(d, "MS-GRPO reduction kernel") != 0)
 			return -1;
 	}
-	k_ms_final<<<(unsigned)((nm + 127) / 128), 128>>>(
+	CUDA_LAUNCH(k_ms_final, (unsigned)((nm + 127) / 128), 128, 0)(
 	    (const struct ms_group *)d_ginfo.p, (const uint32_t *)d_mgrp.p,
 	    (const double *)d_acc.p, nm, kind, (double *)d_out.p);
 	return launched(d, "MS-GRPO final kernel");
@@ -674,6 +692,60 @@ ms_advantages(struct adv_params *ap, const struct batch *b, double *adv,
 	ap->ms_exact += nexact + ne;
 	ap->ms_sampled += nsampled;
 	ms_host_free(&h);
+	return 0;
+}
+
+/* ------------------------------------------------------- loss weights */
+
+/* One thread per group: its scope's totals (its own, or the batch's that
+ * the host summed in record order), then the mode's formula. */
+__global__ void
+k_loss_weights(struct advmath_lw p, int scope_group,
+    struct advmath_lscope bs, const double *T, const double *adv,
+    const size_t *goff, size_t ngroups, double *w)
+{
+	size_t g = (size_t)blockIdx.x * blockDim.x + threadIdx.x, o, n;
+	struct advmath_lscope s = bs;
+
+	if (g >= ngroups)
+		return;
+	o = goff[g];
+	n = goff[g + 1] - o;
+	if (scope_group) {
+		s.n = s.all = s.N = s.live = 0;
+		advmath_lw_scope(T + o, n, &s);
+	}
+	advmath_lw_group(&p, &s, T + o, adv + o, n, w + o);
+}
+
+int
+cuda_loss_weights(const struct advmath_lw *p, int scope_group,
+    const struct batch *v, const double *adv, double *w, struct diag *d)
+{
+	struct advmath_lscope bs;
+	size_t n = v->n, ng = v->ngroups, blocks;
+
+	if (n == 0 || ng == 0)
+		return 1;
+	blocks = (ng + G_THREADS - 1) / G_THREADS;
+	if (blocks > 0x7fffffff)
+		return 1;	/* past the grid: let the CPU have it */
+	/* The batch's totals: the CPU's call, in its order. */
+	memset(&bs, 0, sizeof(bs));
+	if (!scope_group)
+		loss_weights_scope(v, 0, ng, &bs);
+	if (dbuf_put(&d_T, v->T, n * sizeof(double), d) != 0 ||
+	    dbuf_put(&d_adv, adv, n * sizeof(double), d) != 0 ||
+	    dbuf_put(&d_goff, v->goff, (ng + 1) * sizeof(size_t), d) != 0 ||
+	    dbuf_need(&d_w, n * sizeof(double), d) != 0)
+		return -1;
+	CUDA_LAUNCH(k_loss_weights, (unsigned)blocks, G_THREADS, 0)(*p,
+	    scope_group, bs, (const double *)d_T.p, (const double *)d_adv.p,
+	    (const size_t *)d_goff.p, ng, (double *)d_w.p);
+	if (launched(d, "loss weight kernel") != 0)
+		return -1;
+	CK(cudaMemcpy(w, d_w.p, n * sizeof(double), cudaMemcpyDeviceToHost),
+	    "loss weight kernel, or the copy back");
 	return 0;
 }
 

@@ -57,9 +57,9 @@ compute_batch(const struct config *c, struct adv_params *ap,
 {
 	size_t i, g;
 
-	if (advantages(c, ap, v, adv, d) != 0)
+	if (advantages(c, ap, v, adv, d) != 0 ||
+	    backend_loss_weights(c, v, adv, w, d) != 0)
 		return d->status;
-	loss_weights_apply(c->loss, v, c->scope_group, adv, &c->lp, w);
 	for (g = 0; g < v->ngroups; g++)
 		for (i = v->goff[g]; i < v->goff[g + 1]; i++) {
 			if (!isfinite(adv[i]) || !isfinite(w[i]))

@@ -1,6 +1,7 @@
 /*
  * loss_weights.h - the table of loss aggregation modes (SPEC §4).  A mode
- * fills the caller's w[] for the records of one scope.
+ * fills the caller's w[] for the records of one group, from the totals
+ * of its scope (advmath.h); the caller owns every array.
  */
 #ifndef RLADV_LOSS_WEIGHTS_H
 #define RLADV_LOSS_WEIGHTS_H
@@ -8,6 +9,7 @@
 #include <stddef.h>
 
 #include "advantage.h"
+#include "advmath.h"
 
 struct loss_params {
 	double	max_len;	/* --max-len, 0 when not given */
@@ -19,10 +21,11 @@ struct loss_params {
 
 struct loss_mode {
 	const char	*name;
-	/* Weights of the records of groups [g0, g1) of b: one scope. */
-	void		(*fn)(const struct batch *b, size_t g0, size_t g1,
-			    const double *adv, const struct loss_params *p,
-			    double *w);
+	/* Weights of one group's n records, s its scope's totals. */
+	void		(*fn)(const struct advmath_lw *p,
+			    const struct advmath_lscope *s, const double *T,
+			    const double *adv, size_t n, double *w);
+	int		 kind;	/* enum advmath_lw_kind: the same, on a GPU */
 	unsigned	 flags;
 	const char	*help;
 };
@@ -31,6 +34,12 @@ extern const struct loss_mode loss_weights_table[];
 
 /* NULL when no mode has that name. */
 const struct loss_mode *loss_weights_find(const char *name);
+/* m and p as the advmath.h functions take them. */
+struct advmath_lw loss_weights_params(const struct loss_mode *m,
+	    const struct loss_params *p);
+/* The totals of the scope made of groups [g0, g1) of b. */
+void	loss_weights_scope(const struct batch *b, size_t g0, size_t g1,
+	    struct advmath_lscope *s);
 /* Runs m over the whole batch (scope_group 0) or group by group. */
 void	loss_weights_apply(const struct loss_mode *m, const struct batch *b,
 	    int scope_group, const double *adv, const struct loss_params *p,

@@ -381,6 +381,56 @@ START_TEST(empty_batch)
 }
 END_TEST
 
+/*
+ * The GPU reaches each mode through advmath_lw_group(kind), the CPU
+ * through the table's function pointer: for every row the two must give
+ * the same bits, and the scope totals must be those of the hand count
+ * above (n 6, all 7, N 21, live 2).
+ */
+START_TEST(kind_dispatch)
+{
+	const struct loss_params lp = { 512, 0, 1e-8 };
+	const struct loss_mode *m;
+	struct advmath_lscope s;
+	struct advmath_lw lw;
+	double w[NREC];
+	struct lt t;
+	size_t g, i, o, n, rows = 0;
+	int seen = 0;
+
+	lt_make(&t, batch_T, batch_A);
+	loss_weights_scope(&t.b, 0, 2, &s);
+	ck_assert(s.n == 6 && s.all == 7 && s.N == 21 && s.live == 2);
+	loss_weights_scope(&t.b, 1, 2, &s);
+	ck_assert(s.n == 4 && s.all == 4 && s.N == 15 && s.live == 1);
+	for (m = loss_weights_table; m->name != NULL; m++, rows++) {
+		ck_assert_msg(!(seen & 1 << m->kind), "%s: kind %d twice",
+		    m->name, m->kind);
+		seen |= 1 << m->kind;
+		lw = loss_weights_params(m, &lp);
+		ck_assert_int_eq(lw.kind, m->kind);
+		for (int sg = 0; sg <= 1; sg++) {
+			apply(&t, m->name, sg, &lp);
+			for (g = 0; g < 2; g++) {
+				loss_weights_scope(&t.b, sg ? g : 0,
+				    sg ? g + 1 : 2, &s);
+				o = t.goff[g];
+				n = t.goff[g + 1] - o;
+				advmath_lw_group(&lw, &s, t.T + o, t.A + o, n,
+				    w + o);
+			}
+			for (i = 0; i < NREC; i++)
+				ck_assert_msg(memcmp(&w[i], &t.w[i],
+				    sizeof(double)) == 0, "%s scope %d: w[%zu] "
+				    "%.17g by kind, %.17g by table", m->name, sg,
+				    i, w[i], t.w[i]);
+		}
+	}
+	ck_assert_uint_eq(rows, 6);
+	ck_assert_int_eq(seen, 0x3f);
+}
+END_TEST
+
 static Suite *
 loss_suite(void)
 {
@@ -406,6 +456,7 @@ loss_suite(void)
 	tcase_add_test(tc, count_all_presets);
 	tcase_add_test(tc, presets_from_options);
 	tcase_add_test(tc, empty_batch);
+	tcase_add_test(tc, kind_dispatch);
 	suite_add_tcase(s, tc);
 	return s;
 }
