@@ -57,12 +57,16 @@ endif
 TESTS	 = $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/check_*.c))
 
 .PHONY: all deps demo check test unit e2e conformance bench fuzz install \
+	emu-check deps-cxx \
 	uninstall clean FORCE
 
 all: rladv
 
 deps:
 	@sh scripts/deps.sh
+
+deps-cxx:
+	@sh scripts/deps.sh cxx
 
 rladv: $(OBJS) $(CUOBJS) build/.mode
 	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(CUOBJS) $(LIBS)
@@ -88,6 +92,40 @@ $(BUILD)/tests/%: tests/%.c $(LIBOBJS) $(CUOBJS) | deps
 	$(CC) $(ALL_CPPFLAGS) $(CHECK_CFLAGS) $(ALL_CFLAGS) -MMD -MP -o $@ $< \
 	    $(LIBOBJS) $(CUOBJS) $(ALL_LDFLAGS) $(CHECK_LIBS) $(LIBS)
 
+# The CUDA backend without a GPU: the real src/backend_cuda.cu compiled by
+# $(CXX) against tests/cuda_emu/cuda_runtime.h, a CPU emulation of the
+# runtime that runs its kernels (blocks in turn, threads as fibers), and
+# linked with a RLADV_CUDA build of the rest.  make check runs it through
+# the GPU agreement test, so the kernels' indexing, launches and copies
+# are tested on every machine; only real hardware can show their speed.
+# MS_LAUNCH=64 cuts the MS-GRPO enumeration into launches of whole groups
+# of about 64 blocks (65536 on a GPU), so the small inputs take its paths:
+# many launches, several groups in one, a group past the size alone.
+EMU	 = $(BUILD)/emu
+EMU_OBJS = $(SRCS:src/%.c=$(EMU)/%.o) $(EMU)/backend_cuda.o
+EMU_CXXFLAGS = -std=c++17 -O2 -g -Wall -Wextra -ffp-contract=off
+
+$(EMU)/%.o: src/%.c | deps
+	@mkdir -p $(EMU)
+	$(CC) $(ALL_CPPFLAGS) -DRLADV_CUDA $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(EMU)/backend_cuda.o: src/backend_cuda.cu | deps deps-cxx
+	@mkdir -p $(EMU)
+	$(CXX) -x c++ $(EMU_CXXFLAGS) $(SANFLAGS) -DRLADV_CUDA -D_GNU_SOURCE \
+	    -DMS_LAUNCH=64 -Isrc -Itests/cuda_emu $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(EMU)/rladv: $(EMU_OBJS)
+	$(CXX) $(ALL_LDFLAGS) -o $@ $(EMU_OBJS) $(PKG_LIBS) -lm -lpthread
+
+$(EMU)/selftest: tests/cuda_emu/selftest.cc | deps deps-cxx
+	@mkdir -p $(EMU)
+	$(CXX) $(EMU_CXXFLAGS) $(SANFLAGS) -Itests/cuda_emu -MMD -MP -o $@ $< \
+	    $(ALL_LDFLAGS)
+
+emu-check: $(EMU)/rladv $(EMU)/selftest
+	@$(EMU)/selftest
+	@sh tests/gpu_agree.sh --emulated $(EMU)/rladv
+
 demo: rladv
 	./rladv -a stratified --alpha 0.6 -g balanced --annotate \
 	    samples/search_agent.jsonl | head -n 2 | cut -c 1-400
@@ -104,7 +142,8 @@ conformance: rladv
 	python3 ../shared/conformance/check.py ./rladv
 
 # Every test: Check suites, end-to-end scripts, the man page's promises,
-# the conformance cases, the GPU agreement (skipped without a GPU), then
+# the conformance cases, the GPU agreement (skipped without a GPU; run on
+# the CPU emulation of CUDA in any case), then
 # each fuzz harness for FUZZ_TIME seconds (0: none).
 check test: rladv unit
 	@sh tests/e2e.sh ./rladv
@@ -114,6 +153,7 @@ check test: rladv unit
 	@sh tests/help_synopsis.sh ./rladv man/rladv.1
 	@sh tests/man_examples.sh ./rladv man/rladv.1
 	@sh tests/gpu_agree.sh ./rladv
+	@$(MAKE) --no-print-directory emu-check
 	@if [ "$(FUZZ_TIME)" != 0 ]; then sh scripts/deps.sh fuzz && \
 	    $(MAKE) --no-print-directory fuzz-check; fi
 	python3 ../shared/conformance/check.py ./rladv
@@ -139,4 +179,4 @@ FORCE:
 
 include fuzz/fuzz.mk
 
--include $(OBJS:.o=.d) $(TESTS:=.d)
+-include $(OBJS:.o=.d) $(TESTS:=.d) $(EMU_OBJS:.o=.d) $(EMU)/selftest.d

@@ -3,6 +3,8 @@
 # Installs them with apt-get when run as root on Debian; otherwise prints
 # the one line to run.  Found through pkg-config, as the Makefile uses it.
 # "deps.sh fuzz": clang and its libFuzzer runtime, for make fuzz.
+# "deps.sh cxx": g++, which compiles the CUDA backend against the CPU
+# emulation of its runtime for make check (tests/cuda_emu).
 pkgs="libcjson-dev zlib1g-dev check pkg-config"
 have() {
 	command -v pkg-config >/dev/null 2>&1 &&
@@ -15,6 +17,12 @@ if [ "$1" = fuzz ]; then
 		    echo 'int LLVMFuzzerTestOneInput(const char *d, long n)
 		    { (void)d; (void)n; return 0; }' |
 		    clang -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null
+	}
+fi
+if [ "$1" = cxx ]; then
+	pkgs="g++"
+	have() {
+		command -v g++ >/dev/null 2>&1
 	}
 fi
 have && exit 0

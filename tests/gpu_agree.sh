@@ -1,5 +1,6 @@
 #!/bin/sh
-# tests/gpu_agree.sh ./rladv - the CUDA backend against the CPU (SPEC §8).
+# tests/gpu_agree.sh [--emulated] ./rladv - the CUDA backend against the
+# CPU (SPEC §8).
 #
 # Runs every exit-0 conformance case (../shared/conformance beside the
 # repository, options from cases.tsv) and random batches from bench/gen
@@ -14,7 +15,17 @@
 # Without a GPU (nvidia-smi -L lists none) or with an rladv built without
 # CUDA it prints "SKIP: no GPU (why)" and exits 0, so make check passes on
 # machines without one.  CONFORMANCE=DIR overrides the cases' directory.
+#
+# --emulated: the binary is make emu-check's, its CUDA runtime the CPU
+# emulation of tests/cuda_emu; no GPU is needed, the inputs are smaller,
+# and the device's failures are tried too: no device (RLADV_EMU_NODEV)
+# and too little device memory (RLADV_EMU_MEMLIMIT).
 
+emulated=0
+if [ "$1" = --emulated ]; then
+	emulated=1
+	shift
+fi
 bin=${1:-./rladv}
 root=$(cd "$(dirname "$0")/.." && pwd)
 conf=${CONFORMANCE:-$root/../shared/conformance}
@@ -24,11 +35,20 @@ skip() {
 	exit 0
 }
 
-command -v nvidia-smi >/dev/null 2>&1 || skip "nvidia-smi not found"
-nvidia-smi -L 2>/dev/null | grep -q '^GPU' || skip "nvidia-smi -L lists none"
-"$bin" --version 2>/dev/null | grep -q 'cuda: compiled in' ||
-	skip "$bin is built without CUDA; build with make CUDA=1"
-command -v python3 >/dev/null 2>&1 || skip "python3, which compares, not found"
+if [ $emulated = 0 ]; then
+	command -v nvidia-smi >/dev/null 2>&1 || skip "nvidia-smi not found"
+	nvidia-smi -L 2>/dev/null | grep -q '^GPU' ||
+		skip "nvidia-smi -L lists none"
+	"$bin" --version 2>/dev/null | grep -q 'cuda: compiled in' ||
+		skip "$bin is built without CUDA; build with make CUDA=1"
+	command -v python3 >/dev/null 2>&1 ||
+		skip "python3, which compares, not found"
+else
+	echo "gpu_agree: the CUDA backend on the CPU emulation of its runtime"
+	"$bin" --version 2>/dev/null | grep -q 'cuda: compiled in' || {
+		echo "FAIL: $bin is not built with the CUDA backend"
+		echo "0 passed, 1 failed"; exit 1; }
+fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpu_agree.XXXXXX") || exit 3
 trap 'rm -rf "$tmp"' EXIT
@@ -48,12 +68,38 @@ ${CC:-cc} -std=c11 -O2 -o "$tmp/gen" "$root/bench/gen.c" -lm || {
 gen() {
 	"$tmp/gen" --tokens 16 "$@"
 }
-gen --bytes 1M --group 8 --rewards binary --seed 11 >"$tmp/binary8.jsonl"
-gen --bytes 1M --group 16 --rewards continuous --seed 12 >"$tmp/cont16.jsonl"
-gen --bytes 600k --group 12 --rewards passrate --seed 13 >"$tmp/pass12.jsonl"
-gen --bytes 100k --group 1 --rewards continuous --seed 14 >"$tmp/single.jsonl"
-gen --bytes 200k --group 20 --rewards continuous --seed 15 >"$tmp/g20.jsonl"
-gen --bytes 20k --group 25 --rewards continuous --seed 16 >"$tmp/g25.jsonl"
+# The emulation runs each GPU thread on the CPU: a tenth of the records.
+if [ $emulated = 1 ]; then k=k; else k=0k; fi
+gen --bytes 100$k --group 8 --rewards binary --seed 11 >"$tmp/binary8.jsonl"
+gen --bytes 100$k --group 16 --rewards continuous --seed 12 >"$tmp/cont16.jsonl"
+gen --bytes 60$k --group 12 --rewards passrate --seed 13 >"$tmp/pass12.jsonl"
+gen --bytes 10$k --group 1 --rewards continuous --seed 14 >"$tmp/single.jsonl"
+gen --bytes 20$k --group 20 --rewards continuous --seed 15 >"$tmp/g20.jsonl"
+gen --bytes 2$k --group 25 --rewards continuous --seed 16 >"$tmp/g25.jsonl"
+
+# The device's failures, which only the emulation can bring about.
+if [ $emulated = 1 ]; then
+	one="$tmp/binary8.jsonl"
+	RLADV_EMU_NODEV=1 "$bin" --device cuda "$one" >/dev/null 2>"$tmp/err"
+	rc=$?
+	if [ $rc != 2 ] || ! grep -q 'no usable GPU (no CUDA device found)' \
+	    "$tmp/err"; then
+		echo "FAIL no device: --device cuda exits $rc: $(cat "$tmp/err")"
+		exit 1
+	fi
+	RLADV_EMU_NODEV=1 "$bin" --device auto "$one" >"$tmp/auto.out" &&
+	    "$bin" --device cpu "$one" | cmp -s - "$tmp/auto.out" || {
+		echo "FAIL no device: --device auto is not the CPU's output"
+		exit 1; }
+	RLADV_EMU_MEMLIMIT=4096 "$bin" --device cuda "$one" >/dev/null \
+	    2>"$tmp/err"
+	rc=$?
+	if [ $rc != 3 ] || ! grep -q 'CUDA: cannot allocate' "$tmp/err"; then
+		echo "FAIL out of device memory: exit $rc: $(cat "$tmp/err")"
+		exit 1
+	fi
+	echo "ok   no device (exit 2), --device auto on the CPU, out of device memory (exit 3)"
+fi
 
 exec python3 - "$bin" "$conf" "$tmp" <<'EOF'
 import json, math, os, random, re, shlex, subprocess, sys
@@ -110,7 +156,10 @@ common = ["", "--std sample", "--std-scope batch", "--std-scope none",
           "-a rpp-baseline", "--like verl -g seq", "--like verl -a rloo",
           "--like trl --std-scope batch", "-g balanced",
           "-a rloo -g balanced-gen", "--batch-groups 3 --std-scope batch",
-          "--batch-key step -a rpp-baseline", "--unsorted -a stratified"]
+          "--batch-key step -a rpp-baseline", "--unsorted -a stratified",
+          "-g seq-sum", "-g seq-sum-norm --max-len 64", "--scope group",
+          "--scope group -g seq", "--scope group -g balanced-gen",
+          "--like trl -g seq-sum-norm --max-len 32"]
 for name in ("binary8", "cont16", "pass12", "single"):
     for opts in common:
         cases.append((f"{name}/{opts or 'grpo'}", opts, f(name)))
