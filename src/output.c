@@ -13,8 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
-
+#include "gzout.h"
 #include "output.h"
 
 #define OBUF	(1u << 20)
@@ -22,14 +21,14 @@
 struct output {
 	int		 fd;
 	const char	*name;
-	int		 gz;
-	z_stream	 zs;
-	unsigned char	*zbuf;
+	struct gzout	*gz;		/* -z: compressed on every core */
 	char		*buf;
 	size_t		 len, cap;
 	unsigned long long bytes;
 	int		 failed;
 };
+
+static int	sink(void *arg, const void *p, size_t n, struct diag *d);
 
 struct output *
 output_open(const char *path, int gzip, int level, struct diag *d)
@@ -51,17 +50,12 @@ output_open(const char *path, int gzip, int level, struct diag *d)
 	}
 	o->cap = OBUF;
 	o->buf = diag_malloc(o->cap);
-	if (gzip) {
-		o->gz = 1;
-		o->zbuf = diag_malloc(OBUF);
-		if (deflateInit2(&o->zs, level, Z_DEFLATED, 15 + 16, 8,
-		    Z_DEFAULT_STRATEGY) != Z_OK) {
-			diag_set(d, EXIT_IO, "out of memory");
-			free(o->zbuf);
-			free(o->buf);
-			free(o);
-			return NULL;
-		}
+	if (gzip && (o->gz = gzout_open(level, 0, sink, o, d)) == NULL) {
+		if (o->fd != STDOUT_FILENO)
+			close(o->fd);
+		free(o->buf);
+		free(o);
+		return NULL;
 	}
 	return o;
 }
@@ -87,27 +81,11 @@ write_all(struct output *o, const char *p, size_t n, struct diag *d)
 	return 0;
 }
 
+/* gzout's sink: the compressed bytes, written as they come. */
 static int
-deflate_out(struct output *o, const char *p, size_t n, int flush,
-    struct diag *d)
+sink(void *arg, const void *p, size_t n, struct diag *d)
 {
-	int zr;
-
-	o->zs.next_in = (unsigned char *)(uintptr_t)p;
-	o->zs.avail_in = n;
-	do {
-		o->zs.next_out = o->zbuf;
-		o->zs.avail_out = OBUF;
-		zr = deflate(&o->zs, flush);
-		if (zr == Z_STREAM_ERROR)
-			return diag_set(d, EXIT_IO, "%s: deflate failed",
-			    o->name);
-		if (write_all(o, (char *)o->zbuf, OBUF - o->zs.avail_out,
-		    d) != 0)
-			return d->status;
-	} while (o->zs.avail_out == 0 || (flush == Z_FINISH &&
-	    zr != Z_STREAM_END));
-	return 0;
+	return write_all(arg, p, n, d);
 }
 
 static int
@@ -119,7 +97,7 @@ flush(struct output *o, struct diag *d)
 		return EXIT_IO;
 	if (o->len == 0)
 		return 0;
-	rc = o->gz ? deflate_out(o, o->buf, o->len, Z_NO_FLUSH, d) :
+	rc = o->gz != NULL ? gzout_write(o->gz, o->buf, o->len, d) :
 	    write_all(o, o->buf, o->len, d);
 	o->len = 0;
 	return rc;
@@ -131,7 +109,7 @@ output_write(struct output *o, const void *p, size_t n, struct diag *d)
 	if (o->cap - o->len < n && flush(o, d) != 0)
 		return d->status;
 	if (n >= o->cap)
-		return o->gz ? deflate_out(o, p, n, Z_NO_FLUSH, d) :
+		return o->gz != NULL ? gzout_write(o->gz, p, n, d) :
 		    write_all(o, p, n, d);
 	memcpy(o->buf + o->len, p, n);
 	o->len += n;
@@ -145,14 +123,15 @@ output_close(struct output *o, struct diag *d)
 
 	if (o == NULL)
 		return 0;
-	if (!o->failed) {
+	if (!o->failed)
 		rc = flush(o, d);
-		if (rc == 0 && o->gz)
-			rc = deflate_out(o, NULL, 0, Z_FINISH, d);
-	} else
+	else
 		rc = EXIT_IO;
-	if (o->gz)
-		deflateEnd(&o->zs);
+	if (o->gz != NULL) {
+		/* On an error, the threads stop and the stream is dropped. */
+		if (gzout_close(o->gz, rc != 0, d) != 0 && rc == 0)
+			rc = d->status;
+	}
 	if (o->fd != STDOUT_FILENO) {
 		if (close(o->fd) != 0 && rc == 0)
 			rc = diag_set(d, EXIT_IO, "%s: %s", o->name,
@@ -164,7 +143,6 @@ output_close(struct output *o, struct diag *d)
 			rc = diag_set(d, EXIT_IO, "%s: %s", o->name,
 			    strerror(errno));
 	}
-	free(o->zbuf);
 	free(o->buf);
 	free(o);
 	return rc;
