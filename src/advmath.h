@@ -523,11 +523,11 @@ enum advmath_lw_kind {
 	ADVMATH_LW_SEQ_SUM_NORM, ADVMATH_LW_BALANCED, ADVMATH_LW_BALANCED_GEN
 };
 
+/* The options the modes read (config's lp). */
 struct advmath_lw {
-	int	kind;		/* enum advmath_lw_kind */
+	double	max_len;	/* seq-sum-norm's L, --max-len; 0 unset */
 	int	count_all;	/* seq modes: n counts every record (presets) */
 	double	seq_eps;	/* seq adds this to T_i (verl: 1e-8) */
-	double	max_len;	/* seq-sum-norm's L, --max-len */
 };
 
 struct advmath_lscope {
@@ -682,13 +682,14 @@ advmath_lw_balanced_gen(const struct advmath_lw *p,
 	advmath_lw_balanced_any(s, T, adv, n, 1, w);
 }
 
-/* The mode p->kind on one group: the GPU's way to the functions above,
- * which cannot be reached through loss_weights.c's function pointers. */
+/* Mode "kind" on one group: the GPU's way to the functions above, which
+ * cannot be reached through loss_weights.c's function pointers. */
 ADV_HD static inline void
-advmath_lw_group(const struct advmath_lw *p, const struct advmath_lscope *s,
-    const double *T, const double *adv, size_t n, double *w)
+advmath_lw_group(int kind, const struct advmath_lw *p,
+    const struct advmath_lscope *s, const double *T, const double *adv,
+    size_t n, double *w)
 {
-	switch (p->kind) {
+	switch (kind) {
 	case ADVMATH_LW_TOKEN:
 		advmath_lw_token(p, s, T, adv, n, w);
 		break;

@@ -73,8 +73,8 @@ backend_loss_weights(const struct config *c, const struct batch *v,
 {
 #ifdef RLADV_CUDA
 	if (use_cuda) {
-		struct advmath_lw lw = loss_weights_params(c->loss, &c->lp);
-		int rc = cuda_loss_weights(&lw, c->scope_group, v, adv, w, d);
+		int rc = cuda_loss_weights(c->loss->kind, &c->lp,
+		    c->scope_group, v, adv, w, d);
 
 		if (rc <= 0)
 			return rc < 0 ? d->status : 0;

@@ -700,7 +700,7 @@ ms_advantages(struct adv_params *ap, const struct batch *b, double *adv,
 /* One thread per group: its scope's totals (its own, or the batch's that
  * the host summed in record order), then the mode's formula. */
 __global__ void
-k_loss_weights(struct advmath_lw p, int scope_group,
+k_loss_weights(int kind, struct advmath_lw p, int scope_group,
     struct advmath_lscope bs, const double *T, const double *adv,
     const size_t *goff, size_t ngroups, double *w)
 {
@@ -715,11 +715,11 @@ k_loss_weights(struct advmath_lw p, int scope_group,
 		s.n = s.all = s.N = s.live = 0;
 		advmath_lw_scope(T + o, n, &s);
 	}
-	advmath_lw_group(&p, &s, T + o, adv + o, n, w + o);
+	advmath_lw_group(kind, &p, &s, T + o, adv + o, n, w + o);
 }
 
 int
-cuda_loss_weights(const struct advmath_lw *p, int scope_group,
+cuda_loss_weights(int kind, const struct advmath_lw *p, int scope_group,
     const struct batch *v, const double *adv, double *w, struct diag *d)
 {
 	struct advmath_lscope bs;
@@ -739,8 +739,8 @@ cuda_loss_weights(const struct advmath_lw *p, int scope_group,
 	    dbuf_put(&d_goff, v->goff, (ng + 1) * sizeof(size_t), d) != 0 ||
 	    dbuf_need(&d_w, n * sizeof(double), d) != 0)
 		return -1;
-	CUDA_LAUNCH(k_loss_weights, (unsigned)blocks, G_THREADS, 0)(*p,
-	    scope_group, bs, (const double *)d_T.p, (const double *)d_adv.p,
+	CUDA_LAUNCH(k_loss_weights, (unsigned)blocks, G_THREADS, 0)(kind,
+	    *p, scope_group, bs, (const double *)d_T.p, (const double *)d_adv.p,
 	    (const size_t *)d_goff.p, ng, (double *)d_w.p);
 	if (launched(d, "loss weight kernel") != 0)
 		return -1;

@@ -32,12 +32,13 @@ int	cuda_available(char *why, size_t cap);
 int	cuda_advantages(const char *estimator, struct adv_params *ap,
 	    const struct batch *v, double *adv, struct diag *d);
 /*
- * Loss weights of a batch on the GPU, the scope the batch (scope_group
+ * Loss weights of a batch on the GPU, mode kind (enum advmath_lw_kind),
+ * the scope the batch (scope_group
  * 0) or each group: 0 done, 1 the CPU runs it, -1 error (d set).
  */
-int	cuda_loss_weights(const struct advmath_lw *p, int scope_group,
-	    const struct batch *v, const double *adv, double *w,
-	    struct diag *d);
+int	cuda_loss_weights(int kind, const struct advmath_lw *p,
+	    int scope_group, const struct batch *v, const double *adv,
+	    double *w, struct diag *d);
 #ifdef __cplusplus
 }
 #endif

@@ -32,7 +32,7 @@
 #define GZ_DICT		32768u		/* deflate's window */
 #define GZ_MAXTHREADS	16
 
-enum { J_FREE, J_QUEUED, J_RUNNING, J_DONE };
+enum { J_FREE, J_QUEUED, J_DONE };
 
 struct gzjob {
 	unsigned char	*in;		/* GZ_CHUNK bytes */
@@ -146,7 +146,6 @@ worker(void *arg)
 		if (z->stop)
 			break;
 		j = job(z, z->taken++);
-		j->state = J_RUNNING;
 		pthread_mutex_unlock(&z->mu);
 		if (ok)
 			compress_job(j, &zs);
@@ -332,9 +331,8 @@ gzout_close(struct gzout *z, int abort, struct diag *d)
 	if (z == NULL)
 		return 0;
 	if (!abort) {
-		/* The last job, empty or not, ends the deflate stream. */
-		if (job(z, z->submitted)->in == NULL)
-			job(z, z->submitted)->in = diag_malloc(GZ_CHUNK);
+		/* The last job, empty (no input buffer) or not, ends the
+		 * deflate stream. */
 		rc = submit(z, 1, d);
 		if (rc == 0) {
 			for (i = 0; i < 4; i++) {

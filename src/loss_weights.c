@@ -37,18 +37,6 @@ loss_weights_find(const char *name)
 	return NULL;
 }
 
-struct advmath_lw
-loss_weights_params(const struct loss_mode *m, const struct loss_params *p)
-{
-	struct advmath_lw lw;
-
-	lw.kind = m->kind;
-	lw.count_all = p->count_all;
-	lw.seq_eps = p->seq_eps;
-	lw.max_len = p->max_len;
-	return lw;
-}
-
 void
 loss_weights_scope(const struct batch *b, size_t g0, size_t g1,
     struct advmath_lscope *s)
@@ -63,10 +51,9 @@ loss_weights_scope(const struct batch *b, size_t g0, size_t g1,
 
 void
 loss_weights_apply(const struct loss_mode *m, const struct batch *b,
-    int scope_group, const double *adv, const struct loss_params *p,
+    int scope_group, const double *adv, const struct advmath_lw *p,
     double *w)
 {
-	struct advmath_lw lw = loss_weights_params(m, p);
 	struct advmath_lscope s;
 	size_t g, g0, g1, o;
 
@@ -75,7 +62,7 @@ loss_weights_apply(const struct loss_mode *m, const struct batch *b,
 		loss_weights_scope(b, g0, g1, &s);
 		for (g = g0; g < g1; g++) {
 			o = b->goff[g];
-			m->fn(&lw, &s, b->T + o, adv + o, b->goff[g + 1] - o,
+			m->fn(p, &s, b->T + o, adv + o, b->goff[g + 1] - o,
 			    w + o);
 		}
 	}

@@ -11,12 +11,6 @@
 #include "advantage.h"
 #include "advmath.h"
 
-struct loss_params {
-	double	max_len;	/* --max-len, 0 when not given */
-	int	count_all;	/* seq modes: n counts every record (presets) */
-	double	seq_eps;	/* seq mode adds this to T_i (verl: 1e-8) */
-};
-
 #define LOSS_MAXLEN	1	/* needs --max-len */
 
 struct loss_mode {
@@ -34,15 +28,12 @@ extern const struct loss_mode loss_weights_table[];
 
 /* NULL when no mode has that name. */
 const struct loss_mode *loss_weights_find(const char *name);
-/* m and p as the advmath.h functions take them. */
-struct advmath_lw loss_weights_params(const struct loss_mode *m,
-	    const struct loss_params *p);
 /* The totals of the scope made of groups [g0, g1) of b. */
 void	loss_weights_scope(const struct batch *b, size_t g0, size_t g1,
 	    struct advmath_lscope *s);
 /* Runs m over the whole batch (scope_group 0) or group by group. */
 void	loss_weights_apply(const struct loss_mode *m, const struct batch *b,
-	    int scope_group, const double *adv, const struct loss_params *p,
+	    int scope_group, const double *adv, const struct advmath_lw *p,
 	    double *w);
 
 #endif

@@ -19,7 +19,7 @@ struct config {
 	const struct estimator	*est;
 	struct adv_params	 ap;
 	const struct loss_mode	*loss;
-	struct loss_params	 lp;
+	struct advmath_lw	 lp;	/* the loss modes' options */
 	int			 scope_group;
 	struct fields		 fields;
 	struct gopts		 go;

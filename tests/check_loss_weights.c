@@ -60,7 +60,7 @@ lt_make(struct lt *t, const double *T, const double *A)
 
 static void
 apply(struct lt *t, const char *mode, int scope_group,
-    const struct loss_params *p)
+    const struct advmath_lw *p)
 {
 	const struct loss_mode *m = loss_weights_find(mode);
 
@@ -96,7 +96,7 @@ mass(const struct lt *t, size_t a, size_t b)
 	return s;
 }
 
-static const struct loss_params lp0 = { 0, 0, 0 };
+static const struct advmath_lw lp0 = { 0, 0, 0 };
 
 START_TEST(table)
 {
@@ -193,7 +193,7 @@ START_TEST(seq_sum_norm)
 {
 	/* c = 1/(n L), L = --max-len 8: 1/(6*8) = 1/48; per group
 	 * 1/(2*8) = 1/16 and 1/(4*8) = 1/32. */
-	const struct loss_params lp = { 8, 0, 0 };
+	const struct advmath_lw lp = { 8, 0, 0 };
 	const double k = 1.0 / 48;
 	const double want[NREC] = { k, k, 0, k, k, k, k };
 	const double wantg[NREC] = { 1.0 / 16, 1.0 / 16, 0, 1.0 / 32,
@@ -287,7 +287,7 @@ START_TEST(zero_tokens_get_zero)
 	/* Every mode gives exactly 0 to i2 (T = 0, A = 2 > 0). */
 	static const char *const modes[] = { "token", "seq", "seq-sum",
 	    "seq-sum-norm", "balanced", "balanced-gen" };
-	const struct loss_params lp = { 8, 1, 1e-8 };
+	const struct advmath_lw lp = { 8, 1, 1e-8 };
 	struct lt t;
 	size_t i;
 	int sg;
@@ -306,7 +306,7 @@ START_TEST(count_all_presets)
 {
 	/* The presets count every record in n (7, not 6), and verl adds
 	 * 1e-8 to T_i in seq mode. */
-	const struct loss_params verl = { 0, 1, 1e-8 }, trl = { 0, 1, 0 };
+	const struct advmath_lw verl = { 0, 1, 1e-8 }, trl = { 0, 1, 0 };
 	const double want_trl[NREC] = { 1.0 / 14, 1.0 / 28, 0, 1.0 / 21,
 	    1.0 / 7, 1.0 / 42, 1.0 / 35 };
 	const double want_verl[NREC] = { 1 / (7 * (2 + 1e-8)),
@@ -315,7 +315,7 @@ START_TEST(count_all_presets)
 	    1 / (7 * (5 + 1e-8)) };
 	const double k = 1.0 / 7;
 	const double want_ss[NREC] = { k, k, 0, k, k, k, k };
-	const struct loss_params verl_norm = { 8, 1, 1e-8 };
+	const struct advmath_lw verl_norm = { 8, 1, 1e-8 };
 	const double kn = 1.0 / 56;
 	const double want_ssn[NREC] = { kn, kn, 0, kn, kn, kn, kn };
 	struct lt t;
@@ -389,10 +389,9 @@ END_TEST
  */
 START_TEST(kind_dispatch)
 {
-	const struct loss_params lp = { 512, 0, 1e-8 };
+	const struct advmath_lw lp = { 512, 0, 1e-8 };
 	const struct loss_mode *m;
 	struct advmath_lscope s;
-	struct advmath_lw lw;
 	double w[NREC];
 	struct lt t;
 	size_t g, i, o, n, rows = 0;
@@ -407,8 +406,6 @@ START_TEST(kind_dispatch)
 		ck_assert_msg(!(seen & 1 << m->kind), "%s: kind %d twice",
 		    m->name, m->kind);
 		seen |= 1 << m->kind;
-		lw = loss_weights_params(m, &lp);
-		ck_assert_int_eq(lw.kind, m->kind);
 		for (int sg = 0; sg <= 1; sg++) {
 			apply(&t, m->name, sg, &lp);
 			for (g = 0; g < 2; g++) {
@@ -416,8 +413,8 @@ START_TEST(kind_dispatch)
 				    sg ? g + 1 : 2, &s);
 				o = t.goff[g];
 				n = t.goff[g + 1] - o;
-				advmath_lw_group(&lw, &s, t.T + o, t.A + o, n,
-				    w + o);
+				advmath_lw_group(m->kind, &lp, &s, t.T + o,
+				    t.A + o, n, w + o);
 			}
 			for (i = 0; i < NREC; i++)
 				ck_assert_msg(memcmp(&w[i], &t.w[i],
