@@ -82,7 +82,7 @@ $(BUILD)/%.o: src/%.c | deps
 
 $(BUILD)/backend_cuda.o: src/backend_cuda.cu src/backend_cuda.h src/advmath.h \
     src/loss_weights.h \
-    src/advantage.h src/msgrpo.h src/diag.h
+    src/advantage.h src/batch.h src/msgrpo.h src/diag.h
 	@mkdir -p $(BUILD)
 	$(NVCC) $(CUFLAGS) -DRLADV_CUDA -D_GNU_SOURCE -Isrc $(CUARCH) \
 	    -c -o $@ $<

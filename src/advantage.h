@@ -9,24 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "batch.h"
 #include "diag.h"
 #include "msgrpo.h"
-
-/* One batch as flat arrays, records in group order. */
-struct batch {
-	size_t		 n;		/* records */
-	size_t		 ngroups;
-	const double	*r;		/* rewards [n] */
-	const double	*T;		/* trained tokens [n] */
-	const size_t	*goff;		/* [ngroups + 1] group offsets */
-	const uint32_t	*strat;		/* [n] stratum index in its group */
-	const uint32_t	*nstrat;	/* [ngroups] strata in the group */
-	const uint64_t	*ghash;		/* [ngroups] group key hashes */
-	const uint64_t	*tie;		/* [n] record hashes (MS-GRPO) */
-	const char *const *gname;	/* [ngroups] group labels, messages */
-	const char *const *gfile;	/* [ngroups] file of the first record */
-	const unsigned long long *gline; /* [ngroups] its line */
-};
 
 enum std_scope { STD_GROUP, STD_BATCH, STD_NONE };
 

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "advantage.h"
+#include "batch.h"
 #include "buf.h"
 #include "diag.h"
 #include "record.h"

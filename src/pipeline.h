@@ -5,7 +5,7 @@
 #ifndef RLADV_PIPELINE_H
 #define RLADV_PIPELINE_H
 
-#include "advantage.h"
+#include "batch.h"
 #include "diag.h"
 #include "group.h"
 #include "options.h"

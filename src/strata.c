@@ -12,7 +12,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "advantage.h"
+#include "batch.h"
 #include "buf.h"
 #include "diag.h"
 #include "group.h"
