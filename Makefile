@@ -81,7 +81,7 @@ $(BUILD)/%.o: src/%.c | deps
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/backend_cuda.o: src/backend_cuda.cu src/backend_cuda.h src/advmath.h \
-    src/loss_weights.h \
+    src/loss_weights.h src/kinds.h \
     src/advantage.h src/batch.h src/msgrpo.h src/diag.h
 	@mkdir -p $(BUILD)
 	$(NVCC) $(CUFLAGS) -DRLADV_CUDA -D_GNU_SOURCE -Isrc $(CUARCH) \

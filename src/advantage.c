@@ -40,7 +40,7 @@ gn_group(const struct batch *b, size_t g, const struct adv_params *p,
     const struct advmath_mom *bm, double *out)
 {
 	advmath_gn_group(b->r + b->goff[g], gsize(b, g), p->sample, p->eps,
-	    (int)p->std_scope, p->gn_batch, bm, p->verl_single, out);
+	    p->std_scope, p->gn_batch, bm, p->verl_single, out);
 }
 
 static struct advmath_mom
@@ -228,23 +228,23 @@ adv_msgrpo(const struct batch *b, struct adv_params *p, double *adv,
 }
 
 const struct estimator advantage_table[] = {
-	{ "grpo", adv_grpo, 0,
+	{ "grpo", adv_grpo, EST_GRPO, 0,
 	    "(r - mean) / (std + eps) within the group (GRPO)" },
-	{ "drgrpo", adv_drgrpo, ADV_SCALES,
+	{ "drgrpo", adv_drgrpo, EST_DRGRPO, ADV_SCALES,
 	    "r - mean within the group (Dr. GRPO)" },
-	{ "rloo", adv_rloo, ADV_SCALES,
+	{ "rloo", adv_rloo, EST_RLOO, ADV_SCALES,
 	    "r - mean of the other responses (RLOO)" },
-	{ "san", adv_san, ADV_STRATA,
+	{ "san", adv_san, EST_SAN, ADV_STRATA,
 	    "normalized within the stratum (Stratified GRPO, SAN)" },
-	{ "stratified", adv_stratified, ADV_STRATA,
+	{ "stratified", adv_stratified, EST_STRATIFIED, ADV_STRATA,
 	    "alpha SAN + (1 - alpha) GRPO (Stratified GRPO)" },
-	{ "msgrpo", adv_msgrpo, 0,
+	{ "msgrpo", adv_msgrpo, EST_MSGRPO, 0,
 	    "multi-scale subgroup average (MS-GRPO)" },
-	{ "opo", adv_opo, ADV_SCALES,
+	{ "opo", adv_opo, EST_OPO, ADV_SCALES,
 	    "r - length-weighted mean (OPO, as in verl)" },
-	{ "rpp-baseline", adv_rpp, ADV_BATCH,
+	{ "rpp-baseline", adv_rpp, EST_RPP_BASELINE, ADV_BATCH,
 	    "r - mean, whitened over the batch (REINFORCE++-baseline)" },
-	{ NULL, NULL, 0, NULL }
+	{ NULL, NULL, EST_GRPO, 0, NULL }
 };
 
 const struct estimator *
@@ -262,11 +262,11 @@ unsigned
 advantage_flags(const struct estimator *e, const struct adv_params *p)
 {
 	unsigned f = e->flags;
-	int gn = e->fn == adv_grpo || e->fn == adv_stratified;
+	int gn = e->kind == EST_GRPO || e->kind == EST_STRATIFIED;
 
 	if (gn && (p->gn_batch || p->std_scope == STD_BATCH))
 		f |= ADV_BATCH;
 	if (gn && !p->gn_batch && p->std_scope == STD_NONE)
-		f |= e->fn == adv_grpo ? ADV_SCALES : ADV_MIXED;
+		f |= e->kind == EST_GRPO ? ADV_SCALES : ADV_MIXED;
 	return f;
 }

@@ -11,9 +11,8 @@
 
 #include "batch.h"
 #include "diag.h"
+#include "kinds.h"
 #include "msgrpo.h"
-
-enum std_scope { STD_GROUP, STD_BATCH, STD_NONE };
 
 struct adv_params {
 	int		sample;		/* --std sample */
@@ -37,6 +36,7 @@ struct estimator {
 	const char	*name;
 	int		(*fn)(const struct batch *, struct adv_params *,
 			    double *adv, struct diag *);
+	enum est_kind	 kind;		/* what callers switch on, not name */
 	unsigned	 flags;
 	const char	*help;
 };

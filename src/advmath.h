@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kinds.h"
+
 #ifdef __CUDACC__
 #define ADV_HD __host__ __device__
 #else
@@ -89,28 +91,17 @@ advmath_single(double r, int verl, int divide, double eps)
 	return divide ? r / (1 + eps) : r;
 }
 
-/* -0 would print as "-0": SPEC §5 forbids it. */
-ADV_HD static inline double
-advmath_nz(double v)
-{
-	return v == 0 ? 0 : v;
-}
-
 /*
  * Per-group estimators (SPEC §3), written once for advantage.c and the
  * CUDA backend.  r, T, strat and out are the group's own slices; out has
- * one slot per record.  scope takes the values of enum std_scope
- * (ADVMATH_STD_GROUP, _BATCH, _NONE); bm is the batch's moments, read
- * only by --std-scope batch and --gn-scope batch.
+ * one slot per record.  bm is the batch's moments, read only by
+ * --std-scope batch and --gn-scope batch.
  */
-#define ADVMATH_STD_GROUP	0
-#define ADVMATH_STD_BATCH	1
-#define ADVMATH_STD_NONE	2
 
 /* GN: (r - mu) / (sigma + eps) of the group, with the std/gn scopes. */
 ADV_HD static inline void
 advmath_gn_group(const double *r, size_t n, int sample, double eps,
-    int scope, int gn_batch, const struct advmath_mom *bm, int verl,
+    enum std_scope scope, int gn_batch, const struct advmath_mom *bm, int verl,
     double *out)
 {
 	struct advmath_mom m;
@@ -122,7 +113,7 @@ advmath_gn_group(const double *r, size_t n, int sample, double eps,
 		return;
 	}
 	if (n == 1) {
-		out[0] = advmath_single(r[0], verl, scope != ADVMATH_STD_NONE,
+		out[0] = advmath_single(r[0], verl, scope != STD_NONE,
 		    eps);
 		return;
 	}
@@ -130,9 +121,9 @@ advmath_gn_group(const double *r, size_t n, int sample, double eps,
 	for (i = 0; i < n; i++) {
 		if (m.equal)
 			out[i] = 0;
-		else if (scope == ADVMATH_STD_GROUP)
+		else if (scope == STD_GROUP)
 			out[i] = advmath_norm(r[i], &m, eps);
-		else if (scope == ADVMATH_STD_BATCH)
+		else if (scope == STD_BATCH)
 			out[i] = (r[i] - m.mean) / (bm->std + eps);
 		else
 			out[i] = r[i] - m.mean;
@@ -279,21 +270,25 @@ advmath_msb64(uint64_t x)
 #endif
 }
 
-/* Unnormalized weight of scale tau; kind is enum ms_weights (0 uniform,
- * 1 global, 2 local). */
+/* Unnormalized weight of scale tau. */
 ADV_HD static inline double
-advmath_ms_scale_weight(int kind, size_t G, size_t tau_min, size_t tau)
+advmath_ms_scale_weight(enum ms_weights kind, size_t G, size_t tau_min,
+    size_t tau)
 {
-	if (kind == 1)
+	switch (kind) {
+	case MS_GLOBAL:
 		return (double)(tau - tau_min + 1);
-	if (kind == 2)
+	case MS_LOCAL:
 		return (double)(G - tau + 1);
-	return 1.0;
+	case MS_UNIFORM:
+	default:
+		return 1.0;
+	}
 }
 
 /* w_tau normalized to sum 1 over tau_min..G (the sum taken in that order). */
 ADV_HD static inline double
-advmath_ms_weight(int kind, size_t G, size_t tau_min, size_t tau)
+advmath_ms_weight(enum ms_weights kind, size_t G, size_t tau_min, size_t tau)
 {
 	double s = 0.0;
 	size_t u;
@@ -435,7 +430,7 @@ advmath_ms_run(const double *r, const double *t, double eps, unsigned G,
  */
 ADV_HD static inline double
 advmath_ms_combine(const double *acc, size_t stride, size_t G,
-    size_t tau_min, int kind)
+    size_t tau_min, enum ms_weights kind)
 {
 	double a = 0.0;
 	uint64_t cb = 1;	/* C(G - 1, tau - 1) */
@@ -473,7 +468,7 @@ advmath_ms_per(unsigned G)
  */
 ADV_HD static inline void
 advmath_ms_exact_masks(const double *r, const double *t, unsigned G,
-    unsigned tau_min, double eps, int kind, double *acc, double *scratch,
+    unsigned tau_min, double eps, enum ms_weights kind, double *acc, double *scratch,
     double *out)
 {
 	double *run = scratch, *blk = scratch + G, *seg = scratch + 2 * G;
@@ -518,11 +513,6 @@ advmath_ms_exact_masks(const double *r, const double *t, unsigned G,
  * token.  Each mode fills w[] for one group's records from its scope's
  * totals; records without a trained token get 0.
  */
-enum advmath_lw_kind {
-	ADVMATH_LW_TOKEN, ADVMATH_LW_SEQ, ADVMATH_LW_SEQ_SUM,
-	ADVMATH_LW_SEQ_SUM_NORM, ADVMATH_LW_BALANCED, ADVMATH_LW_BALANCED_GEN
-};
-
 /* The options the modes read (config's lp). */
 struct advmath_lw {
 	double	max_len;	/* seq-sum-norm's L, --max-len; 0 unset */
@@ -685,7 +675,7 @@ advmath_lw_balanced_gen(const struct advmath_lw *p,
 /* Mode "kind" on one group: the GPU's way to the functions above, which
  * cannot be reached through loss_weights.c's function pointers. */
 ADV_HD static inline void
-advmath_lw_group(int kind, const struct advmath_lw *p,
+advmath_lw_group(enum advmath_lw_kind kind, const struct advmath_lw *p,
     const struct advmath_lscope *s, const double *T, const double *adv,
     size_t n, double *w)
 {

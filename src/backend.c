@@ -45,19 +45,13 @@ backend_select(enum device dev, struct diag *d)
 	return 0;
 }
 
-const char *
-backend_name(void)
-{
-	return use_cuda ? "cuda" : "cpu";
-}
-
 int
 backend_advantages(const struct config *c, struct adv_params *ap,
     const struct batch *v, double *adv, struct diag *d)
 {
 #ifdef RLADV_CUDA
 	if (use_cuda) {
-		int rc = cuda_advantages(c->est->name, ap, v, adv, d);
+		int rc = cuda_advantages(c->est, ap, v, adv, d);
 
 		if (rc <= 0)
 			return rc < 0 ? d->status : 0;
@@ -73,7 +67,7 @@ backend_loss_weights(const struct config *c, const struct batch *v,
 {
 #ifdef RLADV_CUDA
 	if (use_cuda) {
-		int rc = cuda_loss_weights(c->loss->kind, &c->lp,
+		int rc = cuda_loss_weights(c->loss, &c->lp,
 		    c->scope_group, v, adv, w, d);
 
 		if (rc <= 0)

@@ -17,8 +17,6 @@ int	backend_advantages(const struct config *c, struct adv_params *ap,
 /* Loss weights of a batch, from its advantages, on the chosen device. */
 int	backend_loss_weights(const struct config *c, const struct batch *v,
 	    const double *adv, double *w, struct diag *d);
-/* "cpu" or "cuda": what backend_select chose. */
-const char *backend_name(void);
 /* Whether this build has the CUDA backend. */
 int	backend_has_cuda(void);
 

@@ -56,12 +56,6 @@
 #include "backend_cuda.h"
 #include "advmath.h"
 
-static_assert(STD_GROUP == ADVMATH_STD_GROUP && STD_BATCH ==
-    ADVMATH_STD_BATCH && STD_NONE == ADVMATH_STD_NONE,
-    "advmath.h's scope values are enum std_scope's");
-static_assert(MS_UNIFORM == 0 && MS_GLOBAL == 1 && MS_LOCAL == 2,
-    "advmath_ms_scale_weight's kinds are enum ms_weights'");
-
 /* ------------------------------------------------------------ plumbing */
 
 #define CK(call, what)							\
@@ -186,12 +180,10 @@ cuda_available(char *why, size_t cap)
 
 /* ------------------------------------------------- per-group estimators */
 
-enum gkind { K_GN, K_RLOO, K_SAN, K_STRAT, K_OPO };
-
 struct gparams {
-	int			kind;
+	enum est_kind		kind;
 	int			sample;
-	int			scope;		/* ADVMATH_STD_* */
+	enum std_scope		scope;
 	int			gn_batch;
 	int			verl;
 	double			eps;
@@ -214,18 +206,20 @@ k_groups(struct gparams p, const double *r, const double *T,
 	o = goff[g];
 	n = goff[g + 1] - o;
 	switch (p.kind) {
-	case K_GN:
+	case EST_GRPO:
+	case EST_DRGRPO:
+	case EST_RPP_BASELINE:
 		advmath_gn_group(r + o, n, p.sample, p.eps, p.scope,
 		    p.gn_batch, &p.bm, p.verl, adv + o);
 		break;
-	case K_RLOO:
+	case EST_RLOO:
 		advmath_rloo_group(r + o, n, p.verl, adv + o);
 		break;
-	case K_SAN:
+	case EST_SAN:
 		advmath_san_group(r + o, strat + o, nstrat[g], n, p.sample,
 		    p.eps, p.verl, adv + o);
 		break;
-	case K_STRAT:
+	case EST_STRATIFIED:
 		advmath_san_group(r + o, strat + o, nstrat[g], n, p.sample,
 		    p.eps, p.verl, adv + o);
 		advmath_gn_group(r + o, n, p.sample, p.eps, p.scope,
@@ -233,9 +227,11 @@ k_groups(struct gparams p, const double *r, const double *T,
 		for (i = o; i < o + n; i++)
 			adv[i] = advmath_mix(p.alpha, adv[i], tmp[i]);
 		break;
-	case K_OPO:
+	case EST_OPO:
 		advmath_opo_group(r + o, T + o, n, p.verl, adv + o);
 		break;
+	case EST_MSGRPO:
+		break;		/* ms_advantages' kernels */
 	}
 }
 
@@ -244,20 +240,20 @@ groups_on_gpu(const struct gparams *p, const struct batch *v, double *adv,
     struct diag *d)
 {
 	size_t n = v->n, ng = v->ngroups, blocks;
-	int strata = p->kind == K_SAN || p->kind == K_STRAT;
+	int strata = p->kind == EST_SAN || p->kind == EST_STRATIFIED;
 
 	if (dbuf_put(&d_r, v->r, n * sizeof(double), d) != 0 ||
 	    dbuf_put(&d_goff, v->goff, (ng + 1) * sizeof(size_t), d) != 0 ||
 	    dbuf_need(&d_adv, n * sizeof(double), d) != 0)
 		return -1;
-	if (p->kind == K_OPO &&
+	if (p->kind == EST_OPO &&
 	    dbuf_put(&d_T, v->T, n * sizeof(double), d) != 0)
 		return -1;
 	if (strata && (dbuf_put(&d_strat, v->strat, n * sizeof(uint32_t),
 	    d) != 0 || dbuf_put(&d_nstrat, v->nstrat, ng * sizeof(uint32_t),
 	    d) != 0))
 		return -1;
-	if (p->kind == K_STRAT && dbuf_need(&d_tmp, n * sizeof(double), d)
+	if (p->kind == EST_STRATIFIED && dbuf_need(&d_tmp, n * sizeof(double), d)
 	    != 0)
 		return -1;
 	blocks = (ng + G_THREADS - 1) / G_THREADS;
@@ -375,7 +371,7 @@ k_ms_reduce(const struct ms_seg *seg, uint64_t b0,
 /* One thread per member: A_j from its sums, as the CPU combines them. */
 __global__ void
 k_ms_final(const struct ms_group *gi, const uint32_t *mgrp,
-    const double *acc, size_t m, int kind, double *out)
+    const double *acc, size_t m, enum ms_weights kind, double *out)
 {
 	size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	const struct ms_group *g;
@@ -555,7 +551,7 @@ ms_cut(const struct ms_seg *seg, size_t nseg, size_t s0, size_t *nblk)
 /* Runs the planned enumeration: launches of whole groups, in order. */
 static int
 ms_launch(struct ms_host *h, size_t ne, size_t nm, size_t nseg,
-    size_t nacc, int kind, struct diag *d)
+    size_t nacc, enum ms_weights kind, struct diag *d)
 {
 	size_t s0, s1, t, nblk, maxblk = 0, shmem, gmax;
 
@@ -648,7 +644,7 @@ ms_advantages(struct adv_params *ap, const struct batch *b, double *adv,
 		ms_host_free(&h);
 		return 1;
 	}
-	if (ms_launch(&h, ne, nm, nseg, nacc, (int)p->weights, d) != 0) {
+	if (ms_launch(&h, ne, nm, nseg, nacc, p->weights, d) != 0) {
 		ms_host_free(&h);
 		return -1;
 	}
@@ -700,7 +696,7 @@ ms_advantages(struct adv_params *ap, const struct batch *b, double *adv,
 /* One thread per group: its scope's totals (its own, or the batch's that
  * the host summed in record order), then the mode's formula. */
 __global__ void
-k_loss_weights(int kind, struct advmath_lw p, int scope_group,
+k_loss_weights(enum advmath_lw_kind kind, struct advmath_lw p, int scope_group,
     struct advmath_lscope bs, const double *T, const double *adv,
     const size_t *goff, size_t ngroups, double *w)
 {
@@ -719,8 +715,9 @@ k_loss_weights(int kind, struct advmath_lw p, int scope_group,
 }
 
 int
-cuda_loss_weights(int kind, const struct advmath_lw *p, int scope_group,
-    const struct batch *v, const double *adv, double *w, struct diag *d)
+cuda_loss_weights(const struct loss_mode *m, const struct advmath_lw *p,
+    int scope_group, const struct batch *v, const double *adv, double *w,
+    struct diag *d)
 {
 	struct advmath_lscope bs;
 	size_t n = v->n, ng = v->ngroups, blocks;
@@ -739,7 +736,7 @@ cuda_loss_weights(int kind, const struct advmath_lw *p, int scope_group,
 	    dbuf_put(&d_goff, v->goff, (ng + 1) * sizeof(size_t), d) != 0 ||
 	    dbuf_need(&d_w, n * sizeof(double), d) != 0)
 		return -1;
-	CUDA_LAUNCH(k_loss_weights, (unsigned)blocks, G_THREADS, 0)(kind,
+	CUDA_LAUNCH(k_loss_weights, (unsigned)blocks, G_THREADS, 0)(m->kind,
 	    *p, scope_group, bs, (const double *)d_T.p, (const double *)d_adv.p,
 	    (const size_t *)d_goff.p, ng, (double *)d_w.p);
 	if (launched(d, "loss weight kernel") != 0)
@@ -752,55 +749,53 @@ cuda_loss_weights(int kind, const struct advmath_lw *p, int scope_group,
 /* ------------------------------------------------------------- entry */
 
 int
-cuda_advantages(const char *estimator, struct adv_params *ap,
+cuda_advantages(const struct estimator *e, struct adv_params *ap,
     const struct batch *v, double *adv, struct diag *d)
 {
 	struct gparams p;
 	double mean, scale;
 	size_t i;
-	int rpp = 0, rc;
+	int rc;
 
-	if (strcmp(estimator, "msgrpo") == 0)
+	switch (e->kind) {
+	case EST_MSGRPO:
 		return ms_advantages(ap, v, adv, d);
+	case EST_GRPO:
+	case EST_DRGRPO:
+	case EST_RLOO:
+	case EST_SAN:
+	case EST_STRATIFIED:
+	case EST_OPO:
+	case EST_RPP_BASELINE:
+		break;		/* k_groups' */
+	default:
+		return 1;	/* no kernel: the CPU runs it */
+	}
 	memset(&p, 0, sizeof(p));
+	p.kind = e->kind;
 	p.sample = ap->sample;
 	p.eps = ap->eps;
 	p.alpha = ap->alpha;
 	p.verl = ap->verl_single;
-	p.scope = (int)ap->std_scope;
+	p.scope = ap->std_scope;
 	p.gn_batch = ap->gn_batch;
-	if (strcmp(estimator, "grpo") == 0)
-		p.kind = K_GN;
-	else if (strcmp(estimator, "stratified") == 0)
-		p.kind = K_STRAT;
-	else if (strcmp(estimator, "drgrpo") == 0 ||
-	    strcmp(estimator, "rpp-baseline") == 0) {
-		p.kind = K_GN;
-		p.scope = ADVMATH_STD_NONE;
+	if (e->kind == EST_DRGRPO || e->kind == EST_RPP_BASELINE) {
+		p.scope = STD_NONE;
 		p.gn_batch = 0;
-		rpp = estimator[0] == 'r';
-	} else if (strcmp(estimator, "rloo") == 0)
-		p.kind = K_RLOO;
-	else if (strcmp(estimator, "san") == 0)
-		p.kind = K_SAN;
-	else if (strcmp(estimator, "opo") == 0)
-		p.kind = K_OPO;
-	else
-		return 1;
+	}
 	if (v->n == 0 || v->ngroups == 0)
 		return 1;
-	if ((p.kind == K_SAN || p.kind == K_STRAT) &&
+	if ((p.kind == EST_SAN || p.kind == EST_STRATIFIED) &&
 	    (v->strat == NULL || v->nstrat == NULL))
 		return 1;
-	if ((p.kind == K_OPO || rpp) && v->T == NULL)
+	if ((p.kind == EST_OPO || p.kind == EST_RPP_BASELINE) && v->T == NULL)
 		return 1;
 	/* The batch's moments: the CPU's call, so the CPU's bits. */
-	if ((p.kind == K_GN || p.kind == K_STRAT) &&
-	    (p.gn_batch || p.scope == ADVMATH_STD_BATCH))
+	if (p.gn_batch || p.scope == STD_BATCH)
 		p.bm = advmath_moments(v->r, NULL, 0, v->n, p.sample);
 	if ((rc = groups_on_gpu(&p, v, adv, d)) != 0)
 		return rc;
-	if (rpp) {
+	if (p.kind == EST_RPP_BASELINE) {
 		if (advmath_whiten_stats(adv, v->T, v->n, ap->var_eps, &mean,
 		    &scale))
 			for (i = 0; i < v->n; i++)

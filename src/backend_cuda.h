@@ -29,16 +29,16 @@ int	cuda_available(char *why, size_t cap);
  * Advantages of a batch on the GPU: 0 done, 1 no kernel for this
  * estimator or this batch (the CPU runs it), -1 error (d set, status 3).
  */
-int	cuda_advantages(const char *estimator, struct adv_params *ap,
+int	cuda_advantages(const struct estimator *e, struct adv_params *ap,
 	    const struct batch *v, double *adv, struct diag *d);
 /*
- * Loss weights of a batch on the GPU, mode kind (enum advmath_lw_kind),
- * the scope the batch (scope_group
- * 0) or each group: 0 done, 1 the CPU runs it, -1 error (d set).
+ * Loss weights of a batch on the GPU, mode m, the scope the batch
+ * (scope_group 0) or each group: 0 done, 1 the CPU runs it, -1 error
+ * (d set).
  */
-int	cuda_loss_weights(int kind, const struct advmath_lw *p,
-	    int scope_group, const struct batch *v, const double *adv,
-	    double *w, struct diag *d);
+int	cuda_loss_weights(const struct loss_mode *m,
+	    const struct advmath_lw *p, int scope_group, const struct batch *v,
+	    const double *adv, double *w, struct diag *d);
 #ifdef __cplusplus
 }
 #endif

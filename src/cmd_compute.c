@@ -148,7 +148,7 @@ summary(const struct config *c, const struct pipeline_stats *st,
 	fprintf(stderr, "rladv: %llu records in, %llu out, %llu rejected; "
 	    "%llu groups, %llu strata, %llu batches", st->in, st->out,
 	    st->rejected, st->groups, st->strata, st->batches);
-	if (strcmp(c->est->name, "msgrpo") == 0)
+	if (c->est->kind == EST_MSGRPO)
 		fprintf(stderr, "; msgrpo: %zu groups exact, %zu sampled",
 		    ap->ms_exact, ap->ms_sampled);
 	fputc('\n', stderr);
@@ -175,7 +175,7 @@ cmd_compute(int argc, char **argv)
 	x.ap = c.ap;
 	if ((x.out = output_open(c.out, c.gzip, c.gzip_level, &d)) == NULL)
 		diag_exit(&d);
-	rc = pipeline_run(&c, strcmp(c.est->name, "msgrpo") == 0,
+	rc = pipeline_run(&c, c.est->kind == EST_MSGRPO,
 	    compute_streams(&c), on_batch, &x, &st, &d);
 	if (rc == 0)
 		rc = output_close(x.out, &d);
@@ -186,7 +186,7 @@ cmd_compute(int argc, char **argv)
 	}
 	if (rc != 0)
 		diag_print(&d);
-	if (c.verbose || c.skip || (strcmp(c.est->name, "msgrpo") == 0 &&
+	if (c.verbose || c.skip || (c.est->kind == EST_MSGRPO &&
 	    c.ap.ms.mode == MS_AUTO && rc == 0))
 		summary(&c, &st, &x.ap);
 	free(x.adv);

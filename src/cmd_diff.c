@@ -529,8 +529,8 @@ diff_configs(struct config *outer, const struct dopts *o)
 		 * required when either side stratifies. */
 		outer->fields.need_stratum = x.s[0].c.fields.need_stratum ||
 		    x.s[1].c.fields.need_stratum;
-		need_tie = strcmp(x.s[0].c.est->name, "msgrpo") == 0 ||
-		    strcmp(x.s[1].c.est->name, "msgrpo") == 0;
+		need_tie = x.s[0].c.est->kind == EST_MSGRPO ||
+		    x.s[1].c.est->kind == EST_MSGRPO;
 		stream = compute_streams(&x.s[0].c) &&
 		    compute_streams(&x.s[1].c);
 		rc = pipeline_run(outer, need_tie, stream, on_batch, &x, &st,

@@ -19,7 +19,7 @@ struct loss_mode {
 	void		(*fn)(const struct advmath_lw *p,
 			    const struct advmath_lscope *s, const double *T,
 			    const double *adv, size_t n, double *w);
-	int		 kind;	/* enum advmath_lw_kind: the same, on a GPU */
+	enum advmath_lw_kind kind;	/* the same, by a switch (the GPU's way) */
 	unsigned	 flags;
 	const char	*help;
 };

@@ -505,7 +505,7 @@ exact_masks(struct grp *g, const struct ms_params *p)
 		return -2;
 	}
 	advmath_ms_exact_masks(g->r, g->t, (unsigned)G, (unsigned)g->tau_min,
-	    g->eps, (int)p->weights, acc, scratch, g->out);
+	    g->eps, p->weights, acc, scratch, g->out);
 	free(acc);
 	free(scratch);
 	return 0;

@@ -8,7 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum ms_weights { MS_UNIFORM, MS_GLOBAL, MS_LOCAL };
+#include "kinds.h"
+
 enum ms_mode { MS_AUTO, MS_EXACT, MS_SAMPLED };
 enum ms_path { MS_PATH_NONE, MS_PATH_EXACT, MS_PATH_SAMPLED };
 

@@ -109,8 +109,15 @@ START_TEST(defaults_and_table)
 {
 	static const char *const names[] = { "grpo", "drgrpo", "rloo", "san",
 	    "stratified", "msgrpo", "opo", "rpp-baseline" };
+	/* The kind callers switch on (the CUDA backend, the MS-GRPO
+	 * summary), row by row: a row must not borrow another's kind. */
+	static const enum est_kind kinds[] = { EST_GRPO, EST_DRGRPO,
+	    EST_RLOO, EST_SAN, EST_STRATIFIED, EST_MSGRPO, EST_OPO,
+	    EST_RPP_BASELINE };
 	struct adv_params p = defaults();
-	size_t i;
+	const struct estimator *e;
+	size_t i, rows = 0;
+	unsigned seen = 0;
 
 	ck_assert(p.eps == 1e-6);
 	ck_assert(p.alpha == 0.6);
@@ -121,7 +128,14 @@ START_TEST(defaults_and_table)
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		ck_assert_ptr_nonnull(advantage_find(names[i]));
 		ck_assert_str_eq(advantage_find(names[i])->name, names[i]);
+		ck_assert_int_eq(advantage_find(names[i])->kind, kinds[i]);
 	}
+	for (e = advantage_table; e->name != NULL; e++, rows++) {
+		ck_assert_msg(!(seen & 1u << e->kind), "%s: kind %d twice",
+		    e->name, e->kind);
+		seen |= 1u << e->kind;
+	}
+	ck_assert_uint_eq(rows, sizeof(names) / sizeof(names[0]));
 	ck_assert_ptr_null(advantage_find("GRPO"));
 	ck_assert_ptr_null(advantage_find("ppo"));
 	ck_assert_ptr_null(advantage_find(""));

@@ -1,0 +1,33 @@
+/*
+ * kinds.h - the enumerations that choose arithmetic: which estimator,
+ * which deviation scope, which MS-GRPO scale weights, which loss mode.
+ * Types only, nothing to own.  Plain C that advmath.h, the estimator and
+ * loss tables and the CUDA kernels all include, so that a kernel switches
+ * on the very values the tables hold rather than on a copy of them.
+ */
+#ifndef RLADV_KINDS_H
+#define RLADV_KINDS_H
+
+/*
+ * An estimator's kind (the "kind" column of advantage_table): what the
+ * code switches on, so that no caller compares names.  One per row.
+ */
+enum est_kind {
+	EST_GRPO, EST_DRGRPO, EST_RLOO, EST_SAN, EST_STRATIFIED, EST_MSGRPO,
+	EST_OPO, EST_RPP_BASELINE
+};
+
+/* Whose deviation divides GN: the group's, the batch's, or none
+ * (--std-scope). */
+enum std_scope { STD_GROUP, STD_BATCH, STD_NONE };
+
+/* MS-GRPO's scale weights w_tau (--ms-weights). */
+enum ms_weights { MS_UNIFORM, MS_GLOBAL, MS_LOCAL };
+
+/* A loss mode's kind (the "kind" column of loss_weights_table). */
+enum advmath_lw_kind {
+	ADVMATH_LW_TOKEN, ADVMATH_LW_SEQ, ADVMATH_LW_SEQ_SUM,
+	ADVMATH_LW_SEQ_SUM_NORM, ADVMATH_LW_BALANCED, ADVMATH_LW_BALANCED_GEN
+};
+
+#endif
