@@ -46,19 +46,19 @@ backend_select(enum device dev, struct diag *d)
 }
 
 int
-backend_advantages(const struct config *c, struct adv_params *ap,
+backend_advantages(const struct estimator *e, struct adv_params *ap,
     const struct batch *v, double *adv, struct diag *d)
 {
 #ifdef RLADV_CUDA
 	if (use_cuda) {
-		int rc = cuda_advantages(c->est, ap, v, adv, d);
+		int rc = cuda_advantages(e, ap, v, adv, d);
 
 		if (rc <= 0)
 			return rc < 0 ? d->status : 0;
 		/* rc > 0: no kernel for this estimator; the CPU does it. */
 	}
 #endif
-	return c->est->fn(v, ap, adv, d);
+	return e->fn(v, ap, adv, d);
 }
 
 int

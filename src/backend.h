@@ -11,8 +11,8 @@
 
 /* Chooses the device for --device; status 2 when cuda cannot be had. */
 int	backend_select(enum device dev, struct diag *d);
-/* Advantages of a batch on the chosen device. */
-int	backend_advantages(const struct config *c, struct adv_params *ap,
+/* Advantages of a batch by estimator e, on the chosen device. */
+int	backend_advantages(const struct estimator *e, struct adv_params *ap,
 	    const struct batch *v, double *adv, struct diag *d);
 /* Loss weights of a batch, from its advantages, on the chosen device. */
 int	backend_loss_weights(const struct config *c, const struct batch *v,

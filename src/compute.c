@@ -15,11 +15,11 @@
  * is computed on r * 2^-k and the advantages of those that scale with r
  * are scaled back; only a result that really overflows is refused.
  */
-static int
-advantages(const struct config *c, struct adv_params *ap,
+int
+compute_advantages(const struct estimator *e, struct adv_params *ap,
     const struct batch *v, double *adv, struct diag *d)
 {
-	unsigned flags = advantage_flags(c->est, ap);
+	unsigned flags = advantage_flags(e, ap);
 	struct adv_params q;
 	struct batch sv;
 	double mx = 0, s, *r;
@@ -29,7 +29,7 @@ advantages(const struct config *c, struct adv_params *ap,
 	for (i = 0; i < v->n; i++)
 		mx = fmax(mx, fabs(v->r[i]));
 	if (mx < 0x1p500 || (flags & ADV_MIXED))
-		return backend_advantages(c, ap, v, adv, d);
+		return backend_advantages(e, ap, v, adv, d);
 	k = ilogb(mx);
 	s = ldexp(1, -k);
 	if ((r = malloc(v->n * sizeof(*r))) == NULL)
@@ -41,7 +41,7 @@ advantages(const struct config *c, struct adv_params *ap,
 	q = *ap;
 	q.eps = ap->eps * s;
 	q.var_eps = ap->var_eps * s * s;
-	rc = backend_advantages(c, &q, &sv, adv, d);
+	rc = backend_advantages(e, &q, &sv, adv, d);
 	ap->ms_exact = q.ms_exact;
 	ap->ms_sampled = q.ms_sampled;
 	free(r);
@@ -57,7 +57,7 @@ compute_batch(const struct config *c, struct adv_params *ap,
 {
 	size_t i, g;
 
-	if (advantages(c, ap, v, adv, d) != 0 ||
+	if (compute_advantages(c->est, ap, v, adv, d) != 0 ||
 	    backend_loss_weights(c, v, adv, w, d) != 0)
 		return d->status;
 	for (g = 0; g < v->ngroups; g++)

@@ -10,6 +10,13 @@
 #include "diag.h"
 #include "options.h"
 
+/*
+ * The advantages of estimator e (adv holds v->n values), rewards past
+ * 2^500 computed on an exact power-of-two rescaling; ap is updated
+ * (MS-GRPO counts).
+ */
+int	compute_advantages(const struct estimator *e, struct adv_params *ap,
+	    const struct batch *v, double *adv, struct diag *d);
 /* adv and w hold v->n values each.  ap is updated (MS-GRPO counts). */
 int	compute_batch(const struct config *c, struct adv_params *ap,
 	    const struct batch *v, double *adv, double *w, struct diag *d);

@@ -1,0 +1,196 @@
+/*
+ * check_compute.c - tests of src/compute.c's power-of-two prescaling:
+ * rewards past 2^500 are computed on r * 2^-k, and the advantages of the
+ * estimators that scale with r (drgrpo, rloo, opo) are scaled back by
+ * 2^k, while those that do not (grpo, msgrpo) are left alone.  Rewards
+ * near the largest double, whose sums overflow unless prescaled, and
+ * exact powers of two, so that every expected value below is exact.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "advantage.h"
+#include "compute.h"
+#include "testutil.h"
+
+/* One group of two: 2^1023 and 1.5 * 2^1023, T = 1 and 3. */
+struct two {
+	double			 r[2], T[2], adv[2];
+	size_t			 goff[2];
+	uint32_t		 strat[2], nstrat[1];
+	uint64_t		 ghash[1], tie[2];
+	const char		*gname[1], *gfile[1];
+	unsigned long long	 gline[1];
+	struct batch		 b;
+};
+
+static void
+two_make(struct two *t, double scale)
+{
+	memset(t, 0, sizeof(*t));
+	t->r[0] = scale;
+	t->r[1] = 1.5 * scale;
+	t->T[0] = 1;
+	t->T[1] = 3;
+	t->tie[1] = 1;
+	t->goff[1] = 2;
+	t->nstrat[0] = 1;
+	t->gname[0] = "g";
+	t->gfile[0] = "f";
+	t->gline[0] = 1;
+	t->adv[0] = t->adv[1] = NAN;
+	t->b.n = 2;
+	t->b.ngroups = 1;
+	t->b.r = t->r;
+	t->b.T = t->T;
+	t->b.goff = t->goff;
+	t->b.strat = t->strat;
+	t->b.nstrat = t->nstrat;
+	t->b.ghash = t->ghash;
+	t->b.tie = t->tie;
+	t->b.gname = t->gname;
+	t->b.gfile = t->gfile;
+	t->b.gline = t->gline;
+}
+
+/* compute_advantages() of estimator "name" on the group at scale. */
+static void
+run(struct two *t, const char *name, double scale, struct adv_params *p)
+{
+	const struct estimator *e = advantage_find(name);
+	struct diag d = { 0 };
+
+	ck_assert_ptr_nonnull(e);
+	two_make(t, scale);
+	advantage_defaults(p);
+	ck_assert_int_eq(compute_advantages(e, p, &t->b, t->adv, &d), 0);
+}
+
+#define ck_assert_exact(got, want) do {					\
+	double g_ = (got), w_ = (want);					\
+	ck_assert_msg(g_ == w_, "%s = %a, expected %a", #got, g_, w_);	\
+} while (0)
+
+/*
+ * drgrpo: A = r - mean.  Prescaled by 2^-1023 the rewards are 1 and 1.5,
+ * mean 1.25, A = -0.25 and 0.25, scaled back: -+2^1021.
+ */
+START_TEST(drgrpo_scaled_back)
+{
+	struct adv_params p;
+	struct two t;
+
+	run(&t, "drgrpo", 0x1p1023, &p);
+	ck_assert_exact(t.adv[0], -0x1p1021);
+	ck_assert_exact(t.adv[1], 0x1p1021);
+}
+END_TEST
+
+/* rloo: A_i = r_i - r_j in a group of two: -+0.5, back: -+2^1022. */
+START_TEST(rloo_scaled_back)
+{
+	struct adv_params p;
+	struct two t;
+
+	run(&t, "rloo", 0x1p1023, &p);
+	ck_assert_exact(t.adv[0], -0x1p1022);
+	ck_assert_exact(t.adv[1], 0x1p1022);
+}
+END_TEST
+
+/*
+ * opo: baseline sum T r / sum T = (1 + 3 * 1.5) / 4 = 1.375 prescaled,
+ * A = -0.375 and 0.125, back: -3 * 2^1020 and 2^1020.
+ */
+START_TEST(opo_scaled_back)
+{
+	struct adv_params p;
+	struct two t;
+
+	run(&t, "opo", 0x1p1023, &p);
+	ck_assert_exact(t.adv[0], -0x3p1020);
+	ck_assert_exact(t.adv[1], 0x1p1020);
+}
+END_TEST
+
+/*
+ * grpo divides by the deviation: A = -+0.25 / (0.25 + eps 2^-1023), and
+ * eps 2^-1023 is lost next to 0.25, so exactly -+1, not scaled back.
+ */
+START_TEST(grpo_not_scaled_back)
+{
+	struct adv_params p;
+	struct two t;
+
+	run(&t, "grpo", 0x1p1023, &p);
+	ck_assert_exact(t.adv[0], -1);
+	ck_assert_exact(t.adv[1], 1);
+}
+END_TEST
+
+/*
+ * MS-GRPO of a group of two is the one subgroup's z: -+1 as grpo's; and
+ * the group it computed on the prescaled copy is counted in the caller's
+ * parameters.
+ */
+START_TEST(msgrpo_counts_kept)
+{
+	struct adv_params p;
+	struct two t;
+
+	run(&t, "msgrpo", 0x1p1023, &p);
+	ck_assert_exact(t.adv[0], -1);
+	ck_assert_exact(t.adv[1], 1);
+	ck_assert_uint_eq(p.ms_exact, 1);
+	ck_assert_uint_eq(p.ms_sampled, 0);
+}
+END_TEST
+
+/*
+ * At 2^510 (past 2^500, so prescaled) squares still fit in a double: the
+ * prescaled result is then the estimator's own, bit for bit, for every
+ * row of the table (eps and rpp-baseline's 1e-8 are lost next to the
+ * deviations either way).
+ */
+START_TEST(same_as_unscaled)
+{
+	const struct estimator *e;
+	struct adv_params p, q;
+	struct two t, u;
+	struct diag d = { 0 };
+
+	for (e = advantage_table; e->name != NULL; e++) {
+		run(&t, e->name, 0x1p510, &p);
+		two_make(&u, 0x1p510);
+		advantage_defaults(&q);
+		ck_assert_int_eq(e->fn(&u.b, &q, u.adv, &d), 0);
+		ck_assert_msg(memcmp(t.adv, u.adv, sizeof(t.adv)) == 0,
+		    "%s: %a %a prescaled, %a %a not", e->name, t.adv[0],
+		    t.adv[1], u.adv[0], u.adv[1]);
+	}
+}
+END_TEST
+
+static Suite *
+compute_suite(void)
+{
+	Suite *s = suite_create("compute");
+	TCase *tc = tcase_create("prescale");
+
+	tcase_add_test(tc, drgrpo_scaled_back);
+	tcase_add_test(tc, rloo_scaled_back);
+	tcase_add_test(tc, opo_scaled_back);
+	tcase_add_test(tc, grpo_not_scaled_back);
+	tcase_add_test(tc, msgrpo_counts_kept);
+	tcase_add_test(tc, same_as_unscaled);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	return tu_run(compute_suite());
+}
