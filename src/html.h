@@ -1,0 +1,51 @@
+/*
+ * html.h - one self-contained HTML page (rladv stats --html, rladv diff
+ * --html): text made safe whatever its bytes, the page's frame with its
+ * style inline, sections, a table of figures.  The caller owns the FILE
+ * and every string it passes; nothing here allocates.  A Content Security
+ * Policy in the page forbids every fetch and every script, so the page
+ * cannot reach the network when opened.
+ */
+#ifndef RLADV_HTML_H
+#define RLADV_HTML_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * Writes n bytes of s as text that is safe inside an element and inside a
+ * double- or single-quoted attribute: & < > " ' as entities, control
+ * characters (U+0000-U+001F, U+007F-U+009F) as \u00XX the way JSON spells
+ * them, every byte that is not part of valid UTF-8 (overlong forms,
+ * surrogates, past U+10FFFF, cut sequences) and the noncharacters as
+ * U+FFFD.  Returns the number of characters a reader sees.
+ */
+size_t	html_text(FILE *f, const char *s, size_t n);
+/* html_text() of a NUL-terminated string. */
+size_t	html_str(FILE *f, const char *s);
+/*
+ * Like html_text(), showing at most max characters (max >= 1): when the
+ * text is longer, its first max - 1 characters and an ellipsis.  An escape
+ * is never cut in two.  Returns the characters shown.
+ */
+size_t	html_text_cut(FILE *f, const char *s, size_t n, size_t max);
+/* The characters html_text() would show for s (for layout). */
+size_t	html_width(const char *s, size_t n);
+
+/* The page up to its first heading; title is text (escaped here). */
+void	html_begin(FILE *f, const char *title);
+/* A paragraph of text; cls (a literal class name) may be NULL. */
+void	html_para(FILE *f, const char *cls, const char *text);
+/* A section with a heading and an optional note under it (NULL: none). */
+void	html_section(FILE *f, const char *heading, const char *note);
+void	html_section_end(FILE *f);
+/* Charts side by side, wrapping, until html_grid_end(). */
+void	html_grid(FILE *f);
+void	html_grid_end(FILE *f);
+/* A two-column table: n names and their values, both text. */
+void	html_table(FILE *f, const char *const *name, const char *const *value,
+	    size_t n);
+/* Closes the page and flushes; returns 0, or -1 when a write failed. */
+int	html_end(FILE *f);
+
+#endif
