@@ -281,7 +281,7 @@ cut_lines(const uint8_t *p, size_t n, struct lines *L)
 		if (L->n == cap)
 			L->hash = diag_realloc(L->hash, (cap *= 2) *
 			    sizeof(*L->hash));
-		L->hash[L->n++] = group_hash(p + beg, len, 42);
+		L->hash[L->n++] = keymap_hash(p + beg, len, 42);
 	}
 	qsort(L->hash, L->n, sizeof(*L->hash), cmp_u64);
 }
@@ -308,7 +308,7 @@ check_rejects(int fd, const struct lines *L, unsigned long long nrej,
 		if (t[i] != '\n')
 			continue;
 		count++;
-		h = group_hash(t + beg, (size_t)(i - beg), 42);
+		h = keymap_hash(t + beg, (size_t)(i - beg), 42);
 		if (plain && bsearch(&h, L->hash, L->n, sizeof(h),
 		    cmp_u64) == NULL)
 			fail("rejects file holds a line that is not an input "

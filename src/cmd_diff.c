@@ -69,7 +69,7 @@ struct top {
 
 struct dctx {
 	struct side		 s[2];
-	struct strata		 keys;	/* values: struct dstr */
+	struct keymap		 keys;	/* values: struct dstr */
 	unsigned long long	 records, groups, flips;
 	/* Bivariate Welford for the correlation of the two vectors. */
 	double			 cn, ma, mb, cab, m2a, m2b;
@@ -84,7 +84,7 @@ struct dctx {
 static struct dstr *
 dstr_of(const struct dctx *x, size_t k)
 {
-	return strata_val(&x->keys, k);
+	return keymap_val(&x->keys, k);
 }
 
 static void
@@ -237,7 +237,7 @@ offset_range(const struct dctx *x, int s)
 	size_t i;
 	int any = 0;
 
-	for (i = 0; i < x->keys.n; i++) {
+	for (i = 0; i < keymap_count(&x->keys); i++) {
 		m = &dstr_of(x, i)->a[s];
 		if (m->n == 0)
 			continue;
@@ -284,12 +284,12 @@ print_json(const struct dctx *x)
 	}
 	arr = cJSON_AddArrayToObject(root, "strata");
 	ix = strata_sorted(&x->keys);
-	for (i = 0; i < x->keys.n; i++) {
+	for (i = 0; i < keymap_count(&x->keys); i++) {
 		const struct dstr *ds = dstr_of(x, ix[i]);
 
 		k = ix[i];
 		e = cJSON_CreateObject();
-		str = strata_label(x->keys.key[k], x->keys.len[k]);
+		str = strata_label_of(&x->keys, k);
 		cJSON_AddStringToObject(e, "stratum", str);
 		free(str);
 		cJSON_AddNumberToObject(e, "records", ds->a[0].n);
@@ -376,7 +376,7 @@ print_human(const struct dctx *x)
 	    "records", "A mean", "var", "cellvar", "mass", "B mean", "var",
 	    "cellvar", "mass");
 	ix = strata_sorted(&x->keys);
-	for (i = 0; i < x->keys.n; i++) {
+	for (i = 0; i < keymap_count(&x->keys); i++) {
 		const struct dstr *ds = dstr_of(x, ix[i]);
 
 		for (s = 0; s < 2; s++) {
@@ -387,7 +387,7 @@ print_human(const struct dctx *x)
 			fmt_share(m[s][3], 32, share(ds->mass[s],
 			    x->s[s].mass));
 		}
-		lab = strata_label(x->keys.key[ix[i]], x->keys.len[ix[i]]);
+		lab = strata_label_of(&x->keys, ix[i]);
 		printf("%-10s %7.0f | %8s %7s %7s %6s | %8s %7s %7s %6s\n",
 		    lab, ds->a[0].n, m[0][0], m[0][1], m[0][2], m[0][3],
 		    m[1][0], m[1][1], m[1][2], m[1][3]);
@@ -516,7 +516,7 @@ diff_configs(struct config *outer, const struct dopts *o)
 	int rc = 0, s, need_tie, stream;
 
 	memset(&x, 0, sizeof(x));
-	strata_init(&x.keys, sizeof(struct dstr));
+	keymap_init(&x.keys, sizeof(struct dstr));
 	x.maxtop = o->top;
 	x.top = diag_calloc(o->top + 1, sizeof(*x.top));
 	for (s = 0; s < 2 && rc == 0; s++) {
@@ -562,7 +562,7 @@ diff_configs(struct config *outer, const struct dopts *o)
 		free(x.top[i].stratum);
 	}
 	free(x.top);
-	strata_free(&x.keys);
+	keymap_free(&x.keys);
 	strata_cells_free(&x.cells);
 	return rc;
 }
@@ -901,7 +901,7 @@ dup_key(struct diag *d, const struct line *ln, const struct buf *key,
 static int
 outputs_by_key(struct odiff *od, struct input *in[2], struct diag *d)
 {
-	struct strata t;	/* B's keys; values: struct brow */
+	struct keymap t;	/* B's keys; values: struct brow */
 	struct brow *row;
 	struct buf arena = { 0 }, key = { 0 };
 	struct line ln;
@@ -910,13 +910,13 @@ outputs_by_key(struct odiff *od, struct input *in[2], struct diag *d)
 	char *lab, what[256];
 	int rc = 0, r, added;
 
-	strata_init(&t, sizeof(struct brow));
+	keymap_init(&t, sizeof(struct brow));
 	while ((r = input_next(in[1], &ln, d)) > 0) {
 		od->records[1]++;
 		if ((rc = line_key(&ln, od->o->key, &key, d)) != 0)
 			break;
-		k = strata_get(&t, key.p ? key.p : "", key.len, &added);
-		row = strata_val(&t, k);
+		k = keymap_get(&t, key.p, key.len, &added);
+		row = keymap_val(&t, k);
 		if (!added) {
 			rc = dup_key(d, &ln, &key, row->line);
 			break;
@@ -936,8 +936,8 @@ outputs_by_key(struct odiff *od, struct input *in[2], struct diag *d)
 			rc = d->status;
 			break;
 		}
-		k = strata_find(&t, key.p ? key.p : "", key.len);
-		if (k == STRATA_NONE) {
+		k = keymap_find(&t, key.p, key.len);
+		if (k == KEYMAP_NONE) {
 			od->unmatched[0]++;
 			od->rec_differ++;
 			od->path.len = 0;
@@ -949,7 +949,7 @@ outputs_by_key(struct odiff *od, struct input *in[2], struct diag *d)
 			cJSON_Delete(a);
 			continue;
 		}
-		row = strata_val(&t, k);
+		row = keymap_val(&t, k);
 		if (row->used_by) {
 			rc = dup_key(d, &ln, &key, row->used_by);
 			cJSON_Delete(a);
@@ -970,8 +970,8 @@ outputs_by_key(struct odiff *od, struct input *in[2], struct diag *d)
 	}
 	if (rc == 0 && r < 0)
 		rc = d->status;
-	for (k = 0; rc == 0 && k < t.n; k++) {
-		row = strata_val(&t, k);
+	for (k = 0; rc == 0 && k < keymap_count(&t); k++) {
+		row = keymap_val(&t, k);
 		if (row->used_by)
 			continue;
 		od->unmatched[1]++;
@@ -984,14 +984,14 @@ outputs_by_key(struct odiff *od, struct input *in[2], struct diag *d)
 			    "JSON lines)");
 			break;
 		}
-		lab = strata_label(t.key[k], t.len[k]);
+		lab = strata_label_of(&t, k);
 		snprintf(what, sizeof(what), "no record with key \"%.200s\" "
 		    "in A", lab);
 		free(lab);
 		report(od, 0, row->line, NULL, NULL, what);
 		cJSON_Delete(b);
 	}
-	strata_free(&t);
+	keymap_free(&t);
 	buf_free(&arena);
 	buf_free(&key);
 	return rc;

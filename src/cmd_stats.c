@@ -39,7 +39,7 @@ struct acc {
 	unsigned long long	 with_stratum;
 	struct hbin		*hist;		/* sorted by size */
 	size_t			 nhist, hcap;
-	struct strata		 strata;	/* values: reward moments */
+	struct keymap		 strata;	/* values: reward moments */
 	/* Trained tokens T_i: all records, A > 0, A < 0. */
 	struct strata_mom	 len, pos, neg;
 	unsigned long long	 zero;		/* records with A = 0 */
@@ -67,7 +67,7 @@ enum favour { FAV_NONE, FAV_TOKEN, FAV_SEQ };
 static struct strata_mom *
 srew(const struct acc *a, size_t k)
 {
-	return strata_val(&a->strata, k);
+	return keymap_val(&a->strata, k);
 }
 
 /* An empty accumulator: its table must know the size of its values. */
@@ -75,7 +75,7 @@ static void
 acc_init(struct acc *a)
 {
 	memset(a, 0, sizeof(*a));
-	strata_init(&a->strata, sizeof(struct strata_mom));
+	keymap_init(&a->strata, sizeof(struct strata_mom));
 }
 
 static void
@@ -111,14 +111,15 @@ acc_free(struct acc *a)
 	free(a->label);
 	free(a->where);
 	free(a->hist);
-	strata_free(&a->strata);
+	keymap_free(&a->strata);
 }
 
 /* Folds batch o into the total t. */
 static void
 acc_merge(struct acc *t, const struct acc *o)
 {
-	size_t i, k, j;
+	const char *key;
+	size_t i, k, j, len;
 
 	t->records += o->records;
 	t->groups += o->groups;
@@ -131,9 +132,9 @@ acc_merge(struct acc *t, const struct acc *o)
 	}
 	for (i = 0; i < o->nhist; i++)
 		hist_add(t, o->hist[i].size, o->hist[i].groups);
-	for (i = 0; i < o->strata.n; i++) {
-		k = strata_get(&t->strata, o->strata.key[i], o->strata.len[i],
-		    NULL);
+	for (i = 0; i < keymap_count(&o->strata); i++) {
+		key = keymap_key(&o->strata, i, &len);
+		k = keymap_get(&t->strata, key, len, NULL);
 		strata_mom_merge(srew(t, k), srew(o, i));
 	}
 	strata_mom_merge(&t->len, &o->len);
@@ -405,10 +406,10 @@ json_acc(const struct sctx *x, const struct acc *a, const char *label,
 	cJSON_AddItemToObject(o, "fields", json_fields(x, a));
 	arr = cJSON_AddArrayToObject(o, "strata");
 	ix = strata_sorted(&a->strata);
-	for (i = 0; i < a->strata.n; i++) {
+	for (i = 0; i < keymap_count(&a->strata); i++) {
 		k = ix[i];
 		e = cJSON_CreateObject();
-		lab = strata_label(a->strata.key[k], a->strata.len[k]);
+		lab = strata_label_of(&a->strata, k);
 		cJSON_AddStringToObject(e, "stratum", lab);
 		free(lab);
 		m = srew(a, k);
@@ -615,7 +616,7 @@ print_acc(const struct sctx *x, const struct acc *a, int utf8)
 
 	putchar('\n');
 	ix = strata_sorted(&a->strata);
-	for (i = 0; i < a->strata.n; i++)
+	for (i = 0; i < keymap_count(&a->strata); i++)
 		if (srew(a, i)->n > smax)
 			smax = srew(a, i)->n;
 	fputs("stratum (", stdout);
@@ -623,10 +624,10 @@ print_acc(const struct sctx *x, const struct acc *a, int utf8)
 		printf("%s%s", j ? "," : "", f->stratum[j]);
 	printf(")\n%-10s %8s %7s %12s %11s\n", "", "records", "share",
 	    "reward mean", "reward std");
-	for (i = 0; i < a->strata.n; i++) {
+	for (i = 0; i < keymap_count(&a->strata); i++) {
 		k = ix[i];
 		m = srew(a, k);
-		lab = strata_label(a->strata.key[k], a->strata.len[k]);
+		lab = strata_label_of(&a->strata, k);
 		pct(p, sizeof(p), m->n, (double)a->records);
 		printf("%-10s %8.0f %7s %12.4f %11.4f  ", lab, m->n, p,
 		    strata_mom_mean(m), strata_mom_std(m));

@@ -28,32 +28,6 @@ struct seen {
 	struct buf	 keys;
 };
 
-uint64_t
-group_hash(const void *p, size_t n, uint64_t seed)
-{
-	const unsigned char *s = p;
-	uint64_t h = seed ^ (0x9e3779b97f4a7c15ULL * (n + 1)), w;
-
-	/* Eight bytes a step, each mixed by a multiply and a rotation. */
-	while (n >= 8) {
-		memcpy(&w, s, 8);
-		h ^= w * 0xff51afd7ed558ccdULL;
-		h = (h << 27 | h >> 37) * 0xc4ceb9fe1a85ec53ULL;
-		s += 8;
-		n -= 8;
-	}
-	w = 0;
-	if (n > 0)
-		memcpy(&w, s, n);
-	h ^= w * 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 33;
-	return h;
-}
-
 /* Two canonical keys are equal (an empty one may have no bytes at all). */
 static int
 keyeq(const char *a, size_t alen, const char *b, size_t blen)
@@ -242,7 +216,7 @@ opens_group(const struct gbatch *b, const struct record *r,
 	}
 	if (b->o.unsorted) {
 		*g = table_find(b, key, r->gkeylen,
-		    group_hash(key, r->gkeylen, 0));
+		    keymap_hash(key, r->gkeylen, 0));
 		return *g < 0;
 	}
 	last = &b->grp[b->ngroups - 1];
@@ -353,7 +327,7 @@ group_add(struct gbatch *b, const struct record *r, const struct buf *keys,
 		    "earlier records had none (blocks of --group-size)");
 
 	if (opens_group(b, r, keys, &g)) {
-		h = r->has_group ? group_hash(key, r->gkeylen, 0) : 0;
+		h = r->has_group ? keymap_hash(key, r->gkeylen, 0) : 0;
 		if (r->has_group && (se = seen_find(b->seen, key, r->gkeylen,
 		    h)) != NULL)
 			return diag_setl(d, EXIT_DATA, file, lineno, "group "
@@ -524,7 +498,7 @@ group_view(struct gbatch *b, struct batch *v, int need_tie)
 		if (e == o)
 			continue;
 		b->goff[ng] = o;
-		b->ghash[ng] = group_hash(b->keys.p + b->grp[g].key,
+		b->ghash[ng] = keymap_hash(b->keys.p + b->grp[g].key,
 		    b->grp[g].keylen, 0);
 		lab.len = 0;
 		group_label(b, g, &lab);
@@ -570,7 +544,7 @@ group_view(struct gbatch *b, struct batch *v, int need_tie)
 			}
 			b->strat[i] = (uint32_t)k;
 			if (need_tie)
-				b->tie[i] = group_hash(group_text(b,
+				b->tie[i] = keymap_hash(group_text(b,
 				    &b->rec[b->perm[i]]),
 				    b->rec[b->perm[i]].len, 1);
 		}

@@ -12,6 +12,7 @@
 #include "batch.h"
 #include "buf.h"
 #include "diag.h"
+#include "keymap.h"
 #include "record.h"
 
 struct brec {
@@ -72,8 +73,6 @@ void	group_init(struct gbatch *b, const struct gopts *o);
 /* The bytes of a record's line. */
 const char *group_text(const struct gbatch *b, const struct brec *r);
 void	group_free(struct gbatch *b);
-/* 64-bit hash of bytes (keys, lines): fast, not cryptographic. */
-uint64_t group_hash(const void *p, size_t n, uint64_t seed);
 
 /*
  * Whether the record (keys and runs in the given scratch buffers) starts

@@ -19,125 +19,6 @@
 #include "record.h"
 #include "strata.h"
 
-/* ---- Table --------------------------------------------------------- */
-
-void
-strata_init(struct strata *t, size_t vsize)
-{
-	memset(t, 0, sizeof(*t));
-	t->vsize = vsize;
-}
-
-/*
- * The index of key (hash h), or STRATA_NONE; *at is where the probe
- * stopped, the free slot a new key goes to.  The table has slots.
- */
-static size_t
-lookup(const struct strata *t, const char *key, size_t len, uint64_t h,
-    size_t *at)
-{
-	size_t i, j, mask = t->nslot - 1;
-
-	for (i = h & mask; t->slot[i]; i = (i + 1) & mask) {
-		j = t->slot[i] - 1;
-		if (t->hash[j] == h && t->len[j] == len &&
-		    memcmp(t->key[j], key, len) == 0) {
-			*at = i;
-			return j;
-		}
-	}
-	*at = i;
-	return STRATA_NONE;
-}
-
-/* Keeps the slots at most half full, so that probes stay short. */
-static void
-rehash(struct strata *t)
-{
-	size_t i, j, ns;
-
-	if (2 * (t->n + 1) <= t->nslot)
-		return;
-	ns = t->nslot ? 2 * t->nslot : 16;
-	free(t->slot);
-	t->slot = diag_calloc(ns, sizeof(*t->slot));
-	t->nslot = ns;
-	for (j = 0; j < t->n; j++) {
-		for (i = t->hash[j] & (ns - 1); t->slot[i];
-		    i = (i + 1) & (ns - 1))
-			;
-		t->slot[i] = j + 1;
-	}
-}
-
-size_t
-strata_get(struct strata *t, const char *key, size_t len, int *added)
-{
-	uint64_t h = group_hash(key, len, 0);
-	size_t i, k, old;
-
-	rehash(t);
-	if ((k = lookup(t, key, len, h, &i)) != STRATA_NONE) {
-		if (added != NULL)
-			*added = 0;
-		return k;
-	}
-	if (t->n == t->cap) {
-		old = t->cap;
-		t->cap = t->cap ? 2 * t->cap : 8;
-		t->key = diag_realloc(t->key, t->cap * sizeof(*t->key));
-		t->len = diag_realloc(t->len, t->cap * sizeof(*t->len));
-		t->hash = diag_realloc(t->hash, t->cap * sizeof(*t->hash));
-		if (t->vsize) {
-			t->val = diag_realloc(t->val, t->cap * t->vsize);
-			memset((char *)t->val + old * t->vsize, 0,
-			    (t->cap - old) * t->vsize);
-		}
-	}
-	t->key[t->n] = diag_malloc(len + 1);
-	memcpy(t->key[t->n], key, len);
-	t->key[t->n][len] = '\0';
-	t->len[t->n] = len;
-	t->hash[t->n] = h;
-	t->slot[i] = ++t->n;
-	if (added != NULL)
-		*added = 1;
-	return t->n - 1;
-}
-
-size_t
-strata_find(const struct strata *t, const char *key, size_t len)
-{
-	size_t at;
-
-	/* An empty table may have no slots yet. */
-	if (t->n == 0)
-		return STRATA_NONE;
-	return lookup(t, key, len, group_hash(key, len, 0), &at);
-}
-
-void *
-strata_val(const struct strata *t, size_t k)
-{
-	return (char *)t->val + k * t->vsize;
-}
-
-void
-strata_free(struct strata *t)
-{
-	size_t i, vsize = t->vsize;
-
-	for (i = 0; i < t->n; i++)
-		free(t->key[i]);
-	free(t->key);
-	free(t->len);
-	free(t->hash);
-	free(t->slot);
-	free(t->val);
-	/* Ready to use again, for values of the same type. */
-	strata_init(t, vsize);
-}
-
 /* ---- Order and labels ---------------------------------------------- */
 
 /*
@@ -193,7 +74,7 @@ cmp_part(const char *a, size_t al, const char *b, size_t bl)
 
 /* qsort() takes no context argument, and qsort_r() differs between
  * glibc and the BSDs: the table being sorted waits here. */
-static const struct strata *sort_tab;
+static const struct keymap *sort_tab;
 
 /*
  * Keys part by part (composite keys join parts with 0x1f); an empty part
@@ -202,10 +83,10 @@ static const struct strata *sort_tab;
 static int
 cmp_stratum(const void *pa, const void *pb)
 {
-	size_t i = *(const size_t *)pa, j = *(const size_t *)pb;
-	const char *a = sort_tab->key[i], *b = sort_tab->key[j];
-	const char *ae = a + sort_tab->len[i], *be = b + sort_tab->len[j];
-	const char *ap, *bp;
+	size_t i = *(const size_t *)pa, j = *(const size_t *)pb, al, bl;
+	const char *a = keymap_key(sort_tab, i, &al);
+	const char *b = keymap_key(sort_tab, j, &bl);
+	const char *ae = a + al, *be = b + bl, *ap, *bp;
 	int c;
 
 	if (a == ae || b == be)
@@ -229,7 +110,7 @@ cmp_stratum(const void *pa, const void *pb)
 }
 
 size_t *
-strata_sorted(const struct strata *t)
+strata_sorted(const struct keymap *t)
 {
 	size_t *ix = diag_malloc((t->n + 1) * sizeof(*ix)), i;
 
@@ -254,6 +135,15 @@ strata_label(const char *key, size_t len)
 	return lab.p;
 }
 
+char *
+strata_label_of(const struct keymap *t, size_t k)
+{
+	size_t len;
+	const char *key = keymap_key(t, k, &len);
+
+	return strata_label(key, len);
+}
+
 /* ---- Cells of a group ---------------------------------------------- */
 
 static void
@@ -271,7 +161,7 @@ cells_grow(struct strata_cells *c, size_t n)
 }
 
 void
-strata_cells_fill(struct strata_cells *c, struct strata *t,
+strata_cells_fill(struct strata_cells *c, struct keymap *t,
     const struct gbatch *b, const struct batch *v, size_t g)
 {
 	size_t o = v->goff[g], n = v->goff[g + 1] - o, ns = v->nstrat[g];
@@ -295,7 +185,7 @@ strata_cells_fill(struct strata_cells *c, struct strata *t,
 			 * batches they meet by their canonical key.  Records
 			 * without the key share the empty one, "(none)".
 			 */
-			c->loc[s] = strata_get(t, r->has_stratum ?
+			c->loc[s] = keymap_get(t, r->has_stratum ?
 			    b->keys.p + r->skey : "", r->has_stratum ?
 			    r->skeylen : 0, NULL);
 		} else if (v->r[k] != c->first[s])

@@ -139,7 +139,7 @@ START_TEST(contiguous_groups)
 	ck_assert_uint_eq(v.strat[3], 0);
 	ck_assert_uint_eq(t.b.nstrata, 3);
 	/* the group hash is of the canonical key "sa" */
-	ck_assert(v.ghash[0] == group_hash("sa", 2, 0));
+	ck_assert(v.ghash[0] == keymap_hash("sa", 2, 0));
 	gt_free(&t);
 }
 END_TEST
@@ -559,9 +559,9 @@ START_TEST(view_strata)
 	ck_assert(v.T[0] == 2 && v.T[6] == 2);
 	ck_assert(v.r[0] == 0.5 && v.r[3] == 1);
 	/* tie: the hash of the record's line, seed 1 */
-	ck_assert(v.tie[5] == group_hash(group_text(&t.b, &t.b.rec[5]),
+	ck_assert(v.tie[5] == keymap_hash(group_text(&t.b, &t.b.rec[5]),
 	    t.b.rec[5].len, 1));
-	ck_assert(v.tie[5] == group_hash(strat_rec("h", 5, 1),
+	ck_assert(v.tie[5] == keymap_hash(strat_rec("h", 5, 1),
 	    strlen(strat_rec("h", 5, 1)), 1));
 	ck_assert(v.tie[5] != v.tie[6]);
 	gt_free(&t);
@@ -647,17 +647,17 @@ START_TEST(hash_function)
 	size_t i, j;
 
 	/* Deterministic, seed-dependent. */
-	ck_assert(group_hash(s, 26, 0) == group_hash(s, 26, 0));
-	ck_assert(group_hash(s, 26, 0) != group_hash(s, 26, 1));
+	ck_assert(keymap_hash(s, 26, 0) == keymap_hash(s, 26, 0));
+	ck_assert(keymap_hash(s, 26, 0) != keymap_hash(s, 26, 1));
 	/* Every prefix length 0..16 hashes differently (the tail bytes and
 	 * the length both count). */
 	for (i = 0; i <= 16; i++)
-		h[i] = group_hash(s, i, 0);
+		h[i] = keymap_hash(s, i, 0);
 	for (i = 0; i <= 16; i++)
 		for (j = i + 1; j <= 16; j++)
 			ck_assert_msg(h[i] != h[j], "prefix %zu == %zu", i, j);
 	/* "sa" and "na" (string and number keys) differ. */
-	ck_assert(group_hash("sa", 2, 0) != group_hash("na", 2, 0));
+	ck_assert(keymap_hash("sa", 2, 0) != keymap_hash("na", 2, 0));
 }
 END_TEST
 

@@ -1,0 +1,189 @@
+/*
+ * keymap.c - open addressing with linear probing.  The slots hold key
+ * indexes, not keys, so that growing the table moves words, and the keys
+ * stay in the order they came: indexes are dense and stable, and callers
+ * keep their figures in arrays beside them.  The slots are kept at most
+ * half full, so that probes stay short.  Running out of memory ends the
+ * process in diag's allocators, as it does everywhere in rladv.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "keymap.h"
+
+uint64_t
+keymap_hash(const void *p, size_t n, uint64_t seed)
+{
+	const unsigned char *s = p;
+	uint64_t h = seed ^ (0x9e3779b97f4a7c15ULL * (n + 1)), w;
+
+	/* Eight bytes a step, each mixed by a multiply and a rotation. */
+	while (n >= 8) {
+		memcpy(&w, s, 8);
+		h ^= w * 0xff51afd7ed558ccdULL;
+		h = (h << 27 | h >> 37) * 0xc4ceb9fe1a85ec53ULL;
+		s += 8;
+		n -= 8;
+	}
+	w = 0;
+	if (n > 0)
+		memcpy(&w, s, n);
+	h ^= w * 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}
+
+void
+keymap_init(struct keymap *m, size_t vsize)
+{
+	memset(m, 0, sizeof(*m));
+	m->vsize = vsize;
+}
+
+/*
+ * The index of key (hash h), or KEYMAP_NONE; *at is where the probe
+ * stopped, the free slot a new key goes to.  The map has slots.
+ */
+static size_t
+lookup(const struct keymap *m, const void *key, size_t len, uint64_t h,
+    size_t *at)
+{
+	size_t i, k, mask = m->nslot - 1;
+
+	for (i = h & mask; m->slot[i]; i = (i + 1) & mask) {
+		k = m->slot[i] - 1;
+		/* An empty key may come with no bytes at all. */
+		if (m->hash[k] == h && m->len[k] == len && (len == 0 ||
+		    memcmp(m->keys.p + m->off[k], key, len) == 0)) {
+			*at = i;
+			return k;
+		}
+	}
+	*at = i;
+	return KEYMAP_NONE;
+}
+
+/* Room for one more key: the slots stay at most half full. */
+static void
+grow(struct keymap *m)
+{
+	size_t i, k, ns;
+
+	if (m->n == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 8;
+		m->off = diag_realloc(m->off, m->cap * sizeof(*m->off));
+		m->len = diag_realloc(m->len, m->cap * sizeof(*m->len));
+		m->hash = diag_realloc(m->hash, m->cap * sizeof(*m->hash));
+		if (m->vsize)
+			m->val = diag_realloc(m->val, m->cap * m->vsize);
+	}
+	if (2 * (m->n + 1) <= m->nslot)
+		return;
+	ns = m->nslot ? 2 * m->nslot : 16;
+	free(m->slot);
+	m->slot = diag_calloc(ns, sizeof(*m->slot));
+	m->nslot = ns;
+	for (k = 0; k < m->n; k++) {
+		for (i = m->hash[k] & (ns - 1); m->slot[i];
+		    i = (i + 1) & (ns - 1))
+			;
+		m->slot[i] = k + 1;
+	}
+}
+
+size_t
+keymap_get(struct keymap *m, const void *key, size_t len, int *added)
+{
+	uint64_t h = keymap_hash(key, len, 0);
+	size_t i, k;
+
+	grow(m);
+	if ((k = lookup(m, key, len, h, &i)) != KEYMAP_NONE) {
+		if (added != NULL)
+			*added = 0;
+		return k;
+	}
+	k = m->n++;
+	m->off[k] = buf_add(&m->keys, key, len);
+	m->len[k] = len;
+	m->hash[k] = h;
+	if (m->vsize)
+		memset(m->val + k * m->vsize, 0, m->vsize);
+	m->slot[i] = k + 1;
+	if (added != NULL)
+		*added = 1;
+	return k;
+}
+
+size_t
+keymap_find(const struct keymap *m, const void *key, size_t len)
+{
+	size_t at;
+
+	/* An empty map may have no slots yet. */
+	if (m->n == 0)
+		return KEYMAP_NONE;
+	return lookup(m, key, len, keymap_hash(key, len, 0), &at);
+}
+
+const char *
+keymap_key(const struct keymap *m, size_t k, size_t *len)
+{
+	if (len != NULL)
+		*len = m->len[k];
+	/* Only empty keys so far: no storage to point into. */
+	return m->len[k] ? m->keys.p + m->off[k] : "";
+}
+
+void *
+keymap_val(const struct keymap *m, size_t k)
+{
+	return m->val + k * m->vsize;
+}
+
+size_t
+keymap_count(const struct keymap *m)
+{
+	return m->n;
+}
+
+void
+keymap_clear(struct keymap *m)
+{
+	size_t i, k, mask = m->nslot - 1;
+
+	/* A few keys in many slots (a large map used again for a small
+	 * set): clear only their slots, so that clearing costs what was
+	 * added.  Every key is found on its own probe path, whatever was
+	 * cleared before it. */
+	if (8 * m->n < m->nslot)
+		for (k = 0; k < m->n; k++) {
+			for (i = m->hash[k] & mask; m->slot[i] != k + 1;
+			    i = (i + 1) & mask)
+				;
+			m->slot[i] = 0;
+		}
+	else if (m->nslot)
+		memset(m->slot, 0, m->nslot * sizeof(*m->slot));
+	m->n = 0;
+	m->keys.len = 0;
+}
+
+void
+keymap_free(struct keymap *m)
+{
+	size_t vsize = m->vsize;
+
+	buf_free(&m->keys);
+	free(m->off);
+	free(m->len);
+	free(m->hash);
+	free(m->slot);
+	free(m->val);
+	keymap_init(m, vsize);
+}
