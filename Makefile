@@ -157,6 +157,7 @@ check test: rladv unit
 	@if [ "$(FUZZ_TIME)" != 0 ]; then sh scripts/deps.sh fuzz && \
 	    $(MAKE) --no-print-directory fuzz-check; fi
 	python3 ../shared/conformance/check.py ./rladv
+	python3 tests/presets/reference.py --verify
 
 # make bench: rladv against its baselines; make bench DEVICE=cuda (with a
 # CUDA=1 build): CPU against GPU on large shards and exact MS-GRPO.
