@@ -75,6 +75,17 @@ def groups_by_blocks(n, size):
     return [list(range(s, s + size)) for s in range(0, n, size)]
 
 
+def group_norm(rewards, groups, eps):
+    """(r - mean) / (torch.std + eps) within each group, sample std."""
+    adv = [0.0] * len(rewards)
+    for g in groups:
+        v = [rewards[i] for i in g]
+        m, s = mean(v), std_sample(v)
+        for i in g:
+            adv[i] = (rewards[i] - m) / (s + eps)
+    return adv
+
+
 def verl_grpo(rewards, groups, eps=1e-6):
     """verl/trainer/ppo/core_algos.py compute_grpo_outcome_advantage:
     scores = token_level_rewards.sum(-1); a group of one gets mean 0 and
@@ -155,13 +166,7 @@ def p_openrlhf(recs):
     # With gamma=1 and no KL in the reward (kl.use_loss), every action token
     # carries this value (get_cumulative_returns).
     r = [x["reward"] for x in recs]
-    adv = [0.0] * len(r)
-    for g in groups_by_blocks(len(r), OPENRLHF_N_SAMPLES):
-        v = [r[i] for i in g]
-        m, s = mean(v), std_sample(v)
-        for i in g:
-            adv[i] = (r[i] - m) / (s + 1e-9)
-    return adv
+    return group_norm(r, groups_by_blocks(len(r), OPENRLHF_N_SAMPLES), 1e-9)
 
 
 def p_nemo_rl(recs):
@@ -272,13 +277,7 @@ def p_roll(line):
     # compute_advantage (grpo -> compute_reinforce_return, gamma 1) puts the
     # value on every response token; whiten_advantages defaults to False.
     r = line["scores"]
-    adv = [0.0] * len(r)
-    for g in groups_by_blocks(len(r), ROLL_NUM_RETURN_SEQUENCES):
-        v = [r[i] for i in g]
-        m, s = mean(v), std_sample(v)
-        for i in g:
-            adv[i] = (r[i] - m) / (s + 1e-6)
-    return adv
+    return group_norm(r, groups_by_blocks(len(r), ROLL_NUM_RETURN_SEQUENCES), 1e-6)
 
 
 def p_skyrl(recs):
