@@ -92,6 +92,9 @@ $(BUILD)/tests/%: tests/%.c $(LIBOBJS) $(CUOBJS) | deps
 	$(CC) $(ALL_CPPFLAGS) $(CHECK_CFLAGS) $(ALL_CFLAGS) -MMD -MP -o $@ $< \
 	    $(LIBOBJS) $(CUOBJS) $(ALL_LDFLAGS) $(CHECK_LIBS) $(LIBS)
 
+# check_options runs ./rladv end to end (--help to a full disk).
+$(BUILD)/tests/check_options: rladv
+
 # The CUDA backend without a GPU: the real src/backend_cuda.cu compiled by
 # $(CXX) against tests/cuda_emu/cuda_runtime.h, a CPU emulation of the
 # runtime that runs its kernels (blocks in turn, threads as fibers), and

@@ -68,8 +68,8 @@ static const struct {
 #define NEXTRA (sizeof(extras) / sizeof(extras[0]))
 
 struct fctx {
-	const struct config	*c;
-	struct config		 xc[NEXTRA];
+	const struct prefs	*c;
+	struct prefs		 xc[NEXTRA];
 	struct adv_params	 ap;
 	struct output		*out;
 	double			*adv, *w, *xadv, *xw;
@@ -123,7 +123,7 @@ grow(struct fctx *x, size_t n)
 
 /* SPEC 3: a set of equal rewards gives exactly 0. */
 static void
-check_equal_zero(const struct config *c, const struct batch *v,
+check_equal_zero(const struct prefs *c, const struct batch *v,
     const double *adv)
 {
 	size_t g, i, o, n;
@@ -158,7 +158,7 @@ check_equal_zero(const struct config *c, const struct batch *v,
 /* SPEC 4, token mode: c_i = 1/N, so sum c_i T_i = 1 over each scope
  * that has a trained token. */
 static void
-check_token_sum(const struct config *c, const struct batch *v,
+check_token_sum(const struct prefs *c, const struct batch *v,
     const double *w)
 {
 	size_t g0, g1, i;
@@ -335,7 +335,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned s0, s1, s2;
 	char *argv[64];
 	int argc = 0, rc, plain;
-	struct config c;
+	struct prefs c;
+	struct optstore own = { 0 };
 	struct diag d;
 	struct fctx x;
 	struct pipeline_stats st;
@@ -439,7 +440,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	memset(&d, 0, sizeof(d));
 	options_defaults(&c);
-	if (options_parse(&c, argc, argv, 1, &d) != 0 ||
+	if (options_parse(&c, &own, argc, argv, &d) != 0 ||
 	    options_check(&c, &d) != 0 || compute_device(&c, &d) != 0)
 		fail("the harness's options were refused", d.msg);
 
@@ -495,6 +496,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(x.xadv);
 	free(x.xw);
 	free(x.inv);
-	options_free(&c);
+	optstore_free(&own);
 	return 0;
 }

@@ -62,7 +62,7 @@ backend_advantages(const struct estimator *e, struct adv_params *ap,
 }
 
 int
-backend_loss_weights(const struct config *c, const struct batch *v,
+backend_loss_weights(const struct prefs *c, const struct batch *v,
     const double *adv, double *w, struct diag *d)
 {
 #ifdef RLADV_CUDA

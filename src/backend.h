@@ -15,7 +15,7 @@ int	backend_select(enum device dev, struct diag *d);
 int	backend_advantages(const struct estimator *e, struct adv_params *ap,
 	    const struct batch *v, double *adv, struct diag *d);
 /* Loss weights of a batch, from its advantages, on the chosen device. */
-int	backend_loss_weights(const struct config *c, const struct batch *v,
+int	backend_loss_weights(const struct prefs *c, const struct batch *v,
 	    const double *adv, double *w, struct diag *d);
 /* Whether this build has the CUDA backend. */
 int	backend_has_cuda(void);

@@ -15,7 +15,7 @@
 #include "pipeline.h"
 
 struct cctx {
-	const struct config	*c;
+	const struct prefs	*c;
 	struct adv_params	 ap;
 	struct output		*out;
 	double			*adv, *w;
@@ -54,7 +54,7 @@ ann_num(struct buf *b, const char *name, double v, int digits)
 static void
 annotate(struct cctx *x, struct gbatch *b, const struct batch *v)
 {
-	const struct config *c = x->c;
+	const struct prefs *c = x->c;
 	struct advmath_mom gm, *sm = NULL;
 	struct buf lab = { 0 };
 	size_t g, k, o, n, cap = 0;
@@ -142,7 +142,7 @@ on_batch(void *ctx, struct gbatch *b, const struct batch *v, struct diag *d)
 }
 
 static void
-summary(const struct config *c, const struct pipeline_stats *st,
+summary(const struct prefs *c, const struct pipeline_stats *st,
     const struct adv_params *ap)
 {
 	fprintf(stderr, "rladv: %llu records in, %llu out, %llu rejected; "
@@ -155,28 +155,23 @@ summary(const struct config *c, const struct pipeline_stats *st,
 }
 
 int
-cmd_compute(int argc, char **argv)
+cmd_compute(struct run *r)
 {
-	struct config c;
+	const struct prefs *c = &r->p;
 	struct cctx x;
 	struct pipeline_stats st;
 	struct diag d = { 0 };
 	int rc;
 
-	options_defaults(&c);
-	rc = options_parse(&c, argc, argv, 1, &d);
-	if (rc < 0)
-		return options_meta(rc);
-	if (rc != 0 || options_check(&c, &d) != 0 ||
-	    compute_device(&c, &d) != 0)
-		diag_exit(&d);
 	memset(&x, 0, sizeof(x));
-	x.c = &c;
-	x.ap = c.ap;
-	if ((x.out = output_open(c.out, c.gzip, c.gzip_level, &d)) == NULL)
-		diag_exit(&d);
-	rc = pipeline_run(&c, c.est->kind == EST_MSGRPO,
-	    compute_streams(&c), on_batch, &x, &st, &d);
+	x.c = c;
+	x.ap = c->ap;
+	if ((x.out = output_open(c->out, c->gzip, c->gzip_level, &d)) == NULL) {
+		diag_print(&d);
+		return d.status;
+	}
+	rc = pipeline_run(c, c->est->kind == EST_MSGRPO,
+	    compute_streams(c), on_batch, &x, &st, &d);
 	if (rc == 0)
 		rc = output_close(x.out, &d);
 	else {
@@ -186,15 +181,14 @@ cmd_compute(int argc, char **argv)
 	}
 	if (rc != 0)
 		diag_print(&d);
-	if (c.verbose || c.skip || (c.est->kind == EST_MSGRPO &&
-	    c.ap.ms.mode == MS_AUTO && rc == 0))
-		summary(&c, &st, &x.ap);
+	if (c->verbose || c->skip || (c->est->kind == EST_MSGRPO &&
+	    c->ap.ms.mode == MS_AUTO && rc == 0))
+		summary(c, &st, &x.ap);
 	free(x.adv);
 	free(x.w);
 	free(x.inv);
 	free(x.annoff);
 	free(x.annlen);
 	buf_free(&x.ann);
-	options_free(&c);
 	return rc;
 }

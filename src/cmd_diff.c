@@ -27,23 +27,13 @@
 #include "pipeline.h"
 #include "strata.h"
 
-/* The options diff reads itself; the rest go to options_parse. */
-struct dopts {
-	const char	*opt[2];	/* --a, --b */
-	int		 outputs;
-	const char	*key;
-	double		 tol, atol;
-	size_t		 top;
-};
-
 /* ---- rladv diff --a --b ------------------------------------------- */
 
 struct side {
-	struct config		 c;
+	struct prefs		 c;
+	struct optstore		 own;	/* its option string's words */
 	struct adv_params	 ap;
 	const char		*opts;
-	int			 argc;
-	char			**argv;	/* options_split's, ours */
 	double			*adv, *w;
 	struct strata_mom	 all;
 	double			 mass;	/* sum |A| c T, all records */
@@ -429,7 +419,7 @@ print_human(const struct dctx *x)
 
 /* Whether two configurations read the records the same way. */
 static int
-same_input(const struct config *p, const struct config *q)
+same_input(const struct prefs *p, const struct prefs *q)
 {
 	const struct fields *a = &p->fields, *b = &q->fields;
 	int i;
@@ -463,31 +453,19 @@ same_input(const struct config *p, const struct config *q)
  * line, so that input options are given once for both.
  */
 static int
-side_parse(struct side *sd, const struct config *outer, const char *name,
+side_parse(struct side *sd, const struct prefs *outer, const char *name,
     struct diag *d)
 {
 	struct diag e = { 0 };
-	size_t n = strlen(sd->opts);
-	char *padded;
-	int rc;
+	char **argv;
+	int argc, rc;
 
-	memcpy(&sd->c, outer, sizeof(sd->c));
-	sd->c.skey_copy = NULL;	/* the outer config owns its copy */
-	/*
-	 * options_split() writes up to strlen + 2 bytes into a buffer of
-	 * strlen + 1 (the placeholder argv[0] takes one); two trailing
-	 * blanks give it room and split to nothing.  Harmless once the
-	 * buffer is sized right.
-	 */
-	padded = diag_malloc(n + 3);
-	memcpy(padded, sd->opts, n);
-	memcpy(padded + n, "  ", 3);
-	rc = options_split(padded, &sd->argc, &sd->argv, &e);
-	free(padded);
-	if (rc != 0)
+	sd->c = *outer;
+	sd->c.mode = OPT_SIDE;
+	if (options_split(sd->opts, &sd->own, &argc, &argv, &e) != 0)
 		return diag_set(d, EXIT_USAGE, "%s \"%s\": %s", name,
 		    sd->opts, e.msg);
-	rc = options_parse(&sd->c, sd->argc, sd->argv, 0, &e);
+	rc = options_parse(&sd->c, &sd->own, argc, argv, &e);
 	if (rc < 0)
 		return diag_set(d, EXIT_USAGE, "%s: --help and --version are "
 		    "not compute options; see rladv --help", name);
@@ -506,7 +484,7 @@ side_parse(struct side *sd, const struct config *outer, const char *name,
 }
 
 static int
-diff_configs(struct config *outer, const struct dopts *o)
+diff_configs(struct prefs *outer, const struct dopts *o)
 {
 	static const char *const names[2] = { "--a", "--b" };
 	struct dctx x;
@@ -536,25 +514,18 @@ diff_configs(struct config *outer, const struct dopts *o)
 		rc = pipeline_run(outer, need_tie, stream, on_batch, &x, &st,
 		    &d);
 	}
-	if (rc == 0) {
-		if (outer->json)
-			rc = print_json(&x);
-		else
-			print_human(&x);
-		if (rc != 0 || fflush(stdout) == EOF || ferror(stdout))
-			rc = diag_set(&d, EXIT_IO, "standard output: write "
-			    "error");
-	}
+	/* A failed write shows in ferror(stdout), which run_cmd()
+	 * checks. */
+	if (rc == 0 && outer->json)
+		(void)print_json(&x);
+	else if (rc == 0)
+		print_human(&x);
 	if (rc != 0)
 		diag_print(&d);
 	for (s = 0; s < 2; s++) {
 		free(x.s[s].adv);
 		free(x.s[s].w);
-		if (x.s[s].argv) {
-			free(x.s[s].argv[0]);
-			free(x.s[s].argv);
-		}
-		options_free(&x.s[s].c);
+		optstore_free(&x.s[s].own);
 	}
 	for (i = 0; i < x.ntop; i++) {
 		free(x.top[i].file);
@@ -1051,7 +1022,7 @@ outputs_by_line(struct odiff *od, struct input *in[2], struct diag *d)
 }
 
 static int
-diff_outputs(const struct config *c, const struct dopts *o)
+diff_outputs(const struct prefs *c, const struct dopts *o)
 {
 	struct odiff od;
 	struct input *in[2];
@@ -1112,7 +1083,7 @@ diff_outputs(const struct config *c, const struct dopts *o)
 		cJSON_AddNumberToObject(root, "max_abs_diff", od.max_abs);
 		cJSON_AddNumberToObject(root, "max_rel_diff", od.max_rel);
 		cJSON_AddItemToObject(root, "differences", od.list);
-		rc = strata_json_print(root);
+		(void)strata_json_print(root);
 	} else if (differ) {
 		if (od.val_differ > od.shown)
 			printf("... %llu more\n", od.val_differ - od.shown);
@@ -1127,162 +1098,28 @@ diff_outputs(const struct config *c, const struct dopts *o)
 	} else
 		printf("%llu records equal within --tol %s\n", od.matched,
 		    tol);
-	if (rc != 0 || fflush(stdout) == EOF || ferror(stdout)) {
-		diag_set(&d, EXIT_IO, "standard output: write error");
-		diag_print(&d);
-		return EXIT_IO;
-	}
+	/* run_cmd() checks that standard output took it. */
 	return differ ? 1 : 0;
 }
 
 /* ---- Command line --------------------------------------------------- */
 
-static int
-num_arg(const char *opt, const char *arg, double min, double *v,
-    struct diag *d)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtod(arg, &end);
-	if (end == arg || *end != '\0' || errno != 0 || !isfinite(*v) ||
-	    *v < min)
-		return diag_set(d, EXIT_USAGE, "%s: invalid value \"%s\"; "
-		    "expected a number >= %g", opt, arg, min);
-	return 0;
-}
-
-/*
- * Takes diff's own options out of argv (into o) and leaves the rest,
- * argv[0] first, in rest for options_parse.  Long options are matched
- * whole, and before getopt sees them: "--a" and "--b" would otherwise
- * read as abbreviations of --advantage and --batch-key.
- */
-static int
-take_options(int argc, char **argv, struct dopts *o, char **rest, int *nrest,
-    struct diag *d)
-{
-	static const char *const withval[] = { "--a", "--b", "--key",
-	    "--tol", "--atol", "--top", NULL };
-	const char *arg, *val, *eq;
-	size_t nlen;
-	double x;
-	int i, j, n = 0;
-
-	rest[n++] = argv[0];
-	for (i = 1; i < argc; i++) {
-		arg = argv[i];
-		if (strcmp(arg, "--") == 0) {
-			while (i < argc)
-				rest[n++] = argv[i++];
-			break;
-		}
-		if (strcmp(arg, "--outputs") == 0) {
-			o->outputs = 1;
-			continue;
-		}
-		eq = strchr(arg, '=');
-		nlen = eq ? (size_t)(eq - arg) : strlen(arg);
-		for (j = 0; withval[j]; j++)
-			if (strlen(withval[j]) == nlen &&
-			    strncmp(arg, withval[j], nlen) == 0)
-				break;
-		if (withval[j] == NULL) {
-			rest[n++] = argv[i];
-			continue;
-		}
-		if (eq)
-			val = eq + 1;
-		else if (i + 1 < argc)
-			val = argv[++i];
-		else
-			return diag_set(d, EXIT_USAGE, "option %s needs a value"
-			    "%s", withval[j], j < 2 ? " (compute options in "
-			    "quotes, e.g. --a \"-a grpo\")" : "");
-		switch (j) {
-		case 0:
-		case 1:
-			o->opt[j] = val;
-			break;
-		case 2:
-			if (*val == '\0')
-				return diag_set(d, EXIT_USAGE, "--key: "
-				    "expected field names separated by "
-				    "commas");
-			o->key = val;
-			break;
-		case 3:
-			if (num_arg("--tol", val, 0, &o->tol, d))
-				return d->status;
-			break;
-		case 4:
-			if (num_arg("--atol", val, 0, &o->atol, d))
-				return d->status;
-			break;
-		default:
-			if (num_arg("--top", val, 0, &x, d))
-				return d->status;
-			if (x != floor(x) || x > 1e6)
-				return diag_set(d, EXIT_USAGE, "--top: invalid "
-				    "value \"%s\"; expected an integer from 0 "
-				    "to 1000000", val);
-			o->top = (size_t)x;
-			break;
-		}
-	}
-	rest[n] = NULL;
-	*nrest = n;
-	return 0;
-}
-
 int
-cmd_diff(int argc, char **argv)
+cmd_diff(struct run *r)
 {
 	static cJSON_Hooks hooks = { diag_malloc, free };
-	struct config c;
-	struct dopts o;
+	struct prefs *c = &r->p;
 	struct diag d = { 0 };
-	char **rest;
-	int nrest = 0, rc;
 
 	cJSON_InitHooks(&hooks);
-	memset(&o, 0, sizeof(o));
-	o.tol = 1e-9;
-	o.top = 5;
-	rest = diag_malloc((argc + 1) * sizeof(*rest));
-	options_defaults(&c);
-	if (take_options(argc, argv, &o, rest, &nrest, &d) != 0) {
-		free(rest);
-		diag_exit(&d);
-	}
-	rc = options_parse(&c, nrest, rest, 1, &d);
-	if (rc < 0) {
-		free(rest);
-		return options_meta(rc);
-	}
-	if (rc == 0 && o.outputs && (o.opt[0] || o.opt[1]))
-		rc = diag_set(&d, EXIT_USAGE, "--outputs compares two files; "
-		    "--a and --b compare two configurations on one input: "
-		    "give one or the other");
-	if (rc == 0 && !o.outputs && o.key)
-		rc = diag_set(&d, EXIT_USAGE, "--key matches records of "
-		    "--outputs: rladv diff --outputs --key F A B");
-	if (rc == 0 && !o.outputs && !o.opt[0] && !o.opt[1])
-		rc = diag_set(&d, EXIT_USAGE, "diff needs two configurations "
+	if (c->mode == OPT_OUTPUTS)
+		return diff_outputs(c, &c->diff);
+	if (!c->diff.opt[0] && !c->diff.opt[1]) {
+		diag_set(&d, EXIT_USAGE, "diff needs two configurations "
 		    "(rladv diff --a \"-a grpo\" --b \"-a stratified\" FILE) "
 		    "or two outputs (rladv diff --outputs A B)");
-	if (rc == 0 && !o.outputs)
-		rc = options_check(&c, &d);
-	if (rc != 0) {
-		free(rest);
-		options_free(&c);
-		diag_exit(&d);
+		diag_print(&d);
+		return d.status;
 	}
-	if (o.outputs)
-		rc = diff_outputs(&c, &o);
-	else
-		rc = diff_configs(&c, &o);
-	options_free(&c);
-	free(rest);
-	return rc;
+	return diff_configs(c, &c->diff);
 }

@@ -51,7 +51,7 @@ struct acc {
 };
 
 struct sctx {
-	const struct config	*c;
+	const struct prefs	*c;
 	int			 stream;
 	struct acc		*batch;
 	size_t			 nbatch, bcap;
@@ -157,7 +157,7 @@ static struct acc *
 batch_for(struct sctx *x, struct gbatch *b)
 {
 	const struct brec *f = &b->rec[0];
-	const struct config *c = x->c;
+	const struct prefs *c = x->c;
 	struct acc *a;
 	struct buf lab = { 0 };
 	char tmp[64];
@@ -726,10 +726,10 @@ print_human(const struct sctx *x, const struct acc *t,
 }
 
 int
-cmd_stats(int argc, char **argv)
+cmd_stats(struct run *r)
 {
 	static cJSON_Hooks hooks = { diag_malloc, free };
-	struct config c;
+	struct prefs *c = &r->p;
 	struct sctx x;
 	struct acc total;
 	struct pipeline_stats st;
@@ -738,32 +738,25 @@ cmd_stats(int argc, char **argv)
 	int rc;
 
 	cJSON_InitHooks(&hooks);
-	options_defaults(&c);
-	rc = options_parse(&c, argc, argv, 1, &d);
-	if (rc < 0)
-		return options_meta(rc);
-	if (rc != 0 || options_check(&c, &d) != 0)
-		diag_exit(&d);
 	/* Stats describes whatever is there: a record without the stratum
-	 * key falls in "(none)", whatever -a says. */
-	c.fields.need_stratum = 0;
+	 * key falls in "(none)". */
+	c->fields.need_stratum = 0;
 	memset(&x, 0, sizeof(x));
-	x.c = &c;
+	x.c = c;
 	/* Every figure is per group, so groups stream unless they must be
 	 * gathered (--unsorted). */
-	x.stream = !c.go.unsorted;
-	rc = pipeline_run(&c, 0, x.stream, on_batch, &x, &st, &d);
+	x.stream = !c->go.unsorted;
+	rc = pipeline_run(c, 0, x.stream, on_batch, &x, &st, &d);
 	if (rc == 0) {
 		acc_init(&total);
 		for (i = 0; i < x.nbatch; i++)
 			acc_merge(&total, &x.batch[i]);
-		if (c.json)
-			rc = print_json(&x, &total, &st);
+		/* A failed write shows in ferror(stdout), which run_cmd()
+		 * checks. */
+		if (c->json)
+			(void)print_json(&x, &total, &st);
 		else
 			print_human(&x, &total, &st);
-		if (rc != 0 || fflush(stdout) == EOF || ferror(stdout))
-			rc = diag_set(&d, EXIT_IO, "standard output: write "
-			    "error");
 		acc_free(&total);
 	}
 	if (rc != 0)
@@ -773,6 +766,5 @@ cmd_stats(int argc, char **argv)
 	free(x.batch);
 	free(x.bkey);
 	strata_cells_free(&x.cells);
-	options_free(&c);
 	return rc;
 }

@@ -52,7 +52,7 @@ compute_advantages(const struct estimator *e, struct adv_params *ap,
 }
 
 int
-compute_batch(const struct config *c, struct adv_params *ap,
+compute_batch(const struct prefs *c, struct adv_params *ap,
     const struct batch *v, double *adv, double *w, struct diag *d)
 {
 	size_t i, g;
@@ -76,14 +76,14 @@ compute_batch(const struct config *c, struct adv_params *ap,
 }
 
 int
-compute_streams(const struct config *c)
+compute_streams(const struct prefs *c)
 {
 	return c->scope_group && !c->go.unsorted &&
 	    !(advantage_flags(c->est, &c->ap) & ADV_BATCH);
 }
 
 int
-compute_device(const struct config *c, struct diag *d)
+compute_device(const struct prefs *c, struct diag *d)
 {
 	return backend_select(c->device, d);
 }

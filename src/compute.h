@@ -18,11 +18,11 @@
 int	compute_advantages(const struct estimator *e, struct adv_params *ap,
 	    const struct batch *v, double *adv, struct diag *d);
 /* adv and w hold v->n values each.  ap is updated (MS-GRPO counts). */
-int	compute_batch(const struct config *c, struct adv_params *ap,
+int	compute_batch(const struct prefs *c, struct adv_params *ap,
 	    const struct batch *v, double *adv, double *w, struct diag *d);
 /* Whether the configuration can stream group by group. */
-int	compute_streams(const struct config *c);
+int	compute_streams(const struct prefs *c);
 /* Refuses --device cuda where it cannot run (status 2). */
-int	compute_device(const struct config *c, struct diag *d);
+int	compute_device(const struct prefs *c, struct diag *d);
 
 #endif

@@ -1,21 +1,112 @@
 /*
- * main.c - rladv: subcommand dispatch, as git does it.  A first argument
- * that names no subcommand is the compute filter's.
+ * main.c - rladv: the command table and run_cmd(), as git.c has them.  A
+ * first argument that names no command is the compute filter's.
+ * run_cmd() does what every command shares: its options from the option
+ * table, --help and --version, the checks across options, and at the end
+ * the check that standard output was written.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "backend.h"
 #include "cmd.h"
+#include "compute.h"
 
-static const struct {
+#define CMD_DEVICE	0x100u	/* pick the device before the command */
+
+static const struct cmd {
 	const char	*name;
-	int		(*fn)(int, char **);
+	int		(*fn)(struct run *);
+	unsigned	 flags;		/* its OPT_* bit and CMD_* */
+	const char	*usage;		/* lines, as SYNOPSIS has them */
 } cmds[] = {
-	{ "compute", cmd_compute },
-	{ "stats", cmd_stats },
-	{ "diff", cmd_diff },
+	{ "compute", cmd_compute, OPT_COMPUTE | CMD_DEVICE,
+	    "[compute] [-a estimator] [-g mode] [options] [file ...]" },
+	{ "stats", cmd_stats, OPT_STATS,
+	    "stats [--json] [options] [file ...]" },
+	{ "diff", cmd_diff, OPT_DIFF,
+	    "diff --a options --b options [--json] [--top n] [options] "
+	    "[file ...]\n"
+	    "diff --outputs [--key field] [--tol x] [--atol x] [--top n] "
+	    "[--json] file_a file_b" },
 };
+
+#define NCMDS	(sizeof(cmds) / sizeof(cmds[0]))
+
+/* The usage lines of one command, or of all (c NULL), then the options
+ * it takes. */
+static void
+usage(const struct cmd *c)
+{
+	const char *prefix = "usage: ", *s, *nl;
+	unsigned mode = 0;
+	size_t i;
+
+	for (i = 0; i < NCMDS; i++) {
+		if (c != NULL && &cmds[i] != c)
+			continue;
+		mode |= cmds[i].flags & OPT_CMDS;
+		for (s = cmds[i].usage; *s; s = *nl ? nl + 1 : nl) {
+			nl = s + strcspn(s, "\n");
+			printf("%srladv %.*s\n", prefix, (int)(nl - s), s);
+			prefix = "       ";
+		}
+	}
+	if (c == NULL)
+		printf("%srladv --help | --version\n", prefix);
+	printf("\n");
+	options_help(stdout, mode);
+	if (c == NULL)
+		printf("rladv COMMAND --help lists the options of COMMAND; "
+		    "see rladv(1).\n");
+}
+
+/*
+ * What git's run_builtin() checks last: what went to standard output got
+ * out.  A close that finds no descriptor (stdout closed, and nothing
+ * written to it: compute -o FILE) loses nothing.
+ */
+static int
+stdout_check(int rc)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout) &&
+	    (fclose(stdout) == 0 || errno == EBADF))
+		return rc;
+	fprintf(stderr, "rladv: standard output: write error: %s\n",
+	    strerror(errno ? errno : EIO));
+	return EXIT_IO;
+}
+
+static int
+run_cmd(const struct cmd *c, int named, int argc, char **argv)
+{
+	struct run r;
+	struct diag d = { 0 };
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	options_defaults(&r.p);
+	r.p.mode = c->flags & OPT_CMDS;
+	rc = options_parse(&r.p, &r.own, argc, argv, &d);
+	if (rc == OPT_HELP) {
+		usage(named ? c : NULL);
+		rc = 0;
+	} else if (rc == OPT_VERSION) {
+		printf("rladv %s (cuda: %s)\n", RLADV_VERSION,
+		    backend_has_cuda() ? "compiled in" : "not compiled in");
+		rc = 0;
+	} else if (rc == 0 && (rc = options_check(&r.p, &d)) == 0 &&
+	    (!(c->flags & CMD_DEVICE) || (rc = compute_device(&r.p, &d)) ==
+	    0))
+		rc = c->fn(&r);
+	if (d.status != 0)
+		diag_print(&d);
+	optstore_free(&r.own);
+	return stdout_check(rc);
+}
 
 int
 main(int argc, char **argv)
@@ -26,8 +117,9 @@ main(int argc, char **argv)
 	 * parent set, it never passes for success. */
 	signal(SIGPIPE, SIG_DFL);
 	if (argc > 1)
-		for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		for (i = 0; i < NCMDS; i++)
 			if (strcmp(argv[1], cmds[i].name) == 0)
-				return cmds[i].fn(argc - 1, argv + 1);
-	return cmd_compute(argc, argv);
+				return run_cmd(&cmds[i], 1, argc - 1,
+				    argv + 1);
+	return run_cmd(&cmds[0], 0, argc, argv);
 }

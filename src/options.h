@@ -1,11 +1,15 @@
 /*
- * options.h - the options of the compute filter, parsed from argv or from
- * one option string (rladv diff --a "..."), into a config the caller owns.
+ * options.h - rladv's options, one row each in options_table: the
+ * commands that take the option, how its argument is read, where it goes,
+ * and its line in --help.  Parsing and --help come from the table.  The
+ * caller owns the prefs it passes in and the optstore that its strings
+ * may point into; a prefs owns nothing.
  */
 #ifndef RLADV_OPTIONS_H
 #define RLADV_OPTIONS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "advantage.h"
 #include "diag.h"
@@ -13,9 +17,34 @@
 #include "loss_weights.h"
 #include "record.h"
 
+/*
+ * Who takes an option (struct opt's cmds), and which command's options a
+ * parse accepts.  OPT_SIDE is the option strings of diff --a and --b.
+ */
+#define OPT_COMPUTE	0x01u	/* rladv [compute] */
+#define OPT_STATS	0x02u	/* rladv stats */
+#define OPT_DIFF	0x04u	/* rladv diff --a ... --b ... */
+#define OPT_OUTPUTS	0x08u	/* rladv diff --outputs */
+#define OPT_INDEX	0x10u	/* reserved: rladv index */
+#define OPT_SIDE	0x20u	/* diff --a "...", --b "..." */
+#define OPT_CMDS	0x3fu
+
 enum device { DEV_CPU, DEV_CUDA, DEV_AUTO };
 
-struct config {
+/* diff's own options. */
+struct dopts {
+	const char	*opt[2];	/* --a, --b */
+	const char	*key;		/* --key */
+	double		 tol, atol;
+	size_t		 top;
+};
+
+/*
+ * What the user asked for: plain values, copied freely (diff starts each
+ * side from a copy of its own).  Strings point into argv or an optstore.
+ */
+struct prefs {
+	unsigned		 mode;	/* the OPT_* bit whose options apply */
 	const struct estimator	*est;
 	struct adv_params	 ap;
 	const struct loss_mode	*loss;
@@ -35,30 +64,94 @@ struct config {
 	enum device		 device;
 	int			 verbose;
 	int			 json;		/* stats, diff: --json */
-	char			*skey_copy;	/* owns --stratum-key names */
-	char			**files;
+	struct dopts		 diff;
+	char			**files;	/* argv's */
 	size_t			 nfiles;
 };
 
-void	options_defaults(struct config *c);
-void	options_free(struct config *c);
+/* Strings made from option arguments (the parts of --stratum-key a,b)
+ * and other buffers a parse leaves behind: prefs point into them. */
+struct optstore {
+	void	**p;
+	size_t	  n;
+};
+
+/* How an argument is read; OK_FLAG takes none. */
+enum opt_kind {
+	OK_FLAG,	/* sets the int at off to ival */
+	OK_NUM,		/* a finite number in [min, max] (> min: excl) */
+	OK_INT,		/* an integer in [min, max]: int, size_t or uint64_t */
+	OK_BYTES,	/* a size, 64K, 16M, 1G: size_t */
+	OK_CHOICE,	/* one of choices: its index to the int at off */
+	OK_STR,		/* any string (the option strings of diff) */
+	OK_FIELD,	/* a field name, not empty */
+	OK_FILE,	/* a file name, not empty */
+	OK_MODE,	/* selects mode: diff --outputs */
+	OK_HELP,
+	OK_VERSION
+};
+
+enum opt_ctype { CT_INT, CT_SIZE, CT_U64 };
+
+struct opt;
+typedef int	(*opt_setter)(struct prefs *p, struct optstore *own,
+		    const struct opt *o, const char *arg, struct diag *d);
+
+struct opt {
+	const char		*name;		/* --name */
+	int			 shortname;	/* -c, or 0 */
+	enum opt_kind		 kind;
+	const char		*meta;		/* the argument in --help */
+	unsigned		 cmds;		/* OPT_* bits */
+	int			 section;	/* of --help */
+	/* Where the value goes: set, or else the kind's store at off. */
+	opt_setter		 set;
+	size_t			 off;
+	size_t			 off2;		/* a second field (a count) */
+	enum opt_ctype		 ctype;
+	int			 ival;		/* OK_FLAG's value */
+	unsigned		 mode;		/* OK_MODE's */
+	double			 min, max, clamp;
+	int			 excl;		/* min excluded */
+	const char *const	*choices;	/* NULL-terminated */
+	/* Names listed in --help after the text (the estimators). */
+	const char		*(*list)(size_t i);
+	const char		*want;		/* "expected ..." of errors */
+	const char		*help;
+};
+
+/* The rows, ended by one whose name is NULL. */
+extern const struct opt options_table[];
+
+#define OPT_HELP	(-1)
+#define OPT_VERSION	(-2)
+
+void	options_defaults(struct prefs *p);
 /*
- * Parses argv[1..argc-1] (argv[0] is the command name); the files are what
- * is left.  extra, when not NULL, names long options without argument that
- * a subcommand adds ("json"): they set c->json.  Returns 0, or 2 with d
- * saying what to type instead; -1 when --help was asked.
+ * Parses argv[1..argc-1] (argv[0] is the command name) as the options of
+ * p->mode, taken in order so that a preset sets several at its place and
+ * a later option overrides it; an option of another command is a usage
+ * error.  An OK_MODE option changes p->mode first.  The files are what is
+ * left (none allowed for OPT_SIDE).  Returns 0, OPT_HELP or OPT_VERSION
+ * where that option came, or 2 with d saying what to type instead.
  */
-int	options_parse(struct config *c, int argc, char **argv, int allow_files,
-	    struct diag *d);
-/* Splits a string into words as a shell would for plain words and
- * quotes; *argv is owned by the caller (free the array and argv[0]). */
-int	options_split(const char *s, int *argc, char ***argv, struct diag *d);
+int	options_parse(struct prefs *p, struct optstore *own, int argc,
+	    char **argv, struct diag *d);
 /* Checks what no single option can (seq-sum-norm needs --max-len...). */
-int	options_check(struct config *c, struct diag *d);
-/* For options_parse's -1 (--help) and -2 (--version): prints the usage or
- * the version to standard output and returns the exit status. */
-int	options_meta(int rc);
-/* The usage text of rladv --help. */
-extern const char options_usage[];
+int	options_check(struct prefs *p, struct diag *d);
+/* Splits a string into words as a shell would for plain words and
+ * quotes; the words and *argv go to own. */
+int	options_split(const char *s, struct optstore *own, int *argc,
+	    char ***argv, struct diag *d);
+/* The option rows that mode takes (and the modes its options select:
+ * diff --outputs), by section, as --help shows them. */
+void	options_help(FILE *f, unsigned mode);
+/* "rladv stats", ... for messages. */
+const char *options_cmd_name(unsigned mode);
+/* The row of --name (without dashes), or NULL. */
+const struct opt *options_find(const char *name);
+
+void	optstore_add(struct optstore *own, void *p);
+void	optstore_free(struct optstore *own);
 
 #endif

@@ -12,7 +12,7 @@
 #include "pipeline.h"
 
 struct run {
-	const struct config	*c;
+	const struct prefs	*c;
 	FILE			*rej;
 	const char		*rejname;
 	struct pipeline_stats	*st;
@@ -109,7 +109,7 @@ flush_batch(struct run *u, struct gbatch *b, int need_tie, pipeline_fn fn,
 }
 
 int
-pipeline_run(const struct config *c, int need_tie, int stream,
+pipeline_run(const struct prefs *c, int need_tie, int stream,
     pipeline_fn fn, void *ctx, struct pipeline_stats *st, struct diag *d)
 {
 	struct input *in;

@@ -24,7 +24,7 @@ typedef int	(*pipeline_fn)(void *ctx, struct gbatch *b,
  * Runs the input of c through fn.  need_tie: fill v->tie (MS-GRPO).
  * stream: each group may be its own batch (memory bounded by a group).
  */
-int	pipeline_run(const struct config *c, int need_tie, int stream,
+int	pipeline_run(const struct prefs *c, int need_tie, int stream,
 	    pipeline_fn fn, void *ctx, struct pipeline_stats *st,
 	    struct diag *d);
 

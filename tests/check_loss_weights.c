@@ -349,7 +349,8 @@ START_TEST(presets_from_options)
 		const char	*like;
 		double		 seq_eps;
 	} tab[] = { { "verl", 1e-8 }, { "trl", 0 }, { "openrlhf", 0 } };
-	struct config c;
+	struct prefs c;
+	struct optstore own = { 0 };
 	struct diag d = { 0 };
 	size_t i;
 
@@ -359,10 +360,10 @@ START_TEST(presets_from_options)
 		options_defaults(&c);
 		ck_assert_int_eq(c.lp.count_all, 0);
 		ck_assert(c.lp.seq_eps == 0);
-		ck_assert_int_eq(options_parse(&c, 3, argv, 1, &d), 0);
+		ck_assert_int_eq(options_parse(&c, &own, 3, argv, &d), 0);
 		ck_assert_int_eq(c.lp.count_all, 1);
 		ck_assert(c.lp.seq_eps == tab[i].seq_eps);
-		options_free(&c);
+		optstore_free(&own);
 	}
 }
 END_TEST

@@ -1,76 +1,103 @@
 /*
- * check_options.c - tests of option parsing (src/options.c): defaults,
- * every usage error being status 2 with a message saying what to type,
- * presets and the order in which later options override them, the checks
- * no single option can make (options_check), and options_split's
- * shell-like quoting for the option strings of rladv diff.
+ * check_options.c - tests of the option table (src/options.c) and of what
+ * comes from it: every row parsed and shown by --help for exactly the
+ * commands that take it, an option of another command refused by name,
+ * defaults, every usage error being status 2 with a message saying what to
+ * type, presets and the order in which later options override them, the
+ * checks no single option can make (options_check), options_split's
+ * shell-like quoting for the option strings of rladv diff, and, end to
+ * end, --help and --version to a full disk.
  */
+#include <sys/wait.h>
+
 #include <check.h>
+#include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "options.h"
 #include "testutil.h"
 
 #define MAXARGS	32
 
-/* argv must outlive the config (c->files points into it). */
+/* argv must outlive the prefs (c->files points into it), own too. */
 static char *args[MAXARGS];
+static struct optstore own;
 
-/* Parses "rladv" followed by the NULL-terminated words. */
+/* Parses "rladv" then the NULL-terminated words as mode's options. */
 static int
-parse(struct config *c, struct diag *d, int allow_files, ...)
+vparse(struct prefs *c, struct diag *d, unsigned mode, va_list ap)
 {
-	va_list ap;
-	int n = 0;
 	const char *w;
+	int n = 0;
 
 	args[n++] = "rladv";
-	va_start(ap, allow_files);
 	while ((w = va_arg(ap, const char *)) != NULL) {
 		ck_assert(n < MAXARGS - 1);
 		args[n++] = (char *)w;
 	}
-	va_end(ap);
 	args[n] = NULL;
+	optstore_free(&own);
 	options_defaults(c);
+	c->mode = mode;
 	memset(d, 0, sizeof(*d));
-	return options_parse(c, n, args, allow_files, d);
+	return options_parse(c, &own, n, args, d);
 }
 
-/* A usage error: status 2 and the message holds frag. */
-static void
-usage_error(const char *frag, ...)
+static int
+parse(struct prefs *c, struct diag *d, ...)
 {
-	struct config c;
+	va_list ap;
+	int rc;
+
+	va_start(ap, d);
+	rc = vparse(c, d, OPT_COMPUTE, ap);
+	va_end(ap);
+	return rc;
+}
+
+static int
+parse_as(unsigned mode, struct prefs *c, struct diag *d, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, d);
+	rc = vparse(c, d, mode, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* A usage error of mode's options: status 2 and the message holds frag. */
+static void
+usage_error_as(unsigned mode, const char *frag, ...)
+{
+	struct prefs c;
 	struct diag d;
 	va_list ap;
-	const char *w;
-	int n = 0, rc;
+	int rc;
 
-	args[n++] = "rladv";
 	va_start(ap, frag);
-	while ((w = va_arg(ap, const char *)) != NULL)
-		args[n++] = (char *)w;
+	rc = vparse(&c, &d, mode, ap);
 	va_end(ap);
-	args[n] = NULL;
-	options_defaults(&c);
-	memset(&d, 0, sizeof(d));
-	rc = options_parse(&c, n, args, 1, &d);
 	ck_assert_msg(rc == 2, "%s %s: rc %d, expected 2", args[1],
-	    n > 2 ? args[2] : "", rc);
+	    args[2] ? args[2] : "", rc);
 	ck_assert_int_eq(d.status, 2);
 	ck_assert_has(d.msg, frag);
-	options_free(&c);
 }
+
+#define usage_error(...)	usage_error_as(OPT_COMPUTE, __VA_ARGS__)
 
 START_TEST(defaults)
 {
-	struct config c;
+	struct prefs c;
 	struct diag d;
 
-	ck_assert_int_eq(parse(&c, &d, 1, NULL), 0);
+	ck_assert_int_eq(parse(&c, &d, NULL), 0);
 	ck_assert_str_eq(c.est->name, "grpo");
 	ck_assert_str_eq(c.loss->name, "token");
 	ck_assert(c.ap.eps == 1e-6);
@@ -95,29 +122,25 @@ START_TEST(defaults)
 	ck_assert(c.lp.max_len == 0);
 	ck_assert_int_eq(c.lp.count_all, 0);
 	ck_assert_int_eq(options_check(&c, &d), 0);
-	options_free(&c);
 }
 END_TEST
 
 START_TEST(estimator_and_mode)
 {
-	struct config c;
+	struct prefs c;
 	struct diag d;
 
-	ck_assert_int_eq(parse(&c, &d, 1, "-a", "stratified", "-g", "balanced",
+	ck_assert_int_eq(parse(&c, &d, "-a", "stratified", "-g", "balanced",
 	    NULL), 0);
 	ck_assert_str_eq(c.est->name, "stratified");
 	ck_assert_str_eq(c.loss->name, "balanced");
-	options_free(&c);
-	ck_assert_int_eq(parse(&c, &d, 1, "--advantage=rloo", "--agg",
+	ck_assert_int_eq(parse(&c, &d, "--advantage=rloo", "--agg",
 	    "seq-sum", NULL), 0);
 	ck_assert_str_eq(c.est->name, "rloo");
 	ck_assert_str_eq(c.loss->name, "seq-sum");
-	options_free(&c);
 	/* the last one given wins */
-	ck_assert_int_eq(parse(&c, &d, 1, "-a", "san", "-a", "opo", NULL), 0);
+	ck_assert_int_eq(parse(&c, &d, "-a", "san", "-a", "opo", NULL), 0);
 	ck_assert_str_eq(c.est->name, "opo");
-	options_free(&c);
 }
 END_TEST
 
@@ -172,10 +195,10 @@ END_TEST
 
 START_TEST(numbers_accepted)
 {
-	struct config c;
+	struct prefs c;
 	struct diag d;
 
-	ck_assert_int_eq(parse(&c, &d, 1, "--alpha", "0.25", "--eps", "0",
+	ck_assert_int_eq(parse(&c, &d, "--alpha", "0.25", "--eps", "0",
 	    "--digits", "17", "--max-len", "4096", "--group-size", "16",
 	    "--batch-groups", "3", "--tau-min", "3", "--seed", "42",
 	    "--stratum-cap", "4", NULL), 0);
@@ -189,15 +212,13 @@ START_TEST(numbers_accepted)
 	ck_assert_uint_eq(c.ap.ms.seed, 42);
 	ck_assert_int_eq(c.fields.has_cap, 1);
 	ck_assert(c.fields.cap == 4);
-	options_free(&c);
 	/* the ends of --alpha's range */
-	ck_assert_int_eq(parse(&c, &d, 1, "--alpha", "0", NULL), 0);
+	ck_assert_int_eq(parse(&c, &d, "--alpha", "0", NULL), 0);
 	ck_assert(c.ap.alpha == 0);
-	ck_assert_int_eq(parse(&c, &d, 1, "--alpha", "1", NULL), 0);
+	ck_assert_int_eq(parse(&c, &d, "--alpha", "1", NULL), 0);
 	ck_assert(c.ap.alpha == 1);
-	ck_assert_int_eq(parse(&c, &d, 1, "--digits", "1", NULL), 0);
+	ck_assert_int_eq(parse(&c, &d, "--digits", "1", NULL), 0);
 	ck_assert_int_eq(c.digits, 1);
-	options_free(&c);
 }
 END_TEST
 
@@ -211,17 +232,16 @@ START_TEST(max_line_sizes)
 		{ "16M", 16u << 20 }, { "1G", (size_t)1 << 30 },
 		{ "1.5K", 1536 },
 	};
-	struct config c;
+	struct prefs c;
 	struct diag d;
 	size_t i;
 
 	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
-		ck_assert_int_eq(parse(&c, &d, 1, "--max-line", ok[i].arg,
+		ck_assert_int_eq(parse(&c, &d, "--max-line", ok[i].arg,
 		    NULL), 0);
 		ck_assert_msg(c.max_line == ok[i].v, "%s: %zu", ok[i].arg,
 		    c.max_line);
-		options_free(&c);
-	}
+		}
 	usage_error("--max-line: invalid value \"0\"; expected a size such "
 	    "as 65536, 64K, 16M or 1G", "--max-line", "0", NULL);
 	usage_error("--max-line", "--max-line", "12Q", NULL);
@@ -233,11 +253,11 @@ END_TEST
 
 START_TEST(like_then_override)
 {
-	struct config c;
+	struct prefs c;
 	struct diag d;
 
 	/* --like verl sets sample std; --std population after it wins. */
-	ck_assert_int_eq(parse(&c, &d, 1, "--like", "verl", "--std",
+	ck_assert_int_eq(parse(&c, &d, "--like", "verl", "--std",
 	    "population", NULL), 0);
 	ck_assert_int_eq(c.ap.sample, 0);
 	/* the rest of the preset stays */
@@ -245,64 +265,56 @@ START_TEST(like_then_override)
 	ck_assert_int_eq(c.ap.verl_single, 1);
 	ck_assert_int_eq(c.lp.count_all, 1);
 	ck_assert(c.lp.seq_eps == 1e-8);
-	options_free(&c);
 	/* in the other order the preset wins */
-	ck_assert_int_eq(parse(&c, &d, 1, "--std", "population", "--like",
+	ck_assert_int_eq(parse(&c, &d, "--std", "population", "--like",
 	    "verl", NULL), 0);
 	ck_assert_int_eq(c.ap.sample, 1);
-	options_free(&c);
 	/* --eps after a preset overrides its eps, before it does not */
-	ck_assert_int_eq(parse(&c, &d, 1, "--like", "trl", "--eps", "1e-3",
+	ck_assert_int_eq(parse(&c, &d, "--like", "trl", "--eps", "1e-3",
 	    NULL), 0);
 	ck_assert(c.ap.eps == 1e-3);
-	options_free(&c);
-	ck_assert_int_eq(parse(&c, &d, 1, "--eps", "1e-3", "--like", "trl",
+	ck_assert_int_eq(parse(&c, &d, "--eps", "1e-3", "--like", "trl",
 	    NULL), 0);
 	ck_assert(c.ap.eps == 1e-4);
-	options_free(&c);
 }
 END_TEST
 
 START_TEST(presets)
 {
-	struct config c;
+	struct prefs c;
 	struct diag d;
 
-	ck_assert_int_eq(parse(&c, &d, 1, "--like", "verl", NULL), 0);
+	ck_assert_int_eq(parse(&c, &d, "--like", "verl", NULL), 0);
 	ck_assert_int_eq(c.ap.sample, 1);
 	ck_assert(c.ap.eps == 1e-6);
 	ck_assert_int_eq(c.ap.verl_single, 1);
 	ck_assert_int_eq(c.lp.count_all, 1);
 	ck_assert(c.lp.seq_eps == 1e-8);
-	options_free(&c);
-	ck_assert_int_eq(parse(&c, &d, 1, "--like", "trl", NULL), 0);
+	ck_assert_int_eq(parse(&c, &d, "--like", "trl", NULL), 0);
 	ck_assert_int_eq(c.ap.sample, 1);
 	ck_assert(c.ap.eps == 1e-4);
 	ck_assert_int_eq(c.ap.verl_single, 0);
 	ck_assert_int_eq(c.lp.count_all, 1);
 	ck_assert(c.lp.seq_eps == 0);
-	options_free(&c);
-	ck_assert_int_eq(parse(&c, &d, 1, "--like", "openrlhf", NULL), 0);
+	ck_assert_int_eq(parse(&c, &d, "--like", "openrlhf", NULL), 0);
 	ck_assert_int_eq(c.ap.sample, 1);
 	ck_assert(c.ap.eps == 1e-9);
 	ck_assert_int_eq(c.ap.verl_single, 0);
-	options_free(&c);
 	/* a second preset replaces the first entirely */
-	ck_assert_int_eq(parse(&c, &d, 1, "--like", "verl", "--like",
+	ck_assert_int_eq(parse(&c, &d, "--like", "verl", "--like",
 	    "openrlhf", NULL), 0);
 	ck_assert_int_eq(c.ap.verl_single, 0);
 	ck_assert(c.lp.seq_eps == 0);
 	ck_assert(c.ap.eps == 1e-9);
-	options_free(&c);
 }
 END_TEST
 
 START_TEST(scopes_and_flags)
 {
-	struct config c;
+	struct prefs c;
 	struct diag d;
 
-	ck_assert_int_eq(parse(&c, &d, 1, "--std-scope", "batch", "--gn-scope",
+	ck_assert_int_eq(parse(&c, &d, "--std-scope", "batch", "--gn-scope",
 	    "batch", "--scope", "group", "--std", "sample", "--unsorted",
 	    "--no-tokens", "--annotate", "-z", "--on-error", "skip", "-v",
 	    "--device", "auto", "--ms-weights", "local", "--ms-stats", "token",
@@ -321,21 +333,19 @@ START_TEST(scopes_and_flags)
 	ck_assert_int_eq(c.ap.ms.weights, MS_LOCAL);
 	ck_assert_int_eq(c.ap.ms.token_stats, 1);
 	ck_assert_int_eq(c.ap.ms.mode, MS_EXACT);
-	options_free(&c);
-	ck_assert_int_eq(parse(&c, &d, 1, "--std-scope", "none", "--scope",
+	ck_assert_int_eq(parse(&c, &d, "--std-scope", "none", "--scope",
 	    "batch", NULL), 0);
 	ck_assert_int_eq(c.ap.std_scope, STD_NONE);
 	ck_assert_int_eq(c.scope_group, 0);
-	options_free(&c);
 }
 END_TEST
 
 START_TEST(field_names)
 {
-	struct config c;
+	struct prefs c;
 	struct diag d;
 
-	ck_assert_int_eq(parse(&c, &d, 1, "--group-key", "uid", "--reward-key",
+	ck_assert_int_eq(parse(&c, &d, "--group-key", "uid", "--reward-key",
 	    "acc", "--logprobs-key", "lp", "--mask-key", "m", "--stratum-key",
 	    "a,b", "--batch-key", "step", NULL), 0);
 	ck_assert_int_eq(c.fields.ngroup, 1);
@@ -351,13 +361,11 @@ START_TEST(field_names)
 	ck_assert_str_eq(c.fields.stratum[1], "b");
 	ck_assert_str_eq(c.fields.batch, "step");
 	ck_assert_int_eq(c.go.has_batch_key, 1);
-	options_free(&c);
 	/* a later --stratum-key replaces the earlier one */
-	ck_assert_int_eq(parse(&c, &d, 1, "--stratum-key", "x,y,z",
+	ck_assert_int_eq(parse(&c, &d, "--stratum-key", "x,y,z",
 	    "--stratum-key", "turns", NULL), 0);
 	ck_assert_int_eq(c.fields.nstratum, 1);
 	ck_assert_str_eq(c.fields.stratum[0], "turns");
-	options_free(&c);
 	usage_error("--stratum-key", "--stratum-key", ",,", NULL);
 	usage_error("--stratum-key: at most 8 fields", "--stratum-key",
 	    "a,b,c,d,e,f,g,h,i", NULL);
@@ -366,38 +374,35 @@ END_TEST
 
 START_TEST(files_and_order)
 {
-	struct config c;
+	struct prefs c;
 	struct diag d;
 
-	ck_assert_int_eq(parse(&c, &d, 1, "-a", "rloo", "x.jsonl", "-",
+	ck_assert_int_eq(parse(&c, &d, "-a", "rloo", "x.jsonl", "-",
 	    "y.jsonl.gz", NULL), 0);
 	ck_assert_str_eq(c.est->name, "rloo");
 	ck_assert_uint_eq(c.nfiles, 3);
 	ck_assert_str_eq(c.files[0], "x.jsonl");
 	ck_assert_str_eq(c.files[1], "-");
 	ck_assert_str_eq(c.files[2], "y.jsonl.gz");
-	options_free(&c);
 	/* options after a file still count (GNU order) */
-	ck_assert_int_eq(parse(&c, &d, 1, "x.jsonl", "-a", "opo", NULL), 0);
+	ck_assert_int_eq(parse(&c, &d, "x.jsonl", "-a", "opo", NULL), 0);
 	ck_assert_str_eq(c.est->name, "opo");
 	ck_assert_uint_eq(c.nfiles, 1);
 	ck_assert_str_eq(c.files[0], "x.jsonl");
-	options_free(&c);
 	/* "--" ends the options */
-	ck_assert_int_eq(parse(&c, &d, 1, "--", "-a", NULL), 0);
+	ck_assert_int_eq(parse(&c, &d, "--", "-a", NULL), 0);
 	ck_assert_uint_eq(c.nfiles, 1);
 	ck_assert_str_eq(c.files[0], "-a");
-	options_free(&c);
 	/* an option string (diff --a "...") takes no file */
-	ck_assert_int_eq(parse(&c, &d, 0, "-a", "grpo", "x.jsonl", NULL), 2);
+	ck_assert_int_eq(parse_as(OPT_SIDE, &c, &d, "-a", "grpo", "x.jsonl",
+	    NULL), 2);
 	ck_assert_has(d.msg, "unexpected argument \"x.jsonl\"");
-	options_free(&c);
 }
 END_TEST
 
 START_TEST(bad_options)
 {
-	struct config c;
+	struct prefs c;
 	struct diag d;
 
 	usage_error("unknown option --bogus; see rladv --help", "--bogus",
@@ -405,82 +410,76 @@ START_TEST(bad_options)
 	usage_error("unknown option", "-q", NULL);
 	usage_error("option --eps needs a value", "--eps", NULL);
 	usage_error("needs a value", "-a", NULL);
-	/* --help and -h say so with -1 */
-	ck_assert_int_eq(parse(&c, &d, 1, "--help", NULL), -1);
-	ck_assert_int_eq(parse(&c, &d, 1, "-a", "grpo", "-h", NULL), -1);
-	options_free(&c);
+	/* --help and -h say so with OPT_HELP, -V with OPT_VERSION */
+	ck_assert_int_eq(parse(&c, &d, "--help", NULL), OPT_HELP);
+	ck_assert_int_eq(parse(&c, &d, "-a", "grpo", "-h", NULL), OPT_HELP);
+	ck_assert_int_eq(parse(&c, &d, "-V", "--bogus", NULL), OPT_VERSION);
+	/* an error before --help is still one */
+	usage_error("unknown advantage estimator", "-a", "nope", "--help",
+	    NULL);
+	/* a short option in a cluster is named by itself */
+	usage_error("unknown option -q", "-zq", NULL);
+	usage_error("unknown option -q", "-qz", NULL);
 	/* parsing again in the same process starts afresh */
-	ck_assert_int_eq(parse(&c, &d, 1, "-a", "san", NULL), 0);
+	ck_assert_int_eq(parse(&c, &d, "-a", "san", NULL), 0);
 	ck_assert_str_eq(c.est->name, "san");
-	ck_assert_int_eq(parse(&c, &d, 1, "-a", "san", NULL), 0);
+	ck_assert_int_eq(parse(&c, &d, "-a", "san", NULL), 0);
 	ck_assert_str_eq(c.est->name, "san");
-	options_free(&c);
 }
 END_TEST
 
 START_TEST(check_max_len)
 {
-	struct config c;
+	struct prefs c;
 	struct diag d;
 
-	ck_assert_int_eq(parse(&c, &d, 1, "-g", "seq-sum-norm", NULL), 0);
+	ck_assert_int_eq(parse(&c, &d, "-g", "seq-sum-norm", NULL), 0);
 	ck_assert_int_eq(options_check(&c, &d), 2);
 	ck_assert_int_eq(d.status, 2);
 	ck_assert_has(d.msg, "-g seq-sum-norm needs --max-len L");
-	options_free(&c);
-	ck_assert_int_eq(parse(&c, &d, 1, "-g", "seq-sum-norm", "--max-len",
+	ck_assert_int_eq(parse(&c, &d, "-g", "seq-sum-norm", "--max-len",
 	    "4096", NULL), 0);
 	ck_assert_int_eq(options_check(&c, &d), 0);
 	ck_assert(c.lp.max_len == 4096);
-	options_free(&c);
 	/* other modes do not need it */
-	ck_assert_int_eq(parse(&c, &d, 1, "-g", "seq", NULL), 0);
+	ck_assert_int_eq(parse(&c, &d, "-g", "seq", NULL), 0);
 	ck_assert_int_eq(options_check(&c, &d), 0);
-	options_free(&c);
 }
 END_TEST
 
 START_TEST(check_other)
 {
-	struct config c;
+	struct prefs c;
 	struct diag d;
 
 	/* --rejects needs --on-error skip */
-	ck_assert_int_eq(parse(&c, &d, 1, "--rejects", "bad.jsonl", NULL), 0);
+	ck_assert_int_eq(parse(&c, &d, "--rejects", "bad.jsonl", NULL), 0);
 	ck_assert_int_eq(options_check(&c, &d), 2);
 	ck_assert_has(d.msg, "--rejects needs --on-error skip");
-	options_free(&c);
-	ck_assert_int_eq(parse(&c, &d, 1, "--rejects", "bad.jsonl",
+	ck_assert_int_eq(parse(&c, &d, "--rejects", "bad.jsonl",
 	    "--on-error", "skip", NULL), 0);
 	ck_assert_int_eq(options_check(&c, &d), 0);
-	options_free(&c);
 	/* -o FILE.gz means gzip */
-	ck_assert_int_eq(parse(&c, &d, 1, "-o", "out.jsonl.gz", NULL), 0);
+	ck_assert_int_eq(parse(&c, &d, "-o", "out.jsonl.gz", NULL), 0);
 	ck_assert_int_eq(options_check(&c, &d), 0);
 	ck_assert_int_eq(c.gzip, 1);
 	ck_assert_str_eq(c.out, "out.jsonl.gz");
-	options_free(&c);
-	ck_assert_int_eq(parse(&c, &d, 1, "--output", "out.jsonl", NULL), 0);
+	ck_assert_int_eq(parse(&c, &d, "--output", "out.jsonl", NULL), 0);
 	ck_assert_int_eq(options_check(&c, &d), 0);
 	ck_assert_int_eq(c.gzip, 0);
-	options_free(&c);
-	ck_assert_int_eq(parse(&c, &d, 1, "-o", ".gz", NULL), 0);
+	ck_assert_int_eq(parse(&c, &d, "-o", ".gz", NULL), 0);
 	ck_assert_int_eq(options_check(&c, &d), 0);
 	ck_assert_int_eq(c.gzip, 0);
-	options_free(&c);
 	/* the stratum key is required exactly for san and stratified */
-	ck_assert_int_eq(parse(&c, &d, 1, "-a", "san", NULL), 0);
+	ck_assert_int_eq(parse(&c, &d, "-a", "san", NULL), 0);
 	ck_assert_int_eq(options_check(&c, &d), 0);
 	ck_assert_int_eq(c.fields.need_stratum, 1);
-	options_free(&c);
-	ck_assert_int_eq(parse(&c, &d, 1, "-a", "stratified", NULL), 0);
+	ck_assert_int_eq(parse(&c, &d, "-a", "stratified", NULL), 0);
 	ck_assert_int_eq(options_check(&c, &d), 0);
 	ck_assert_int_eq(c.fields.need_stratum, 1);
-	options_free(&c);
-	ck_assert_int_eq(parse(&c, &d, 1, "-a", "grpo", NULL), 0);
+	ck_assert_int_eq(parse(&c, &d, "-a", "grpo", NULL), 0);
 	ck_assert_int_eq(options_check(&c, &d), 0);
 	ck_assert_int_eq(c.fields.need_stratum, 0);
-	options_free(&c);
 }
 END_TEST
 
@@ -488,13 +487,14 @@ END_TEST
 static void
 split_is(const char *s, int want_argc, ...)
 {
+	struct optstore o = { 0 };
 	struct diag d = { 0 };
 	char **av = NULL;
 	int ac = -1, i;
 	va_list ap;
 
-	ck_assert_msg(options_split(s, &ac, &av, &d) == 0, "split \"%s\": %s",
-	    s, d.msg);
+	ck_assert_msg(options_split(s, &o, &ac, &av, &d) == 0, "split \"%s\": "
+	    "%s", s, d.msg);
 	ck_assert_msg(ac == want_argc, "split \"%s\": argc %d, expected %d",
 	    s, ac, want_argc);
 	ck_assert_ptr_null(av[ac]);
@@ -504,17 +504,14 @@ split_is(const char *s, int want_argc, ...)
 	for (i = 1; i < ac; i++)
 		ck_assert_str_eq(av[i], va_arg(ap, const char *));
 	va_end(ap);
-	free(av[0]);
-	free(av);
+	/* the words and the array belong to the store */
+	ck_assert_uint_eq(o.n, 2);
+	optstore_free(&o);
 }
 
 /*
- * BUG (src/options.c, options_split): the word buffer is malloc(strlen(s)
- * + 1), but the function writes a leading '\0' placeholder, the words, and
- * a final '\0': when s ends in a plain word character ("-a grpo") that
- * final '\0' lands one byte past the buffer (heap-buffer-overflow, seen
- * under make SANITIZE=1; silent in the plain build).  Every split of an
- * unquoted string that ends in a word does it.
+ * A string that ends in a plain word ends the buffer with the word's NUL
+ * (once one byte past it: make SANITIZE=1 sees a regression).
  */
 START_TEST(split_words)
 {
@@ -543,36 +540,416 @@ END_TEST
 
 START_TEST(split_unterminated)
 {
+	struct optstore o = { 0 };
 	struct diag d = { 0 };
 	char **av = NULL;
 	int ac = 0;
 
-	ck_assert_int_eq(options_split("-a \"grpo", &ac, &av, &d), 2);
+	ck_assert_int_eq(options_split("-a \"grpo", &o, &ac, &av, &d), 2);
 	ck_assert_int_eq(d.status, 2);
 	ck_assert_has(d.msg, "unterminated quote");
 	memset(&d, 0, sizeof(d));
-	ck_assert_int_eq(options_split("'", &ac, &av, &d), 2);
+	ck_assert_int_eq(options_split("'", &o, &ac, &av, &d), 2);
+	/* nothing is left to free */
+	ck_assert_uint_eq(o.n, 0);
 }
 END_TEST
 
 START_TEST(split_then_parse)
 {
-	struct config c;
+	struct prefs c;
+	struct optstore o = { 0 };
 	struct diag d = { 0 };
 	char **av = NULL;
 	int ac = 0;
 
 	ck_assert_int_eq(options_split("-a stratified --alpha '0.25' "
-	    "--std sample ", &ac, &av, &d), 0);
+	    "--std sample --stratum-key a,b", &o, &ac, &av, &d), 0);
 	options_defaults(&c);
-	ck_assert_int_eq(options_parse(&c, ac, av, 0, &d), 0);
+	c.mode = OPT_SIDE;
+	ck_assert_int_eq(options_parse(&c, &o, ac, av, &d), 0);
 	ck_assert_str_eq(c.est->name, "stratified");
 	ck_assert(c.ap.alpha == 0.25);
 	ck_assert_int_eq(c.ap.sample, 1);
 	ck_assert_uint_eq(c.nfiles, 0);
-	options_free(&c);
-	free(av[0]);
-	free(av);
+	ck_assert_str_eq(c.fields.stratum[1], "b");
+	/* the split's two buffers and the --stratum-key copy */
+	ck_assert_uint_eq(o.n, 3);
+	optstore_free(&o);
+}
+END_TEST
+
+/* ---- The table ------------------------------------------------------ */
+
+static const unsigned modes[] = { OPT_COMPUTE, OPT_STATS, OPT_DIFF,
+    OPT_OUTPUTS, OPT_SIDE };
+#define NMODES	(sizeof(modes) / sizeof(modes[0]))
+
+/* A value that the row accepts, in buf; NULL when it takes none. */
+static const char *
+good_arg(const struct opt *o, char *buf, size_t size)
+{
+	switch (o->kind) {
+	case OK_NUM:
+		snprintf(buf, size, "%.17g", isinf(o->min) ? 0.5 :
+		    o->excl ? o->min + 0.5 : o->min);
+		return buf;
+	case OK_INT:
+		snprintf(buf, size, "%.0f", o->min);
+		return buf;
+	case OK_BYTES:
+		return "64K";
+	case OK_CHOICE:
+		return o->choices[o->choices[1] ? 1 : 0];
+	case OK_STR:
+		return o->list ? o->list(1) : "-a rloo";
+	case OK_FIELD:
+		return "f1";
+	case OK_FILE:
+		return "x.jsonl";
+	default:
+		return NULL;
+	}
+}
+
+START_TEST(table_rows)
+{
+	const struct opt *o, *q;
+	int sections = 0;
+
+	for (o = options_table; o->name; o++) {
+		ck_assert_msg(o->help != NULL || o->list != NULL,
+		    "--%s has no help", o->name);
+		ck_assert_msg((o->cmds & ~(OPT_SIDE | OPT_INDEX)) != 0,
+		    "--%s: no command takes it", o->name);
+		ck_assert_msg((o->kind == OK_CHOICE) == (o->choices != NULL),
+		    "--%s: choices and kind disagree", o->name);
+		ck_assert_msg(o->kind != OK_NUM || o->min <= o->max,
+		    "--%s: empty range", o->name);
+		ck_assert_msg(o->kind != OK_MODE || (o->cmds & o->mode),
+		    "--%s: the mode it selects does not take it", o->name);
+		ck_assert_msg(strlen(o->name) > 0 && o->name[0] != '-',
+		    "--%s: name", o->name);
+		ck_assert_ptr_eq(options_find(o->name), o);
+		for (q = options_table; q < o; q++) {
+			ck_assert_msg(strcmp(q->name, o->name) != 0,
+			    "--%s twice", o->name);
+			ck_assert_msg(!o->shortname ||
+			    q->shortname != o->shortname, "-%c twice",
+			    o->shortname);
+		}
+		/* rows of one section stay together, for --help */
+		if (o == options_table || o->section != o[-1].section) {
+			sections++;
+			for (q = options_table; q < o; q++)
+				ck_assert_msg(q->section != o->section,
+				    "--%s: section split", o->name);
+		}
+	}
+	ck_assert_int_ge(sections, 5);
+	ck_assert_ptr_null(options_find("nope"));
+	ck_assert_ptr_null(options_find(""));
+}
+END_TEST
+
+/*
+ * Every row, by long and by short name, in every mode: accepted where it
+ * is taken and refused by name where it is not.  The values of the rows
+ * without a setter land where the row says.
+ */
+START_TEST(table_rows_parse)
+{
+	const struct opt *o;
+	struct prefs c;
+	struct diag d;
+	char buf[64], lname[80], sname[4];
+	const char *arg;
+	size_t m;
+	int rc, want;
+
+	for (o = options_table; o->name; o++) {
+		snprintf(lname, sizeof(lname), "--%s", o->name);
+		snprintf(sname, sizeof(sname), "-%c", o->shortname);
+		arg = good_arg(o, buf, sizeof(buf));
+		want = o->kind == OK_HELP ? OPT_HELP : o->kind == OK_VERSION ?
+		    OPT_VERSION : 0;
+		for (m = 0; m < NMODES; m++) {
+			rc = parse_as(modes[m], &c, &d, lname, arg, NULL);
+			if (!(o->cmds & modes[m])) {
+				ck_assert_msg(rc == 2, "%s in mode %u: %d",
+				    lname, modes[m], rc);
+				ck_assert_has(d.msg, lname);
+				ck_assert_has(d.msg, "is an option of");
+				ck_assert_has(d.msg, options_cmd_name(
+				    modes[m]));
+				continue;
+			}
+			ck_assert_msg(rc == want, "%s %s in mode %u: %d %s",
+			    lname, arg ? arg : "", modes[m], rc, d.msg);
+			if (o->kind == OK_MODE)
+				ck_assert_uint_eq(c.mode, o->mode);
+			if (o->set == NULL && o->kind == OK_NUM)
+				ck_assert(*(double *)(void *)((char *)&c +
+				    o->off) == strtod(arg, NULL));
+			if (o->set == NULL && o->kind == OK_FIELD)
+				ck_assert_str_eq(*(const char **)(void *)
+				    ((char *)&c + o->off), arg);
+			if (o->shortname) {
+				rc = parse_as(modes[m], &c, &d, sname, arg,
+				    NULL);
+				ck_assert_msg(rc == want, "%s: %d %s", sname,
+				    rc, d.msg);
+			}
+		}
+	}
+}
+END_TEST
+
+/* The --help of each mode lists exactly the rows that it takes. */
+START_TEST(help_from_table)
+{
+	const struct opt *o;
+	char *text, pat[80];
+	size_t len, m;
+	unsigned shown;
+	FILE *f;
+
+	for (m = 0; m < NMODES - 1; m++) {
+		f = open_memstream(&text, &len);
+		options_help(f, modes[m]);
+		fclose(f);
+		ck_assert_msg(strstr(text, "SPEC") == NULL, "%s", text);
+		/* diff's help shows diff --outputs' options too */
+		shown = modes[m] == OPT_DIFF ? OPT_DIFF | OPT_OUTPUTS :
+		    modes[m];
+		for (o = options_table; o->name; o++) {
+			snprintf(pat, sizeof(pat), "--%s ", o->name);
+			ck_assert_msg((strstr(text, pat) != NULL) ==
+			    ((o->cmds & shown) != 0), "mode %u, %s: %s",
+			    modes[m], pat, text);
+			if (o->choices && (o->cmds & shown))
+				ck_assert_has(text, o->choices[1]);
+		}
+		free(text);
+	}
+	/* the estimators and loss modes come from their tables */
+	f = open_memstream(&text, &len);
+	options_help(f, OPT_COMPUTE);
+	fclose(f);
+	ck_assert_has(text, "grpo (default), drgrpo, rloo");
+	ck_assert_has(text, "token (default), seq, seq-sum");
+	ck_assert_has(text, "(default: prompt_id, uid, group_id");
+	free(text);
+}
+END_TEST
+
+START_TEST(other_commands_options)
+{
+	/* stats writes no records and computes no advantage */
+	usage_error_as(OPT_STATS, "-o (--output) is an option of rladv "
+	    "compute, not of rladv stats", "-o", "x.jsonl", NULL);
+	usage_error_as(OPT_STATS, "-z (--gzip) is an option of rladv compute, "
+	    "not of rladv stats", "-z", NULL);
+	usage_error_as(OPT_STATS, "--annotate", "--annotate", NULL);
+	usage_error_as(OPT_STATS, "-a (--advantage) is an option of rladv "
+	    "compute and rladv diff, not of rladv stats", "-a", "grpo",
+	    NULL);
+	usage_error_as(OPT_STATS, "-v (--verbose)", "-v", NULL);
+	usage_error_as(OPT_STATS, "--device", "--device", "cpu", NULL);
+	/* after the files too */
+	usage_error_as(OPT_STATS, "-o (--output)", "x.jsonl", "--output=y",
+	    NULL);
+	/* compute does not take diff's or stats' */
+	usage_error("--json is an option of rladv stats, rladv diff and rladv "
+	    "diff --outputs, not of rladv compute", "--json", NULL);
+	usage_error("--a is an option of rladv diff, not of rladv compute",
+	    "--a", "-a grpo", NULL);
+	usage_error("--tol is an option of rladv diff --outputs", "--tol",
+	    "1", NULL);
+	/* diff --a/--b does not write records; --key is --outputs' */
+	usage_error_as(OPT_DIFF, "-o (--output) is an option of rladv "
+	    "compute, not of rladv diff", "--a", "", "-o", "x", NULL);
+	usage_error_as(OPT_DIFF, "--key is an option of rladv diff --outputs, "
+	    "not of rladv diff", "--key", "id", "--a", "", NULL);
+	/* --output is not taken for an abbreviation of --outputs */
+	usage_error_as(OPT_DIFF, "-o (--output) is an option of rladv compute",
+	    "--output", "x", NULL);
+	/* diff --outputs compares files: no estimator, wherever it comes */
+	usage_error_as(OPT_DIFF, "-a (--advantage) is an option of rladv "
+	    "compute and rladv diff, not of rladv diff --outputs",
+	    "--outputs", "-a", "grpo", "x", "y", NULL);
+	usage_error_as(OPT_DIFF, "not of rladv diff --outputs", "-a", "grpo",
+	    "--outputs", "x", "y", NULL);
+	usage_error_as(OPT_DIFF, "--a is an option of rladv diff, not of "
+	    "rladv diff --outputs", "--outputs", "--a", "", "x", "y", NULL);
+	usage_error_as(OPT_DIFF, "--on-error", "--outputs", "--on-error",
+	    "skip", "x", "y", NULL);
+	/* the option strings of --a and --b: compute options, no output */
+	usage_error_as(OPT_SIDE, "-o (--output) is an option of rladv compute, "
+	    "not of the option strings of diff --a and --b", "-o", "x",
+	    NULL);
+	usage_error_as(OPT_SIDE, "-z (--gzip)", "-z", NULL);
+	usage_error_as(OPT_SIDE, "--json is an option of", "--json", NULL);
+	usage_error_as(OPT_SIDE, "--a is an option of rladv diff", "--a", "",
+	    NULL);
+	usage_error_as(OPT_SIDE, "--no-tokens", "--no-tokens", NULL);
+}
+END_TEST
+
+START_TEST(diff_modes)
+{
+	struct prefs c;
+	struct diag d;
+
+	ck_assert_int_eq(parse_as(OPT_DIFF, &c, &d, "--a", "-a grpo", "--b",
+	    "", "--top", "3", "--json", "--eps", "0", "in.jsonl", NULL), 0);
+	ck_assert_uint_eq(c.mode, OPT_DIFF);
+	ck_assert_str_eq(c.diff.opt[0], "-a grpo");
+	ck_assert_str_eq(c.diff.opt[1], "");
+	ck_assert_uint_eq(c.diff.top, 3);
+	ck_assert_int_eq(c.json, 1);
+	ck_assert(c.ap.eps == 0);
+	ck_assert_uint_eq(c.nfiles, 1);
+	/* --outputs selects the mode wherever it comes */
+	ck_assert_int_eq(parse_as(OPT_DIFF, &c, &d, "--tol", "1e-3", "--key",
+	    "uid,step", "A", "--outputs", "B", NULL), 0);
+	ck_assert_uint_eq(c.mode, OPT_OUTPUTS);
+	ck_assert(c.diff.tol == 1e-3);
+	ck_assert(c.diff.atol == 0);
+	ck_assert_str_eq(c.diff.key, "uid,step");
+	ck_assert_uint_eq(c.nfiles, 2);
+	/* the defaults */
+	ck_assert_int_eq(parse_as(OPT_DIFF, &c, &d, "--outputs", NULL), 0);
+	ck_assert(c.diff.tol == 1e-9);
+	ck_assert_uint_eq(c.diff.top, 5);
+	ck_assert_ptr_null(c.diff.key);
+	usage_error_as(OPT_DIFF, "--top: invalid value \"2.5\"; expected an "
+	    "integer from 0 to 1000000", "--top", "2.5", NULL);
+	usage_error_as(OPT_DIFF, "--top", "--top", "1000001", NULL);
+	usage_error_as(OPT_DIFF, "--tol: invalid value \"-1\"; expected a "
+	    "number >= 0", "--outputs", "--tol", "-1", NULL);
+	usage_error_as(OPT_DIFF, "option --a needs a value", "--a", NULL);
+}
+END_TEST
+
+START_TEST(empty_names)
+{
+	usage_error("--group-key: invalid value \"\"; expected a field name",
+	    "--group-key", "", NULL);
+	usage_error("--reward-key: invalid value \"\"; expected a field name",
+	    "--reward-key=", NULL);
+	usage_error("--logprobs-key", "--logprobs-key", "", NULL);
+	usage_error("--mask-key", "--mask-key", "", NULL);
+	usage_error("--batch-key: invalid value \"\"", "--batch-key", "",
+	    NULL);
+	usage_error("--stratum-key: invalid value \"\"; expected field names "
+	    "separated by commas", "--stratum-key", "", NULL);
+	usage_error("-o", "-o", "", NULL);
+	usage_error("--output: invalid value \"\"; expected a file name",
+	    "--output", "", NULL);
+	usage_error("--rejects: invalid value \"\"; expected a file name",
+	    "--on-error", "skip", "--rejects", "", NULL);
+	usage_error_as(OPT_STATS, "--group-key", "--group-key", "", NULL);
+	usage_error_as(OPT_OUTPUTS, "--key: invalid value \"\"; expected field "
+	    "names separated by commas", "--key", "", NULL);
+}
+END_TEST
+
+/* A subnormal value is a value (strtod's ERANGE is no refusal). */
+START_TEST(subnormal_values)
+{
+	struct prefs c;
+	struct diag d;
+
+	ck_assert_int_eq(parse(&c, &d, "--eps", "1e-310", "--max-len",
+	    "1e-310", "--alpha", "4.9e-324", "--ms-budget", "2e-320",
+	    "--stratum-cap", "-1e-310", NULL), 0);
+	ck_assert(c.ap.eps == 1e-310);
+	ck_assert(c.lp.max_len == 1e-310);
+	ck_assert(c.ap.alpha == 4.9e-324 && c.ap.alpha > 0);
+	ck_assert(c.ap.ms.budget == 2e-320);
+	ck_assert(c.fields.cap == -1e-310);
+	ck_assert_int_eq(parse_as(OPT_OUTPUTS, &c, &d, "--tol", "1e-310",
+	    "--atol", "5e-324", NULL), 0);
+	ck_assert(c.diff.tol == 1e-310);
+	ck_assert(c.diff.atol > 0);
+	/* below the smallest subnormal it is 0, and --max-len wants > 0 */
+	ck_assert_int_eq(parse(&c, &d, "--eps", "1e-400", NULL), 0);
+	ck_assert(c.ap.eps == 0);
+	usage_error("--max-len: invalid value \"1e-400\"; expected a number "
+	    "> 0", "--max-len", "1e-400", NULL);
+	/* past the largest double is no number */
+	usage_error("--eps: invalid value \"1e400\"", "--eps", "1e400", NULL);
+}
+END_TEST
+
+/* ---- End to end: standard output that cannot be written ------------ */
+
+/*
+ * Runs the built rladv with stdout on out (NULL: closed) and stderr to
+ * err, a file; returns its exit status.
+ */
+static int
+run_rladv(const char *out, char *err, size_t errsize, char *const argv[])
+{
+	const char *bin = getenv("RLADV") ? getenv("RLADV") : "./rladv";
+	FILE *tmp = tmpfile();
+	pid_t pid;
+	size_t n;
+	int st, fd;
+
+	ck_assert_msg(access(bin, X_OK) == 0, "%s: not built (make rladv)",
+	    bin);
+	ck_assert_ptr_nonnull(tmp);
+	if ((pid = fork()) == 0) {
+		if (out == NULL)
+			close(1);
+		else if ((fd = open(out, O_WRONLY)) < 0 || dup2(fd, 1) < 0)
+			_exit(99);
+		dup2(fileno(tmp), 2);
+		execv(bin, argv);
+		_exit(98);
+	}
+	ck_assert_int_gt(pid, 0);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	rewind(tmp);
+	n = fread(err, 1, errsize - 1, tmp);
+	err[n] = '\0';
+	fclose(tmp);
+	ck_assert_msg(WIFEXITED(st), "killed by signal %d", WTERMSIG(st));
+	return WEXITSTATUS(st);
+}
+
+START_TEST(meta_to_full_disk)
+{
+	static char *const cases[][4] = {
+		{ "rladv", "--help", NULL },
+		{ "rladv", "--version", NULL },
+		{ "rladv", "-V", NULL },
+		{ "rladv", "stats", "--help", NULL },
+		{ "rladv", "diff", "-h", NULL },
+		{ "rladv", "compute", "--help", NULL },
+	};
+	char err[4096];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_msg(run_rladv("/dev/full", err, sizeof(err),
+		    cases[i]) == 3, "%s %s: %s", cases[i][1], cases[i][2] ?
+		    cases[i][2] : "", err);
+		ck_assert_has(err, "rladv: standard output: write error: No "
+		    "space left on device");
+		/* one line */
+		ck_assert_ptr_eq(strchr(err, '\n'), err + strlen(err) - 1);
+		/* closed, it is a write error too */
+		ck_assert_int_eq(run_rladv(NULL, err, sizeof(err), cases[i]),
+		    3);
+		ck_assert_has(err, "standard output: write error");
+		/* and where it can be written, status 0 and no message */
+		ck_assert_int_eq(run_rladv("/dev/null", err, sizeof(err),
+		    cases[i]), 0);
+		ck_assert_str_eq(err, "");
+	}
 }
 END_TEST
 
@@ -595,6 +972,20 @@ options_suite(void)
 	tcase_add_test(tc, field_names);
 	tcase_add_test(tc, files_and_order);
 	tcase_add_test(tc, bad_options);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("table");
+	tcase_add_test(tc, table_rows);
+	tcase_add_test(tc, table_rows_parse);
+	tcase_add_test(tc, help_from_table);
+	tcase_add_test(tc, other_commands_options);
+	tcase_add_test(tc, diff_modes);
+	tcase_add_test(tc, empty_names);
+	tcase_add_test(tc, subnormal_values);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("end to end");
+	tcase_add_test(tc, meta_to_full_disk);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("check");
