@@ -39,7 +39,7 @@
 #include "compute.h"
 #include "diag.h"
 #include "group.h"
-#include "options.h"
+#include "optparse.h"
 #include "output.h"
 #include "pipeline.h"
 
@@ -440,7 +440,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	memset(&d, 0, sizeof(d));
 	options_defaults(&c);
-	if (options_parse(&c, &own, argc, argv, &d) != 0 ||
+	if (optparse_argv(&c, &own, argc, argv, &d) != 0 ||
 	    options_check(&c, &d) != 0 || compute_device(&c, &d) != 0)
 		fail("the harness's options were refused", d.msg);
 
@@ -496,6 +496,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(x.xadv);
 	free(x.xw);
 	free(x.inv);
-	optstore_free(&own);
+	optparse_free(&own);
 	return 0;
 }

@@ -7,7 +7,7 @@
 #ifndef RLADV_CMD_H
 #define RLADV_CMD_H
 
-#include "options.h"
+#include "optparse.h"
 
 struct run {
 	struct prefs	 p;	/* what the user asked for */

@@ -462,10 +462,10 @@ side_parse(struct side *sd, const struct prefs *outer, const char *name,
 
 	sd->c = *outer;
 	sd->c.mode = OPT_SIDE;
-	if (options_split(sd->opts, &sd->own, &argc, &argv, &e) != 0)
+	if (optparse_split(sd->opts, &sd->own, &argc, &argv, &e) != 0)
 		return diag_set(d, EXIT_USAGE, "%s \"%s\": %s", name,
 		    sd->opts, e.msg);
-	rc = options_parse(&sd->c, &sd->own, argc, argv, &e);
+	rc = optparse_argv(&sd->c, &sd->own, argc, argv, &e);
 	if (rc < 0)
 		return diag_set(d, EXIT_USAGE, "%s: --help and --version are "
 		    "not compute options; see rladv --help", name);
@@ -525,7 +525,7 @@ diff_configs(struct prefs *outer, const struct dopts *o)
 	for (s = 0; s < 2; s++) {
 		free(x.s[s].adv);
 		free(x.s[s].w);
-		optstore_free(&x.s[s].own);
+		optparse_free(&x.s[s].own);
 	}
 	for (i = 0; i < x.ntop; i++) {
 		free(x.top[i].file);

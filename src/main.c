@@ -13,6 +13,7 @@
 #include "backend.h"
 #include "cmd.h"
 #include "compute.h"
+#include "opthelp.h"
 
 #define CMD_DEVICE	0x100u	/* pick the device before the command */
 
@@ -57,7 +58,7 @@ usage(const struct cmd *c)
 	if (c == NULL)
 		printf("%srladv --help | --version\n", prefix);
 	printf("\n");
-	options_help(stdout, mode);
+	opthelp_print(stdout, mode);
 	if (c == NULL)
 		printf("rladv COMMAND --help lists the options of COMMAND; "
 		    "see rladv(1).\n");
@@ -90,7 +91,7 @@ run_cmd(const struct cmd *c, int named, int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	options_defaults(&r.p);
 	r.p.mode = c->flags & OPT_CMDS;
-	rc = options_parse(&r.p, &r.own, argc, argv, &d);
+	rc = optparse_argv(&r.p, &r.own, argc, argv, &d);
 	if (rc == OPT_HELP) {
 		usage(named ? c : NULL);
 		rc = 0;
@@ -104,7 +105,7 @@ run_cmd(const struct cmd *c, int named, int argc, char **argv)
 		rc = c->fn(&r);
 	if (d.status != 0)
 		diag_print(&d);
-	optstore_free(&r.own);
+	optparse_free(&r.own);
 	return stdout_check(rc);
 }
 

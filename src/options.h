@@ -1,15 +1,14 @@
 /*
  * options.h - rladv's options, one row each in options_table: the
- * commands that take the option, how its argument is read, where it goes,
- * and its line in --help.  Parsing and --help come from the table.  The
- * caller owns the prefs it passes in and the optstore that its strings
- * may point into; a prefs owns nothing.
+ * commands that take the option, how its argument is read, where its
+ * value goes, and its line in --help.  optparse.c reads argv by the table,
+ * opthelp.c prints it.  The table and the names it lists are static; a
+ * struct prefs is the caller's and owns nothing.
  */
 #ifndef RLADV_OPTIONS_H
 #define RLADV_OPTIONS_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "advantage.h"
 #include "diag.h"
@@ -69,12 +68,7 @@ struct prefs {
 	size_t			 nfiles;
 };
 
-/* Strings made from option arguments (the parts of --stratum-key a,b)
- * and other buffers a parse leaves behind: prefs point into them. */
-struct optstore {
-	void	**p;
-	size_t	  n;
-};
+struct optstore;	/* optparse.h: what prefs point into */
 
 /* How an argument is read; OK_FLAG takes none. */
 enum opt_kind {
@@ -93,9 +87,25 @@ enum opt_kind {
 
 enum opt_ctype { CT_INT, CT_SIZE, CT_U64 };
 
+/* The sections of --help, in order. */
+enum opt_section {
+	OS_ADV, OS_LOSS, OS_INPUT, OS_OUTPUT, OS_ERR, OS_SUB, OS_N
+};
+extern const char *const options_section[OS_N];
+
+/* An argument as its kind reads it (OK_INT and OK_NUM: num). */
+union optval {
+	double		 num;
+	size_t		 size;
+	int		 choice;
+	const char	*str;
+};
+
 struct opt;
+/* Puts v where it goes: own keeps what p will point into. */
 typedef int	(*opt_setter)(struct prefs *p, struct optstore *own,
-		    const struct opt *o, const char *arg, struct diag *d);
+		    const struct opt *o, const union optval *v,
+		    struct diag *d);
 
 struct opt {
 	const char		*name;		/* --name */
@@ -103,7 +113,7 @@ struct opt {
 	enum opt_kind		 kind;
 	const char		*meta;		/* the argument in --help */
 	unsigned		 cmds;		/* OPT_* bits */
-	int			 section;	/* of --help */
+	enum opt_section	 section;	/* of --help */
 	/* Where the value goes: set, or else the kind's store at off. */
 	opt_setter		 set;
 	size_t			 off;
@@ -123,35 +133,18 @@ struct opt {
 /* The rows, ended by one whose name is NULL. */
 extern const struct opt options_table[];
 
-#define OPT_HELP	(-1)
-#define OPT_VERSION	(-2)
-
 void	options_defaults(struct prefs *p);
-/*
- * Parses argv[1..argc-1] (argv[0] is the command name) as the options of
- * p->mode, taken in order so that a preset sets several at its place and
- * a later option overrides it; an option of another command is a usage
- * error.  An OK_MODE option changes p->mode first.  The files are what is
- * left (none allowed for OPT_SIDE).  Returns 0, OPT_HELP or OPT_VERSION
- * where that option came, or 2 with d saying what to type instead.
- */
-int	options_parse(struct prefs *p, struct optstore *own, int argc,
-	    char **argv, struct diag *d);
 /* Checks what no single option can (seq-sum-norm needs --max-len...). */
 int	options_check(struct prefs *p, struct diag *d);
-/* Splits a string into words as a shell would for plain words and
- * quotes; the words and *argv go to own. */
-int	options_split(const char *s, struct optstore *own, int *argc,
-	    char ***argv, struct diag *d);
-/* The option rows that mode takes (and the modes its options select:
- * diff --outputs), by section, as --help shows them. */
-void	options_help(FILE *f, unsigned mode);
-/* "rladv stats", ... for messages. */
-const char *options_cmd_name(unsigned mode);
 /* The row of --name (without dashes), or NULL. */
 const struct opt *options_find(const char *name);
-
-void	optstore_add(struct optstore *own, void *p);
-void	optstore_free(struct optstore *own);
+/* The row of -c, or NULL. */
+const struct opt *options_find_short(int c);
+/* "rladv stats", ... for messages. */
+const char *options_cmd_name(unsigned mode);
+/* mode and the modes its options select (diff: diff --outputs). */
+unsigned options_reachable(unsigned mode);
+/* "a, b, c": a row's list names (mark: "a (default), b, c"). */
+void	options_list(const struct opt *o, int mark, char *buf, size_t size);
 
 #endif

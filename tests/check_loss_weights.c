@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "loss_weights.h"
-#include "options.h"
+#include "optparse.h"
 #include "testutil.h"
 
 #define REL	1e-12
@@ -360,10 +360,10 @@ START_TEST(presets_from_options)
 		options_defaults(&c);
 		ck_assert_int_eq(c.lp.count_all, 0);
 		ck_assert(c.lp.seq_eps == 0);
-		ck_assert_int_eq(options_parse(&c, &own, 3, argv, &d), 0);
+		ck_assert_int_eq(optparse_argv(&c, &own, 3, argv, &d), 0);
 		ck_assert_int_eq(c.lp.count_all, 1);
 		ck_assert(c.lp.seq_eps == tab[i].seq_eps);
-		optstore_free(&own);
+		optparse_free(&own);
 	}
 }
 END_TEST

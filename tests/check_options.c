@@ -4,7 +4,7 @@
  * commands that take it, an option of another command refused by name,
  * defaults, every usage error being status 2 with a message saying what to
  * type, presets and the order in which later options override them, the
- * checks no single option can make (options_check), options_split's
+ * checks no single option can make (options_check), optparse_split's
  * shell-like quoting for the option strings of rladv diff, and, end to
  * end, --help and --version to a full disk.
  */
@@ -19,7 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "opthelp.h"
 #include "options.h"
+#include "optparse.h"
 #include "testutil.h"
 
 #define MAXARGS	32
@@ -41,11 +43,11 @@ vparse(struct prefs *c, struct diag *d, unsigned mode, va_list ap)
 		args[n++] = (char *)w;
 	}
 	args[n] = NULL;
-	optstore_free(&own);
+	optparse_free(&own);
 	options_defaults(c);
 	c->mode = mode;
 	memset(d, 0, sizeof(*d));
-	return options_parse(c, &own, n, args, d);
+	return optparse_argv(c, &own, n, args, d);
 }
 
 static int
@@ -493,7 +495,7 @@ split_is(const char *s, int want_argc, ...)
 	int ac = -1, i;
 	va_list ap;
 
-	ck_assert_msg(options_split(s, &o, &ac, &av, &d) == 0, "split \"%s\": "
+	ck_assert_msg(optparse_split(s, &o, &ac, &av, &d) == 0, "split \"%s\": "
 	    "%s", s, d.msg);
 	ck_assert_msg(ac == want_argc, "split \"%s\": argc %d, expected %d",
 	    s, ac, want_argc);
@@ -506,7 +508,7 @@ split_is(const char *s, int want_argc, ...)
 	va_end(ap);
 	/* the words and the array belong to the store */
 	ck_assert_uint_eq(o.n, 2);
-	optstore_free(&o);
+	optparse_free(&o);
 }
 
 /*
@@ -545,11 +547,11 @@ START_TEST(split_unterminated)
 	char **av = NULL;
 	int ac = 0;
 
-	ck_assert_int_eq(options_split("-a \"grpo", &o, &ac, &av, &d), 2);
+	ck_assert_int_eq(optparse_split("-a \"grpo", &o, &ac, &av, &d), 2);
 	ck_assert_int_eq(d.status, 2);
 	ck_assert_has(d.msg, "unterminated quote");
 	memset(&d, 0, sizeof(d));
-	ck_assert_int_eq(options_split("'", &o, &ac, &av, &d), 2);
+	ck_assert_int_eq(optparse_split("'", &o, &ac, &av, &d), 2);
 	/* nothing is left to free */
 	ck_assert_uint_eq(o.n, 0);
 }
@@ -563,11 +565,11 @@ START_TEST(split_then_parse)
 	char **av = NULL;
 	int ac = 0;
 
-	ck_assert_int_eq(options_split("-a stratified --alpha '0.25' "
+	ck_assert_int_eq(optparse_split("-a stratified --alpha '0.25' "
 	    "--std sample --stratum-key a,b", &o, &ac, &av, &d), 0);
 	options_defaults(&c);
 	c.mode = OPT_SIDE;
-	ck_assert_int_eq(options_parse(&c, &o, ac, av, &d), 0);
+	ck_assert_int_eq(optparse_argv(&c, &o, ac, av, &d), 0);
 	ck_assert_str_eq(c.est->name, "stratified");
 	ck_assert(c.ap.alpha == 0.25);
 	ck_assert_int_eq(c.ap.sample, 1);
@@ -575,7 +577,7 @@ START_TEST(split_then_parse)
 	ck_assert_str_eq(c.fields.stratum[1], "b");
 	/* the split's two buffers and the --stratum-key copy */
 	ck_assert_uint_eq(o.n, 3);
-	optstore_free(&o);
+	optparse_free(&o);
 }
 END_TEST
 
@@ -716,7 +718,7 @@ START_TEST(help_from_table)
 
 	for (m = 0; m < NMODES - 1; m++) {
 		f = open_memstream(&text, &len);
-		options_help(f, modes[m]);
+		opthelp_print(f, modes[m]);
 		fclose(f);
 		ck_assert_msg(strstr(text, "SPEC") == NULL, "%s", text);
 		/* diff's help shows diff --outputs' options too */
@@ -734,7 +736,7 @@ START_TEST(help_from_table)
 	}
 	/* the estimators and loss modes come from their tables */
 	f = open_memstream(&text, &len);
-	options_help(f, OPT_COMPUTE);
+	opthelp_print(f, OPT_COMPUTE);
 	fclose(f);
 	ck_assert_has(text, "grpo (default), drgrpo, rloo");
 	ck_assert_has(text, "token (default), seq, seq-sum");
