@@ -94,7 +94,7 @@ def options(opts):
     words = shlex.split(opts)
     o = {}
     for flag in ("--group-key", "--reward-key", "--logprobs-key", "--mask-key",
-                 "--batch-key", "--group-size", "--baseline-key", "--max-len"):
+                 "--batch-key", "--group-size", "--baseline-key"):
         if flag in words:
             o[flag] = words[words.index(flag) + 1]
     return o
