@@ -1,5 +1,6 @@
 # rladv - see README.md.  make, make demo, make check, make bench,
-# make install (PREFIX, DESTDIR), make CUDA=1, make check SANITIZE=1.
+# make install (PREFIX, DESTDIR), make CUDA=1, make check SANITIZE=1,
+# make deps (the packages, as root).
 
 PREFIX	?= /usr/local
 MANDIR	?= $(PREFIX)/share/man
@@ -11,7 +12,7 @@ VERSION	 = 0.1.0
 WARN	 = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	   -Wmissing-prototypes -Wpointer-arith -Wno-sign-compare
 PKGS	 = libcjson zlib
-# Recursive (=) so that pkg-config runs after scripts/deps.sh has.
+# Recursive (=) so that pkg-config runs after make deps has installed.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
@@ -56,27 +57,53 @@ CUOBJS	 = $(BUILD)/backend_cuda.o
 endif
 TESTS	 = $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/check_*.c))
 
-.PHONY: all deps demo check test unit e2e conformance bench fuzz install \
-	emu-check deps-cxx \
-	uninstall clean FORCE
+.PHONY: all deps deps-fuzz need-build need-test demo check test unit e2e \
+	conformance bench fuzz install emu-check gpu-check uninstall clean FORCE
 
-all: rladv
+# The binary: ./rladv, or BIN=PATH (make check's CUDA build for the GPU
+# agreement test goes to its own directory, leaving ./rladv alone).
+BIN	?= rladv
 
+all: $(BIN)
+
+# Packages are installed only here: make deps (what make and make check
+# need), make deps-fuzz (clang, for fuzzing for time).  make demo and make
+# check run make deps first; every other target only checks, and when a
+# package is missing fails with the one line to run (scripts/deps.sh -n).
 deps:
-	@sh scripts/deps.sh
+	@sh scripts/deps.sh build test
 
-deps-cxx:
-	@sh scripts/deps.sh cxx
+deps-fuzz:
+	@sh scripts/deps.sh fuzz
 
-rladv: $(OBJS) $(CUOBJS) build/.mode
+need-build:
+	@sh scripts/deps.sh -n build
+
+need-test:
+	@sh scripts/deps.sh -n build test
+
+ifneq ($(filter demo check test,$(MAKECMDGOALS)),)
+NEED_BUILD = deps
+NEED_TEST = deps
+else
+NEED_BUILD = need-build
+NEED_TEST = need-test
+endif
+
+# build/.mode is rewritten only when the build mode changes, so that
+# ./rladv is relinked after make SANITIZE=1 or CUDA=1 and not otherwise.
+ifeq ($(BIN),rladv)
+BIN_MODE = build/.mode
+endif
+
+$(BIN): $(OBJS) $(CUOBJS) $(BIN_MODE)
+	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(CUOBJS) $(LIBS)
 
-# Rewritten only when the build mode changes, so that ./rladv is relinked
-# after make SANITIZE=1 or CUDA=1 and not otherwise.
-build/.mode: FORCE | deps
+build/.mode: FORCE
 	@mkdir -p build; echo $(MODE) | cmp -s - $@ || echo $(MODE) > $@
 
-$(BUILD)/%.o: src/%.c | deps
+$(BUILD)/%.o: src/%.c | $(NEED_BUILD)
 	@mkdir -p $(BUILD)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -87,7 +114,7 @@ $(BUILD)/backend_cuda.o: src/backend_cuda.cu src/backend_cuda.h src/advmath.h \
 	$(NVCC) $(CUFLAGS) -DRLADV_CUDA -D_GNU_SOURCE -Isrc $(CUARCH) \
 	    -c -o $@ $<
 
-$(BUILD)/tests/%: tests/%.c $(LIBOBJS) $(CUOBJS) | deps
+$(BUILD)/tests/%: tests/%.c $(LIBOBJS) $(CUOBJS) | $(NEED_TEST)
 	@mkdir -p $(BUILD)/tests
 	$(CC) $(ALL_CPPFLAGS) $(CHECK_CFLAGS) $(ALL_CFLAGS) -MMD -MP -o $@ $< \
 	    $(LIBOBJS) $(CUOBJS) $(ALL_LDFLAGS) $(CHECK_LIBS) $(LIBS)
@@ -108,11 +135,11 @@ EMU	 = $(BUILD)/emu
 EMU_OBJS = $(SRCS:src/%.c=$(EMU)/%.o) $(EMU)/backend_cuda.o
 EMU_CXXFLAGS = -std=c++17 -O2 -g -Wall -Wextra -ffp-contract=off
 
-$(EMU)/%.o: src/%.c | deps
+$(EMU)/%.o: src/%.c | $(NEED_BUILD)
 	@mkdir -p $(EMU)
 	$(CC) $(ALL_CPPFLAGS) -DRLADV_CUDA $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(EMU)/backend_cuda.o: src/backend_cuda.cu | deps deps-cxx
+$(EMU)/backend_cuda.o: src/backend_cuda.cu | $(NEED_TEST)
 	@mkdir -p $(EMU)
 	$(CXX) -x c++ $(EMU_CXXFLAGS) $(SANFLAGS) -DRLADV_CUDA -D_GNU_SOURCE \
 	    -DMS_LAUNCH=64 -Isrc -Itests/cuda_emu $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
@@ -120,7 +147,7 @@ $(EMU)/backend_cuda.o: src/backend_cuda.cu | deps deps-cxx
 $(EMU)/rladv: $(EMU_OBJS)
 	$(CXX) $(ALL_LDFLAGS) -o $@ $(EMU_OBJS) $(PKG_LIBS) -lm -lpthread
 
-$(EMU)/selftest: tests/cuda_emu/selftest.cc | deps deps-cxx
+$(EMU)/selftest: tests/cuda_emu/selftest.cc | $(NEED_TEST)
 	@mkdir -p $(EMU)
 	$(CXX) $(EMU_CXXFLAGS) $(SANFLAGS) -Itests/cuda_emu -MMD -MP -o $@ $< \
 	    $(ALL_LDFLAGS)
@@ -142,12 +169,24 @@ e2e: rladv
 	@sh tests/e2e.sh ./rladv
 
 conformance: rladv
-	python3 ../shared/conformance/check.py ./rladv
+	python3 tests/conformance/check.py ./rladv
 
-# Every test: Check suites, end-to-end scripts, the man page's promises,
-# the conformance cases, the GPU agreement (skipped without a GPU; run on
-# the CPU emulation of CUDA in any case), then
-# each fuzz harness for FUZZ_TIME seconds (0: none).
+# The GPU agreement test on a make CUDA=1 build of its own (./rladv stays
+# the CPU build) where nvidia-smi lists a GPU and nvcc is there; one SKIP
+# line otherwise (emu-check has run the backend's kernels on the CPU).
+GPU_BIN	 = $(BUILD)/cuda/rladv
+gpu-check:
+	@if ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then \
+	    echo "SKIP gpu_agree: no GPU (nvidia-smi -L lists none)"; \
+	elif ! command -v $(NVCC) >/dev/null 2>&1; then \
+	    echo "SKIP gpu_agree: a GPU, but no $(NVCC) for make CUDA=1"; \
+	else \
+	    $(MAKE) --no-print-directory CUDA=1 BIN=$(GPU_BIN) $(GPU_BIN) && \
+	    sh tests/gpu_agree.sh $(GPU_BIN); \
+	fi
+
+# Every test, one line each; a new test script gets a line here.  Fuzzing
+# for time is not here: .ci/run does it (make fuzz-check).
 check test: rladv unit
 	@sh tests/e2e.sh ./rladv
 	@sh tests/errors.sh ./rladv
@@ -155,12 +194,13 @@ check test: rladv unit
 	@sh tests/stats_diff.sh ./rladv
 	@sh tests/help_synopsis.sh ./rladv man/rladv.1
 	@sh tests/man_examples.sh ./rladv man/rladv.1
-	@sh tests/gpu_agree.sh ./rladv
+	@python3 tests/conformance/check.py ./rladv
+	@$(MAKE) --no-print-directory fuzz-replay
+	@sh tests/make_deps.sh
+	@sh tests/broken_binary.sh
 	@$(MAKE) --no-print-directory emu-check
-	@if [ "$(FUZZ_TIME)" != 0 ]; then sh scripts/deps.sh fuzz && \
-	    $(MAKE) --no-print-directory fuzz-check; fi
-	python3 ../shared/conformance/check.py ./rladv
-	python3 tests/presets/reference.py --verify
+	@$(MAKE) --no-print-directory gpu-check
+	@python3 tests/presets/reference.py --verify
 
 # make bench: rladv against its baselines; make bench DEVICE=cuda (with a
 # CUDA=1 build): CPU against GPU on large shards and exact MS-GRPO.

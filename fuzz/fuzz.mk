@@ -1,14 +1,25 @@
 # fuzz/fuzz.mk - libFuzzer harnesses for rladv; the Makefile includes it.
 #
+#   make fuzz-replay  run each harness once on every file of its committed
+#                     corpus, fuzz/corpus/record and fuzz/corpus/filter,
+#                     built with $(CC) and fuzz/replay.c instead of
+#                     libFuzzer (make check does; sanitized under SANITIZE=1)
 #   make fuzz-build   build build/fuzz/fuzz_record and build/fuzz/fuzz_filter
 #                     (clang, -fsanitize=fuzzer,address,undefined, every
-#                     src/*.c but main.c compiled into build/fuzz/obj)
+#                     src/*.c but main.c compiled into build/fuzz/obj; make
+#                     deps-fuzz installs clang)
 #   make fuzz-corpus  seed build/fuzz/seed/* from samples/*.jsonl and
-#                     ../shared/conformance/*.in.jsonl* (never into the repo)
+#                     tests/conformance/*.in.jsonl*
 #   make fuzz-check   each harness for FUZZ_TIME seconds (default 60), one
-#                     after the other; fails when either finds a crash
+#                     after the other, from the committed corpus, the seeds
+#                     and what earlier runs found; fails when either finds a
+#                     crash (.ci/run does)
 #   make fuzz         both harnesses at once for FUZZ_TIME seconds each,
 #                     logs in build/fuzz/log-*.txt; fails on a crash
+#   make fuzz-merge   add to fuzz/corpus/NAME the inputs of the seeds and of
+#                     build/fuzz/corpus/NAME that reach code (edges, not hit
+#                     counts, to keep it small) it does not: libFuzzer's
+#                     -merge=1; commit what it adds
 #
 # Crash reproducers go to build/fuzz/artifacts/; replay one with
 #   build/fuzz/fuzz_record build/fuzz/artifacts/record-crash-...
@@ -21,7 +32,7 @@ FUZZ_SAVED_GOAL := $(.DEFAULT_GOAL)
 FUZZ_CC		?= clang
 FUZZ_TIME	?= 60
 FUZZ_DIR	?= build/fuzz
-FUZZ_CONF	?= ../shared/conformance
+FUZZ_CONF	?= tests/conformance
 FUZZ_ARGS	?=
 # $(call FUZZ_RUN,NAME): the command line that runs harness NAME (a name
 # or a shell variable) for FUZZ_TIME seconds.
@@ -30,7 +41,7 @@ FUZZ_RUN	 = $(FUZZ_DIR)/fuzz_$(1) -print_final_stats=1 -timeout=30 \
 		   -dict=$(FUZZ_DIR)/json.dict \
 		   -artifact_prefix=$(FUZZ_DIR)/artifacts/$(1)- \
 		   -max_total_time=$(FUZZ_TIME) $(FUZZ_ARGS) \
-		   $(FUZZ_DIR)/corpus/$(1) $(FUZZ_DIR)/seed/$(1)
+		   $(FUZZ_DIR)/corpus/$(1) fuzz/corpus/$(1) $(FUZZ_DIR)/seed/$(1)
 
 FUZZ_SANFLAGS	 = -fsanitize=address,undefined \
 		   -fno-sanitize-recover=undefined -fno-omit-frame-pointer
@@ -46,16 +57,40 @@ FUZZ_NAMES	 = record filter
 FUZZ_BINS	 = $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 
 # Seed inputs: whole files for the filter, single lines for the record
-# parser.  The conformance inputs are read only when that directory exists.
+# parser.
 FUZZ_SEED_SRC	 = $(wildcard samples/*.jsonl) \
 		   $(wildcard $(FUZZ_CONF)/*.in.jsonl) \
 		   $(wildcard $(FUZZ_CONF)/*.in.jsonl.gz)
 
-.PHONY: fuzz fuzz-build fuzz-check fuzz-corpus fuzz-clean
+.PHONY: fuzz fuzz-build fuzz-check fuzz-corpus fuzz-clean fuzz-replay \
+	fuzz-merge need-fuzz
+
+# The replay binaries: the harnesses with a main() of their own, linked
+# with the objects of the build at hand.
+REPLAY_DIR	 = $(BUILD)/replay
+REPLAY_BINS	 = $(FUZZ_NAMES:%=$(REPLAY_DIR)/replay_%)
+REPLAY_OBJS	 = $(FUZZ_NAMES:%=$(REPLAY_DIR)/fuzz_%.o) $(REPLAY_DIR)/replay.o
+.SECONDARY: $(REPLAY_OBJS)
+
+$(REPLAY_DIR)/%.o: fuzz/%.c | $(NEED_BUILD)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(REPLAY_DIR)/replay_%: $(REPLAY_DIR)/fuzz_%.o $(REPLAY_DIR)/replay.o \
+    $(LIBOBJS) $(CUOBJS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+fuzz-replay: $(REPLAY_BINS)
+	@for n in $(FUZZ_NAMES); do \
+	    $(REPLAY_DIR)/replay_$$n fuzz_$$n fuzz/corpus/$$n || exit 1; \
+	done
+
+need-fuzz:
+	@sh scripts/deps.sh -n fuzz
 
 fuzz-build: $(FUZZ_BINS)
 
-$(FUZZ_OBJS): $(FUZZ_DIR)/obj/%.o: src/%.c
+$(FUZZ_OBJS): $(FUZZ_DIR)/obj/%.o: src/%.c | need-fuzz
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) $(FUZZ_SANFLAGS) \
 	    -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
@@ -200,9 +235,21 @@ fuzz: fuzz-build fuzz-corpus $(FUZZ_DIR)/json.dict
 	if [ $$st -ne 0 ]; then echo "fuzz: a harness FAILED"; fi; \
 	exit $$st
 
+fuzz-merge: fuzz-build fuzz-corpus
+	@for n in $(FUZZ_NAMES); do \
+	    mkdir -p $(FUZZ_DIR)/corpus/$$n; \
+	    before=$$(ls fuzz/corpus/$$n | wc -l); \
+	    $(FUZZ_DIR)/fuzz_$$n -merge=1 -use_counters=0 -close_fd_mask=2 \
+		-timeout=30 -rss_limit_mb=2560 fuzz/corpus/$$n \
+		$(FUZZ_DIR)/corpus/$$n $(FUZZ_DIR)/seed/$$n > $(FUZZ_DIR)/merge-$$n.txt 2>&1 || \
+		{ cat $(FUZZ_DIR)/merge-$$n.txt; exit 1; }; \
+	    echo "fuzz-merge: fuzz/corpus/$$n: $$before ->" \
+		"$$(ls fuzz/corpus/$$n | wc -l) inputs"; \
+	done
+
 fuzz-clean:
 	rm -rf $(FUZZ_DIR)
 
--include $(FUZZ_OBJS:.o=.d) $(FUZZ_BINS:=.d)
+-include $(FUZZ_OBJS:.o=.d) $(FUZZ_BINS:=.d) $(REPLAY_OBJS:.o=.d)
 
 .DEFAULT_GOAL := $(FUZZ_SAVED_GOAL)

@@ -1,38 +1,82 @@
 #!/bin/sh
-# deps.sh - makes sure the libraries rladv builds with are installed.
-# Installs them with apt-get when run as root on Debian; otherwise prints
-# the one line to run.  Found through pkg-config, as the Makefile uses it.
-# "deps.sh fuzz": clang and its libFuzzer runtime, for make fuzz.
-# "deps.sh cxx": g++, which compiles the CUDA backend against the CPU
-# emulation of its runtime for make check (tests/cuda_emu).
-pkgs="libcjson-dev zlib1g-dev check pkg-config"
-have() {
-	command -v pkg-config >/dev/null 2>&1 &&
-	    pkg-config --exists libcjson zlib check
+# deps.sh [-n] GROUP... - makes sure the packages a build or a test needs
+# are installed.  Groups:
+#   build   what make builds rladv with (libcjson, zlib, found through
+#           pkg-config as the Makefile finds them)
+#   test    what make check adds: the Check library for the unit suites,
+#           g++ for the CUDA backend on its CPU emulation, python3 for the
+#           conformance and agreement checkers
+#   fuzz    clang and its libFuzzer runtime, for fuzzing for time
+# Without -n (make deps, make deps-fuzz) it installs what is missing with
+# apt-get when run as root on Debian, and otherwise prints the one line to
+# run.  With -n (every other make target) it never installs: it prints the
+# one line to run and exits 1.  Exit 0 when nothing is missing.
+
+dry=0
+if [ "$1" = -n ]; then
+	dry=1
+	shift
+fi
+
+missing=
+target="make deps"
+# need PACKAGE TEST...: PACKAGE is missing unless TEST succeeds.
+need() {
+	pkg=$1
+	shift
+	"$@" >/dev/null 2>&1 || case " $missing " in
+	*" $pkg "*) ;;
+	*) missing="${missing:+$missing }$pkg";;
+	esac
 }
-if [ "$1" = fuzz ]; then
-	pkgs="clang libclang-rt-dev"
-	have() {
-		command -v clang >/dev/null 2>&1 &&
-		    echo 'int LLVMFuzzerTestOneInput(const char *d, long n)
-		    { (void)d; (void)n; return 0; }' |
-		    clang -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null
-	}
+pc() {
+	command -v pkg-config && pkg-config --exists "$1"
+}
+fuzzer() {
+	command -v clang &&
+	    echo 'int LLVMFuzzerTestOneInput(const char *d, long n)
+	    { (void)d; (void)n; return 0; }' |
+	    clang -x c -fsanitize=fuzzer -o /dev/null -
+}
+
+for group in "$@"; do
+	case $group in
+	build)
+		need pkg-config command -v pkg-config
+		need libcjson-dev pc libcjson
+		need zlib1g-dev pc zlib
+		;;
+	test)
+		need check pc check
+		need g++ command -v g++
+		need python3 command -v python3
+		;;
+	fuzz)
+		target="make deps-fuzz"
+		need clang command -v clang
+		need libclang-rt-dev fuzzer
+		;;
+	*)
+		echo "usage: deps.sh [-n] build|test|fuzz..." >&2
+		exit 2
+		;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+
+if [ $dry = 1 ]; then
+	echo "rladv: missing $missing; run as root: $target" >&2
+	exit 1
 fi
-if [ "$1" = cxx ]; then
-	pkgs="g++"
-	have() {
-		command -v g++ >/dev/null 2>&1
-	}
-fi
-have && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-	echo "rladv: installing $pkgs" >&2
+	echo "rladv: installing $missing" >&2
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get install -y $pkgs >/dev/null ||
-	    { apt-get update >/dev/null && apt-get install -y $pkgs >/dev/null; }
-	have && exit 0
+	# shellcheck disable=SC2086
+	apt-get install -y $missing >/dev/null ||
+	    { apt-get update >/dev/null &&
+	    apt-get install -y $missing >/dev/null; } ||
+	    { echo "rladv: apt-get install -y $missing failed" >&2; exit 1; }
+	exec sh "$0" -n "$@"
 fi
-echo "rladv: missing build dependencies; run:" >&2
-echo "    sudo apt-get install -y $pkgs" >&2
+echo "rladv: missing $missing; run: sudo apt-get install -y $missing" >&2
 exit 1

@@ -2,8 +2,8 @@
 # tests/gpu_agree.sh [--emulated] ./rladv - the CUDA backend against the
 # CPU (SPEC §8).
 #
-# Runs every exit-0 conformance case (../shared/conformance beside the
-# repository, options from cases.tsv) and random batches from bench/gen
+# Runs every exit-0 conformance case (tests/conformance, options from
+# cases.tsv) and random batches from bench/gen
 # (binary, continuous and pass-rate rewards; groups of 1 to 25; MS-GRPO
 # exact with all-distinct rewards) under --device cpu and --device cuda
 # with --digits 17, and compares the two outputs record by record: every
@@ -28,7 +28,7 @@ if [ "$1" = --emulated ]; then
 fi
 bin=${1:-./rladv}
 root=$(cd "$(dirname "$0")/.." && pwd)
-conf=${CONFORMANCE:-$root/../shared/conformance}
+conf=${CONFORMANCE:-$root/tests/conformance}
 
 skip() {
 	echo "SKIP: no GPU ($1)"

@@ -1,0 +1,90 @@
+#!/bin/sh
+# make_deps.sh - a plain make never installs anything; make deps does.
+#
+# Builds a copy of the tree (Makefile, src/, scripts/, fuzz/) in a
+# temporary directory with a PATH whose apt-get, apt, dpkg and sudo record
+# being called, and whose id says root (an installer that only runs as
+# root would try here):
+#   1. make builds ./rladv and calls none of them;
+#   2. with libcjson missing (a pkg-config that finds no libcjson), make
+#      fails with one line naming what to run, and calls none of them;
+#   3. make deps, with libcjson still missing, calls apt-get: the shims
+#      would have seen an installer in 1 or 2.
+# The copy is built as on its own, whatever make runs this.
+unset MAKEFLAGS MFLAGS MAKELEVEL
+tmp=$(mktemp -d) || exit 3
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+no() {
+	fail=$((fail + 1))
+	echo "FAIL $1"
+	[ -s "$tmp/err" ] && sed 's/^/    /' "$tmp/err" | tail -5
+}
+
+mkdir "$tmp/tree" "$tmp/shim" "$tmp/nocjson"
+cp -R Makefile src scripts fuzz "$tmp/tree/" || exit 3
+rm -rf "$tmp/tree/fuzz/corpus"
+for tool in apt-get apt aptitude dpkg sudo; do
+	cat > "$tmp/shim/$tool" <<EOF
+#!/bin/sh
+echo "$tool \$*" >> "$tmp/called"
+exit 1
+EOF
+done
+realid=$(command -v id)
+cat > "$tmp/shim/id" <<EOF
+#!/bin/sh
+[ "\$1" = -u ] && { echo 0; exit 0; }
+exec "$realid" "\$@"
+EOF
+# pkg-config that finds everything but libcjson.
+realpc=$(command -v pkg-config) || { echo "SKIP make_deps: no pkg-config"; exit 0; }
+cat > "$tmp/nocjson/pkg-config" <<EOF
+#!/bin/sh
+for a; do [ "\$a" = libcjson ] && exit 1; done
+exec "$realpc" "\$@"
+EOF
+chmod +x "$tmp/shim/"* "$tmp/nocjson/pkg-config"
+# shimmed [-nocjson] COMMAND...: COMMAND in the copy, with the shims.
+shimmed() {
+	p=$tmp/shim
+	[ "$1" = -nocjson ] && { p=$tmp/nocjson:$p; shift; }
+	(cd "$tmp/tree" && PATH="$p:$PATH" "$@")
+}
+
+# 1. A plain build.
+: > "$tmp/called"
+if ! shimmed make -j2 >"$tmp/out" 2>"$tmp/err"; then
+	no "make failed"
+elif [ ! -x "$tmp/tree/rladv" ]; then
+	no "make built no ./rladv"
+else
+	ok
+fi
+[ -s "$tmp/called" ] && no "make called: $(head -1 "$tmp/called")" || ok
+
+# 2. A library missing.
+: > "$tmp/called"
+rm -rf "$tmp/tree/build" "$tmp/tree/rladv"
+shimmed -nocjson make -j2 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ]; then
+	no "make without libcjson exits 0"
+elif [ "$(grep -c '^rladv: ' "$tmp/err")" -ne 1 ] ||
+    ! grep -q '^rladv: missing libcjson-dev; run as root: make deps$' \
+    "$tmp/err"; then
+	no "make without libcjson: not the one line to run"
+else
+	ok
+fi
+[ -s "$tmp/called" ] && no "make without libcjson called: $(head -1 "$tmp/called")" || ok
+
+# 3. make deps installs.
+: > "$tmp/called"
+shimmed -nocjson make deps >"$tmp/out" 2>"$tmp/err"
+grep -q '^apt-get install -y libcjson-dev' "$tmp/called" && ok ||
+    no "make deps did not call apt-get install (the shims see nothing)"
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
