@@ -38,11 +38,12 @@ def pad(xs, width, value):
     return xs + [value] * (width - len(xs))
 
 
-def write(name, records):
+def write(name, records, compact=False):
     path = os.path.join(OUT, name)
+    sep = (",", ":") if compact else (", ", ": ")
     with open(path, "w", encoding="utf-8") as f:
         for r in records:
-            f.write(json.dumps(r, ensure_ascii=False) + "\n")
+            f.write(json.dumps(r, ensure_ascii=False, separators=sep) + "\n")
     return path
 
 
@@ -59,28 +60,45 @@ QUESTIONS = [
 ]
 
 
-def verl_records(groups, step_of, uid_of, extra=None):
-    """verl: one row of the training batch per response.  uid is the
-    non_tensor_batch key compute_advantage groups by; score, input,
-    output, gts and step are what RayPPOTrainer._dump_generations writes;
-    rollout_log_probs and response_mask are the batch tensors of those
-    names, unpadded to the response's own length."""
+def token_ids(n):
+    """Token ids of a Qwen vocabulary, the last one <|im_end|>."""
+    return [rng.randrange(151000) for _ in range(n - 1)] + [151645] if n else []
+
+
+def verl_records(groups, uid_of, extra=None):
+    """verl: AgentLoopOutput.model_dump() of each response (the agent loop,
+    verl/experimental/agent_loop/agent_loop.py), preceded by the trainer's
+    uid, the non_tensor_batch key compute_advantage groups by.
+    response_mask is 0 on tool-response tokens, which have log-prob 0.0;
+    num_turns counts 2 per round."""
     out = []
     for g, (rewards, masks) in enumerate(groups):
+        prompt = token_ids(9 + g % 4)
         for r, m in zip(rewards, masks):
             mask = pattern(m)
+            lp = logprobs(len(mask))
+            rounds = sum(1 for a, b in zip([0] + mask, mask) if b and not a)
             rec = {
                 "uid": uid_of(g),
-                "input": "<|im_start|>user\n" + QUESTIONS[g % len(QUESTIONS)] + "<|im_end|>\n<|im_start|>assistant\n",
-                "output": "<think>" + "..." * (len(mask) // 4) + "</think> \\boxed{%d}" % rng.randrange(100),
-                "gts": str(rng.randrange(100)),
-                "score": r,
-                "step": step_of(g),
+                "prompt_ids": prompt,
+                "response_ids": token_ids(len(mask)),
+                "response_mask": mask,
+                "response_logprobs": [x if k else 0.0 for x, k in zip(lp, mask)],
+                "routed_experts": None,
+                "multi_modal_data": {},
+                "reward_score": r,
             }
             if extra:
                 rec.update(extra(g, r))
-            rec["rollout_log_probs"] = logprobs(len(mask))
-            rec["response_mask"] = mask
+            rec.update({
+                "num_turns": 2 * max(rounds, 1),
+                "metrics": {"generate_sequences": round(rng.uniform(0.3, 2.5), 6),
+                            "tool_calls": round(rng.uniform(0.0, 0.05), 6) if rounds > 1 else 0.0,
+                            "num_preempted": -1},
+                "extra_fields": {"turn_scores": [], "tool_rewards": [0.0] * (rounds - 1),
+                                 "raw_prompt": [{"role": "user", "content": QUESTIONS[g % len(QUESTIONS)]}],
+                                 "reward_extra_info": {}},
+            })
             out.append(rec)
     return out
 
@@ -92,9 +110,10 @@ def uuid(g):
 
 
 def make_verl():
-    # Two training steps of a multi-turn (tool) run: interior zeros are tool
-    # outputs; singletons, equal rewards (1.0 and the unrepresentable 0.1),
-    # fully masked responses and ragged lengths.
+    # Two training steps of a multi-turn (tool) run, five prompts in the
+    # first and four in the second (--batch-groups 5): interior zeros are
+    # tool outputs; singletons, equal rewards (1.0 and the unrepresentable
+    # 0.1), fully masked responses and ragged lengths.
     step1 = [
         ([1.0, 0.0, 0.0, 1.0], ["1x9 0x6 1x7", "1x12", "1x5 0x8 1x3 0x4 1x6", "1x18"]),
         ([1.0, 1.0, 1.0, 1.0], ["1x7", "1x4 0x5 1x4", "1x11", "1x6"]),
@@ -110,8 +129,7 @@ def make_verl():
     ]
     groups = step1 + step2
     uids = [uuid(g) for g in range(len(groups))]
-    write("verl_multiturn.jsonl", verl_records(
-        groups, lambda g: 41 if g < len(step1) else 42, lambda g: uids[g]))
+    write("verl_multiturn.jsonl", verl_records(groups, lambda g: uids[g]))
 
     # grpo_passk needs two responses per prompt: no singletons here, and no
     # fully masked response, so that verl 0.6.0's seq-mean-token-mean is
@@ -124,13 +142,13 @@ def make_verl():
         ([0.9, 0.4], ["1x9 0x9 1x3", "1x7"]),
     ]
     uids = [uuid(g) for g in range(len(passk))]
-    write("verl_passk.jsonl", verl_records(passk, lambda g: 7, lambda g: uids[g]))
+    write("verl_passk.jsonl", verl_records(passk, lambda g: uids[g]))
 
     # Single-turn run (masks all 1 up to EOS) with ReMax's greedy baseline:
     # RayPPOTrainer stores the greedy response's reward per prompt as
     # batch["reward_baselines"] before repeating the prompt rollout.n times,
-    # so every response of a prompt carries its prompt's baseline.  One
-    # response is fully masked (filtered as overlong).
+    # so every response of a prompt carries its prompt's baseline; the rows
+    # carry it under that DataProto key.  One response is fully masked.
     single = [
         ([1.0, 0.0, 1.0, 1.0], ["1x14", "1x9", "1x21", "1x6"], 1.0),
         ([0.0, 0.0, 0.0, 0.0], ["1x11", "1x17", "1x8", "1x12"], 0.0),
@@ -139,16 +157,20 @@ def make_verl():
     ]
     uids = [uuid(g) for g in range(len(single))]
     write("verl_single_turn.jsonl", verl_records(
-        [(r, m) for r, m, _ in single], lambda g: 3, lambda g: uids[g],
+        [(r, m) for r, m, _ in single], lambda g: uids[g],
         extra=lambda g, r: {"reward_baselines": single[g][2]}))
 
 
 def make_trl():
-    # TRL GRPOTrainer: no group key, blocks of num_generations = 4 in
-    # order; the per-token tensors are padded right to the batch's longest
-    # completion (completion_mask 0 there, log-probs 0.0).  The first
-    # completion of the third block hit max_completion_length = 24 without
-    # EOS and mask_truncated_completions zeroed its completion_mask.
+    # TRL GRPOTrainer: the columns of its completions log (step, prompt,
+    # completion, one per reward function; pandas' compact JSON), without
+    # TRL's own advantage column, plus two tensors of the batch
+    # _generate_and_score_completions builds: completion_mask and
+    # sampling_per_token_logps, padded right to the longest completion
+    # (mask 0, log-prob 0.0 there).  No group key: blocks of
+    # num_generations = 4 in order.  The first completion of the third
+    # block hit max_completion_length = 24 without EOS and
+    # mask_truncated_completions zeroed its completion_mask.
     blocks = [
         ([1.5, 0.5, 1.0, 0.0], [10, 17, 6, 12], [False] * 4),
         ([1.0, 1.0, 1.0, 1.0], [8, 14, 9, 11], [False] * 4),
@@ -161,13 +183,14 @@ def make_trl():
         for r, n, t in zip(rewards, lens, trunc):
             mask = [0] * n if t else [1] * n
             out.append({
-                "prompt": [{"role": "user", "content": QUESTIONS[b]}],
-                "completion": [{"role": "assistant", "content": "Let me think step by step." + " ..." * (n // 3)}],
-                "reward": r,
-                "sampling_per_token_logps": pad(logprobs(n), width, 0.0),
+                "step": 12,
+                "prompt": "system\nYou are a helpful assistant.\nuser\n" + QUESTIONS[b] + "\nassistant\n",
+                "completion": "Let me think step by step." + " ..." * (n // 3),
+                "math_reward_func": r,
                 "completion_mask": pad(mask, width, 0),
+                "sampling_per_token_logps": pad(logprobs(n), width, 0.0),
             })
-    write("trl_padded.jsonl", out)
+    write("trl_padded.jsonl", out, compact=True)
 
 
 def make_openrlhf():
@@ -293,6 +316,7 @@ def slime_records(groups, g0):
             out.append({
                 "group_index": g0 + g,
                 "index": k,
+                "rollout_id": None,
                 "prompt": QUESTIONS[(g + 1) % len(QUESTIONS)],
                 "response": "<tool_call>search</tool_call>" + " ..." * (len(mask) // 3),
                 "response_length": len(mask),
@@ -300,7 +324,8 @@ def slime_records(groups, g0):
                 "reward": r,
                 "loss_mask": mask,
                 "rollout_log_probs": logprobs(len(mask)),
-                "status": "completed" if any(mask) else "aborted",
+                "remove_sample": not any(mask),
+                "status": "completed",
                 "metadata": {},
             })
             k += 1
@@ -308,11 +333,11 @@ def slime_records(groups, g0):
 
 
 def make_skyrl():
-    # SkyRL: the generator output per trajectory (trajectory_id's
-    # instance_id is the uid the trainer groups by), the eval dump's
-    # input_prompt/output_response/score/stop_reason names, and loss_mask
-    # and rollout_logprobs over the response.  Groups of 4, a singleton,
-    # equal rewards, a fully masked trajectory.
+    # SkyRL: one row per index of GeneratorOutput (skyrl/train/generators/
+    # base.py) with response-level rewards, preceded by the uid the trainer
+    # groups by (its metadata "uids", the trajectory's instance_id;
+    # trajectory_ids itself is None outside step-wise training).  Groups of
+    # 4, a singleton, equal rewards, a fully masked trajectory.
     groups = [
         ("gsm8k-0117", [1.0, 0.0, 0.0, 1.0], ["1x6 0x5 1x8", "1x14", "1x9", "1x3 0x9 1x6"]),
         ("gsm8k-0245", [1.0], ["1x12"]),
@@ -321,16 +346,16 @@ def make_skyrl():
     ]
     out = []
     for g, (uid, rewards, masks) in enumerate(groups):
-        for k, (r, m) in enumerate(zip(rewards, masks)):
+        prompt = token_ids(10 + g)
+        for r, m in zip(rewards, masks):
             mask = pattern(m)
             out.append({
                 "uid": uid,
-                "repetition_id": k,
-                "input_prompt": QUESTIONS[g + 3],
-                "output_response": "..." * (len(mask) // 3),
-                "score": r,
-                "stop_reason": "stop" if any(mask) else "length",
-                "loss_mask": mask,
+                "prompt_token_ids": prompt,
+                "response_ids": token_ids(len(mask)),
+                "rewards": r,
+                "loss_masks": mask,
+                "stop_reasons": "stop" if any(mask) else "length",
                 "rollout_logprobs": logprobs(len(mask)),
             })
     write("skyrl.jsonl", out)

@@ -94,7 +94,7 @@ def options(opts):
     words = shlex.split(opts)
     o = {}
     for flag in ("--group-key", "--reward-key", "--logprobs-key", "--mask-key",
-                 "--batch-key", "--group-size", "--baseline-key"):
+                 "--batch-key", "--batch-groups", "--group-size", "--baseline-key"):
         if flag in words:
             o[flag] = words[words.index(flag) + 1]
     return o
@@ -127,9 +127,16 @@ def load(path, o):
         for n, line in enumerate(f, 1):
             if line.strip():
                 recs.append(Rec(n, json.loads(line), o))
-    batches, cur = [], []
+    batches, cur, runs = [], [], 0
     for rec in recs:
-        if cur and rec.batch != cur[-1].batch:
+        if "--batch-groups" in o:
+            # a batch every N groups: count the runs of one key
+            runs += not cur or rec.key != cur[-1].key
+            new = runs > int(o["--batch-groups"])
+            runs = 1 if new else runs
+        else:
+            new = cur and rec.batch != cur[-1].batch
+        if new:
             batches.append(Batch(cur, o))
             cur = []
         cur.append(rec)
@@ -734,12 +741,14 @@ def rladv_token(batch):
 # framework names issue 12 gives; AReaL's and NeMo-RL's defaults are
 # reached through --like only.
 
-VERL = "--batch-key step"
-TRL = "--group-size 4 --logprobs-key sampling_per_token_logps --mask-key completion_mask"
+VERLA = "--reward-key reward_score --logprobs-key response_logprobs"
+VERL = VERLA + " --batch-groups 5"
+TRL = ("--group-size 4 --reward-key math_reward_func"
+       " --logprobs-key sampling_per_token_logps --mask-key completion_mask")
 ORL = "--group-key index --mask-key action_mask"
 NEMO = "--reward-key rewards --mask-key token_loss_mask"
 AREAL = "--group-key task_id"
-SKY = "--logprobs-key rollout_logprobs"
+SKY = "--reward-key rewards --mask-key loss_masks --logprobs-key rollout_logprobs"
 
 
 def case(name, inp, opts, adv=None, lw=None, code=0, needle=""):
@@ -765,9 +774,9 @@ CASES = [
          verl_grpo, lwv("seq", "0.6.0"), code=1),
     case("verl060_seqsum", "verl_multiturn", "--like verl@0.6.0 -g seq-sum " + VERL,
          verl_grpo, lwv("seq-sum", "0.6.0")),
-    case("verl060_seq", "verl_passk", "--like verl@0.6.0 -g seq",
+    case("verl060_seq", "verl_passk", "--like verl@0.6.0 -g seq " + VERLA,
          verl_grpo, lwv("seq", "0.6.0")),
-    case("verl060_token", "verl_passk", "--like verl@0.6.0",
+    case("verl060_token", "verl_passk", "--like verl@0.6.0 " + VERLA,
          verl_grpo, lwv("token", "0.6.0")),
     case("verl_drgrpo", "verl_multiturn", "--like verl -a drgrpo -g seq-sum-norm --max-len 64 " + VERL,
          lambda b: verl_grpo(b, norm_by_std=False), lwv("seq-sum-norm", L=64)),
@@ -779,15 +788,15 @@ CASES = [
          verl_rpp_baseline, lwv("token")),
     case("verl_gpg", "verl_multiturn", "--like verl -a gpg " + VERL,
          verl_gpg, lwv("token")),
-    case("verl_passk", "verl_passk", "--like verl -a grpo_passk",
+    case("verl_passk", "verl_passk", "--like verl -a grpo_passk " + VERLA,
          verl_passk, lwv("token")),
     case("verl_passk_singleton", "verl_multiturn", "--like verl -a grpo_passk " + VERL,
          verl_passk, lwv("token"), code=1),
     case("passk_plain", "verl_multiturn", "-a grpo_passk " + VERL,
          lambda b: verl_passk(b, ddof=0, singleton="zero"), rladv_token),
-    case("verl_rpp", "verl_single_turn", "--like verl -a reinforce_plus_plus",
+    case("verl_rpp", "verl_single_turn", "--like verl -a reinforce_plus_plus " + VERLA,
          verl_rpp, lwv("token")),
-    case("verl_remax", "verl_single_turn", "--like verl -a remax --baseline-key reward_baselines",
+    case("verl_remax", "verl_single_turn", "--like verl -a remax --baseline-key reward_baselines " + VERLA,
          verl_remax, lwv("token")),
     # TRL: scale_rewards and loss_type.
     case("trl_dapo", "trl_padded", "--like trl " + TRL,
