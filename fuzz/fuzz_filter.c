@@ -73,7 +73,6 @@ struct fctx {
 	struct adv_params	 ap;
 	struct output		*out;
 	double			*adv, *w, *xadv, *xw;
-	size_t			*inv;
 	size_t			 cap;
 	unsigned long long	 written;
 	const uint8_t		*data;	/* the whole fuzz input, for messages */
@@ -118,7 +117,6 @@ grow(struct fctx *x, size_t n)
 	x->w = diag_realloc(x->w, x->cap * sizeof(double));
 	x->xadv = diag_realloc(x->xadv, x->cap * sizeof(double));
 	x->xw = diag_realloc(x->xw, x->cap * sizeof(double));
-	x->inv = diag_realloc(x->inv, x->cap * sizeof(size_t));
 }
 
 /* SPEC 3: a set of equal rewards gives exactly 0. */
@@ -197,14 +195,15 @@ check_finite(const char *est, const struct batch *v, const double *adv,
 }
 
 static int
-on_batch(void *ctx, struct gbatch *b, const struct batch *v, struct diag *d)
+on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
+    struct diag *d)
 {
 	struct fctx *x = ctx;
 	struct emit em;
 	struct adv_params ap;
 	size_t i, k, e;
 
-	grow(x, b->n);
+	grow(x, v->n);
 	if (compute_batch(x->c, &x->ap, v, x->adv, x->w, d) != 0)
 		return d->status;
 	check_finite(x->c->est->name, v, x->adv, x->w);
@@ -217,20 +216,14 @@ on_batch(void *ctx, struct gbatch *b, const struct batch *v, struct diag *d)
 		check_finite(x->xc[e].est->name, v, x->xadv, x->xw);
 		check_equal_zero(&x->xc[e], v, x->xadv);
 	}
-	for (k = 0; k < v->n; k++)
-		x->inv[b->perm[k]] = k;
 	em.digits = x->c->digits;
 	em.tokens = x->c->tokens;
 	em.annot = x->c->annotate ? "{\"group_size\":1}" : NULL;
 	em.annot_len = em.annot ? strlen(em.annot) : 0;
-	for (i = 0; i < b->n; i++) {
-		const struct brec *br = &b->rec[i];
-
-		if (br->dropped)
-			continue;
-		k = x->inv[i];
-		if (output_record(x->out, group_text(b, br), &br->r,
-		    (const uint32_t *)b->runs.p, x->adv[k], x->w[k], &em,
+	for (i = 0; i < v->n; i++) {
+		k = batch_order(b)[i];
+		if (output_record(x->out, batch_line(b, k, NULL),
+		    batch_rec(b, k), batch_runs(b), x->adv[k], x->w[k], &em,
 		    d) != 0)
 			return d->status;
 		x->written++;
@@ -495,7 +488,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(x.w);
 	free(x.xadv);
 	free(x.xw);
-	free(x.inv);
 	optparse_free(&own);
 	return 0;
 }

@@ -1,13 +1,20 @@
 /*
- * batch.h - a batch of records as the estimators read it: flat arrays,
- * records in group order.  The arrays belong to whoever filled the struct
- * (the grouping's view); an estimator only reads them.
+ * batch.h - a batch: the records of consecutive groups, held until the
+ * batch's numbers are known, and the flat arrays in group order that the
+ * estimators read.  A gbatch owns its records' keys and mask runs, the
+ * lines it had to copy, and the arrays of its view until batch_free();
+ * the struct batch that batch_view() fills, and every pointer the
+ * functions below return, stay valid until the next batch_add(),
+ * batch_view() or batch_reset().
  */
 #ifndef RLADV_BATCH_H
 #define RLADV_BATCH_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+struct buf;
+struct record;
 
 /* One batch as flat arrays, records in group order. */
 struct batch {
@@ -24,5 +31,79 @@ struct batch {
 	const char *const *gfile;	/* [ngroups] file of the first record */
 	const unsigned long long *gline; /* [ngroups] its line */
 };
+
+/* The gathered batch; only batch.c sees inside. */
+struct gbatch;
+
+struct gbatch	*batch_new(void);
+void		 batch_free(struct gbatch *b);
+
+/*
+ * Filling a batch (the grouping).  Records are held in input order,
+ * numbered from 0 (i below); groups are numbered from 0 in the order they
+ * opened (g below).
+ */
+
+/*
+ * Holds a parsed record, its keys and runs (in the caller's scratch
+ * buffers) and its line, in group g: a group already open, or
+ * batch_ngroups() to open the next.  A stable line (one that stays valid
+ * until batch_reset(), as a mapped file's) is kept by pointer, any other
+ * copied.  Returns i.
+ */
+size_t		 batch_add(struct gbatch *b, const struct record *r,
+		    const struct buf *keys, const struct buf *runs,
+		    const char *line, size_t len, int stable, const char *file,
+		    unsigned long long lineno, size_t g);
+size_t		 batch_held(const struct gbatch *b);
+size_t		 batch_ngroups(const struct gbatch *b);
+/* Group g's canonical key (record.h), "" for a key-less block. */
+const char	*batch_gkey(const struct gbatch *b, size_t g, size_t *len);
+/* The records group g holds. */
+size_t		 batch_gsize(const struct gbatch *b, size_t g);
+/* The file of group g's first record, and the lines of its first and
+ * last (last may be NULL). */
+const char	*batch_gwhere(const struct gbatch *b, size_t g,
+		    unsigned long long *first, unsigned long long *last);
+/* Group g as people read it: "\"key\" (line N)" or "block g+1 (line N)". */
+void		 batch_glabel(const struct gbatch *b, size_t g, struct buf *out);
+/* The batch key of the first record (record.h), "" when none. */
+const char	*batch_key(const struct gbatch *b, size_t *len);
+/* Leaves group g out of the view (a group of the wrong size, skipped). */
+void		 batch_drop(struct gbatch *b, size_t g);
+/* The records left out, as indexes i: in group order, input order in a
+ * group.  Returns their number. */
+size_t		 batch_rejects(struct gbatch *b, const size_t **ix);
+const char	*batch_hline(const struct gbatch *b, size_t i, size_t *len);
+size_t		 batch_hgroup(const struct gbatch *b, size_t i);
+/*
+ * Fills v with the records not left out, in group order (empty groups
+ * vanish); need_tie: v->tie too (MS-GRPO).
+ */
+void		 batch_view(struct gbatch *b, struct batch *v, int need_tie);
+/*
+ * Empties the batch for the next one.  starts: the next begins a batch
+ * of the input; 0 when a batch is handed over group by group (--scope
+ * group streaming) and the next is another part of the same one.
+ */
+void		 batch_reset(struct gbatch *b, int starts);
+/* Whether this batch begins a batch of the input (see batch_reset). */
+int		 batch_starts(const struct gbatch *b);
+
+/*
+ * Reading a batch (the commands), after batch_view(): the record at
+ * index k of the view (group order, 0 .. v->n - 1).
+ */
+const struct record *batch_rec(const struct gbatch *b, size_t k);
+const char	*batch_line(const struct gbatch *b, size_t k, size_t *len);
+/* The file and line (in *line) the record came from. */
+const char	*batch_where(const struct gbatch *b, size_t k,
+		    unsigned long long *line);
+/* Its canonical stratum key, "" (len 0) when it has none. */
+const char	*batch_skey(const struct gbatch *b, size_t k, size_t *len);
+/* The view's indexes in input order: write records in this order. */
+const size_t	*batch_order(const struct gbatch *b);
+/* The mask runs that batch_rec()'s runs index (output_record()). */
+const uint32_t	*batch_runs(const struct gbatch *b);
 
 #endif

@@ -19,7 +19,7 @@ struct cctx {
 	struct adv_params	 ap;
 	struct output		*out;
 	double			*adv, *w;
-	size_t			*inv, *annoff, *annlen;
+	size_t			*annoff, *annlen;
 	size_t			 cap;
 	struct buf		 ann;
 };
@@ -32,7 +32,6 @@ grow(struct cctx *x, size_t n)
 	x->cap = n + n / 2;
 	x->adv = diag_realloc(x->adv, x->cap * sizeof(*x->adv));
 	x->w = diag_realloc(x->w, x->cap * sizeof(*x->w));
-	x->inv = diag_realloc(x->inv, x->cap * sizeof(*x->inv));
 	x->annoff = diag_realloc(x->annoff, x->cap * sizeof(*x->annoff));
 	x->annlen = diag_realloc(x->annlen, x->cap * sizeof(*x->annlen));
 }
@@ -52,12 +51,13 @@ ann_num(struct buf *b, const char *name, double v, int digits)
 
 /* --annotate: the sizes, means and deviations the estimators used. */
 static void
-annotate(struct cctx *x, struct gbatch *b, const struct batch *v)
+annotate(struct cctx *x, const struct gbatch *b, const struct batch *v)
 {
 	const struct prefs *c = x->c;
 	struct advmath_mom gm, *sm = NULL;
 	struct buf lab = { 0 };
-	size_t g, k, o, n, cap = 0;
+	const char *skey;
+	size_t g, k, o, n, cap = 0, slen;
 	uint32_t s;
 
 	x->ann.len = 0;
@@ -74,7 +74,6 @@ annotate(struct cctx *x, struct gbatch *b, const struct batch *v)
 			sm[s] = advmath_moments(v->r + o, v->strat + o, s, n,
 			    c->ap.sample);
 		for (k = o; k < o + n; k++) {
-			const struct record *r = &b->rec[b->perm[k]].r;
 			const struct advmath_mom *m = &sm[v->strat[k]];
 
 			x->annoff[k] = x->ann.len;
@@ -84,10 +83,10 @@ annotate(struct cctx *x, struct gbatch *b, const struct batch *v)
 			ann_num(&x->ann, "group_mean", gm.mean, c->digits);
 			buf_add(&x->ann, ",", 1);
 			ann_num(&x->ann, "group_std", gm.std, c->digits);
-			if (r->has_stratum) {
+			if (batch_rec(b, k)->has_stratum) {
+				skey = batch_skey(b, k, &slen);
 				lab.len = 0;
-				record_key_label(b->keys.p + r->skey,
-				    r->skeylen, &lab);
+				record_key_label(skey, slen, &lab);
 				buf_add(&x->ann, ",\"stratum\":", 11);
 				output_json_string(&x->ann, lab.p, lab.len);
 			}
@@ -106,35 +105,32 @@ annotate(struct cctx *x, struct gbatch *b, const struct batch *v)
 }
 
 static int
-on_batch(void *ctx, struct gbatch *b, const struct batch *v, struct diag *d)
+on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
+    struct diag *d)
 {
 	struct cctx *x = ctx;
 	struct emit em;
-	size_t i, k;
+	const size_t *order = batch_order(b);
+	size_t j, k;
 
-	grow(x, b->n);
+	grow(x, v->n);
 	if (compute_batch(x->c, &x->ap, v, x->adv, x->w, d) != 0)
 		return d->status;
-	for (k = 0; k < v->n; k++)
-		x->inv[b->perm[k]] = k;
 	if (x->c->annotate)
 		annotate(x, b, v);
 	em.digits = x->c->digits;
 	em.tokens = x->c->tokens;
 	em.annot = NULL;
 	em.annot_len = 0;
-	for (i = 0; i < b->n; i++) {
-		const struct brec *br = &b->rec[i];
-
-		if (br->dropped)
-			continue;
-		k = x->inv[i];
+	/* In input order, as they came. */
+	for (j = 0; j < v->n; j++) {
+		k = order[j];
 		if (x->c->annotate) {
 			em.annot = x->ann.p + x->annoff[k];
 			em.annot_len = x->annlen[k];
 		}
-		if (output_record(x->out, group_text(b, br), &br->r,
-		    (const uint32_t *)b->runs.p, x->adv[k], x->w[k], &em,
+		if (output_record(x->out, batch_line(b, k, NULL),
+		    batch_rec(b, k), batch_runs(b), x->adv[k], x->w[k], &em,
 		    d) != 0)
 			return d->status;
 	}
@@ -186,7 +182,6 @@ cmd_compute(struct run *r)
 		summary(c, &st, &x.ap);
 	free(x.adv);
 	free(x.w);
-	free(x.inv);
 	free(x.annoff);
 	free(x.annlen);
 	buf_free(&x.ann);

@@ -95,11 +95,13 @@ grow(struct dctx *x, size_t n)
 
 /* Keeps the --top largest |B - A|, earlier lines first among equals. */
 static void
-top_add(struct dctx *x, double a, double b, const struct brec *r,
-    const char *group, const char *skey, size_t slen)
+top_add(struct dctx *x, double a, double b, const struct gbatch *gb,
+    size_t k, const char *group)
 {
 	double diff = fabs(b - a);
-	size_t i;
+	const char *skey, *file;
+	unsigned long long line;
+	size_t i, slen;
 
 	if (x->maxtop == 0 || !(diff > 0))
 		return;
@@ -116,15 +118,18 @@ top_add(struct dctx *x, double a, double b, const struct brec *r,
 	x->top[i].diff = diff;
 	x->top[i].a = a;
 	x->top[i].b = b;
-	x->top[i].file = diag_strdup(r->file);
-	x->top[i].line = r->lineno;
+	file = batch_where(gb, k, &line);
+	skey = batch_skey(gb, k, &slen);
+	x->top[i].file = diag_strdup(file);
+	x->top[i].line = line;
 	x->top[i].group = diag_strdup(group);
 	x->top[i].stratum = strata_label(skey, slen);
 	x->ntop++;
 }
 
 static int
-on_batch(void *ctx, struct gbatch *b, const struct batch *v, struct diag *d)
+on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
+    struct diag *d)
 {
 	struct dctx *x = ctx;
 	struct strata_cells *c = &x->cells;
@@ -148,7 +153,6 @@ on_batch(void *ctx, struct gbatch *b, const struct batch *v, struct diag *d)
 			for (s = 0; s < 2; s++)
 				c->sum[s][v->strat[k]] += x->s[s].adv[k];
 		for (k = o; k < o + n; k++) {
-			const struct brec *br = &b->rec[b->perm[k]];
 			uint32_t t = v->strat[k];
 			double a0 = x->s[0].adv[k], a1 = x->s[1].adv[k];
 
@@ -180,9 +184,7 @@ on_batch(void *ctx, struct gbatch *b, const struct batch *v, struct diag *d)
 			x->cab += da * (a1 - x->mb);
 			x->m2a += da * (a0 - x->ma);
 			x->m2b += db * (a1 - x->mb);
-			top_add(x, a0, a1, br, v->gname ? v->gname[g] : "",
-			    br->r.has_stratum ? b->keys.p + br->r.skey : "",
-			    br->r.has_stratum ? br->r.skeylen : 0);
+			top_add(x, a0, a1, b, k, v->gname[g]);
 		}
 		/* The offset between strata of one group (Theorem 4's
 		 * E[A | k] - 0): a group of one stratum has none. */

@@ -52,11 +52,8 @@ struct acc {
 
 struct sctx {
 	const struct prefs	*c;
-	int			 stream;
 	struct acc		*batch;
 	size_t			 nbatch, bcap;
-	char			*bkey;	/* current batch key */
-	size_t			 bkeylen;
 	struct strata_cells	 cells;	/* of the group at hand */
 };
 
@@ -149,27 +146,22 @@ acc_merge(struct acc *t, const struct acc *o)
 }
 
 /*
- * The batch that the groups at hand belong to.  Streaming hands over one
- * group at a time, so the batch rule of SPEC §2 is applied here again:
- * a new batch when the batch key changes or --batch-groups is reached.
+ * The batch that the groups at hand belong to: a new one unless the
+ * pipeline hands the input's batch over in parts (streaming, one group at
+ * a time) and this is not its first part.
  */
 static struct acc *
-batch_for(struct sctx *x, struct gbatch *b)
+batch_for(struct sctx *x, const struct gbatch *b)
 {
-	const struct brec *f = &b->rec[0];
 	const struct prefs *c = x->c;
 	struct acc *a;
 	struct buf lab = { 0 };
+	const char *key, *file;
+	unsigned long long line;
 	char tmp[64];
-	int fresh = !x->stream || x->nbatch == 0;
+	size_t len;
 
-	if (!fresh && c->go.has_batch_key && (f->r.bkeylen != x->bkeylen ||
-	    memcmp(b->keys.p + f->r.bkey, x->bkey, x->bkeylen) != 0))
-		fresh = 1;
-	if (!fresh && c->go.batch_groups &&
-	    x->batch[x->nbatch - 1].groups >= c->go.batch_groups)
-		fresh = 1;
-	if (!fresh)
+	if (!batch_starts(b) && x->nbatch > 0)
 		return &x->batch[x->nbatch - 1];
 	if (x->nbatch == x->bcap) {
 		x->bcap = x->bcap ? 2 * x->bcap : 4;
@@ -178,11 +170,8 @@ batch_for(struct sctx *x, struct gbatch *b)
 	a = &x->batch[x->nbatch++];
 	acc_init(a);
 	if (c->go.has_batch_key) {
-		free(x->bkey);
-		x->bkeylen = f->r.bkeylen;
-		x->bkey = diag_malloc(x->bkeylen + 1);
-		memcpy(x->bkey, b->keys.p + f->r.bkey, x->bkeylen);
-		record_key_label(x->bkey, x->bkeylen, &lab);
+		key = batch_key(b, &len);
+		record_key_label(key, len, &lab);
 	} else {
 		snprintf(tmp, sizeof(tmp), "%zu", x->nbatch);
 		buf_add(&lab, tmp, strlen(tmp));
@@ -190,15 +179,17 @@ batch_for(struct sctx *x, struct gbatch *b)
 	buf_add(&lab, "", 1);
 	a->label = diag_strdup(lab.p);
 	buf_free(&lab);
-	snprintf(tmp, sizeof(tmp), ":%llu", f->lineno);
-	a->where = diag_malloc(strlen(f->file) + strlen(tmp) + 1);
-	strcpy(a->where, f->file);
+	file = batch_gwhere(b, 0, &line, NULL);
+	snprintf(tmp, sizeof(tmp), ":%llu", line);
+	a->where = diag_malloc(strlen(file) + strlen(tmp) + 1);
+	strcpy(a->where, file);
 	strcat(a->where, tmp);
 	return a;
 }
 
 static int
-on_batch(void *ctx, struct gbatch *b, const struct batch *v, struct diag *d)
+on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
+    struct diag *d)
 {
 	struct sctx *x = ctx;
 	struct acc *a = batch_for(x, b);
@@ -219,7 +210,7 @@ on_batch(void *ctx, struct gbatch *b, const struct batch *v, struct diag *d)
 		if (gm.equal)
 			a->zero_std++;
 		for (k = o; k < o + n; k++) {
-			const struct record *r = &b->rec[b->perm[k]].r;
+			const struct record *r = batch_rec(b, k);
 			uint32_t s = v->strat[k];
 
 			c->sum[0][s] += v->r[k];
@@ -745,8 +736,7 @@ cmd_stats(struct run *r)
 	x.c = c;
 	/* Every figure is per group, so groups stream unless they must be
 	 * gathered (--unsorted). */
-	x.stream = !c->go.unsorted;
-	rc = pipeline_run(c, 0, x.stream, on_batch, &x, &st, &d);
+	rc = pipeline_run(c, 0, !c->go.unsorted, on_batch, &x, &st, &d);
 	if (rc == 0) {
 		acc_init(&total);
 		for (i = 0; i < x.nbatch; i++)
@@ -764,7 +754,6 @@ cmd_stats(struct run *r)
 	for (i = 0; i < x.nbatch; i++)
 		acc_free(&x.batch[i]);
 	free(x.batch);
-	free(x.bkey);
 	strata_cells_free(&x.cells);
 	return rc;
 }

@@ -16,16 +16,20 @@ struct run {
 	FILE			*rej;
 	const char		*rejname;
 	struct pipeline_stats	*st;
+	struct grouping		 gs;
+	int			 need_tie;
+	pipeline_fn		 fn;
+	void			*ctx;
 };
 
 /* Reports a bad record in skip mode and keeps its line. */
 static int
-reject(struct run *u, struct gbatch *b, const char *line, size_t len,
-    const struct diag *why, struct diag *d)
+reject(struct run *u, const char *line, size_t len, const struct diag *why,
+    struct diag *d)
 {
 	diag_print(why);
 	u->st->rejected++;
-	group_note_reject(b);
+	group_note_reject(&u->gs);
 	if (u->rej == NULL)
 		return 0;
 	if (fwrite(line, 1, len, u->rej) != len || putc('\n', u->rej) == EOF)
@@ -36,75 +40,83 @@ reject(struct run *u, struct gbatch *b, const char *line, size_t len,
 
 /* A bad record ends the run, or, in skip mode, is left out. */
 static int
-bad_record(struct run *u, struct gbatch *b, const struct line *ln,
-    const struct diag *why, struct diag *d)
+bad_record(struct run *u, const struct line *ln, const struct diag *why,
+    struct diag *d)
 {
 	if (!u->c->skip) {
 		*d = *why;
 		return d->status;
 	}
-	return reject(u, b, ln->text, ln->len, why, d);
+	return reject(u, ln->text, ln->len, why, d);
 }
 
+/*
+ * The groups of the wrong size that skip mode left out of the batch: a
+ * message for each, and their records to the rejects file.  One pass
+ * over the records, however many groups there are.
+ */
 static int
-flush_batch(struct run *u, struct gbatch *b, int need_tie, pipeline_fn fn,
-    void *ctx, int key_changed, struct diag *d)
+reject_groups(struct run *u, struct gbatch *b, struct diag *d)
 {
-	struct batch v;
-	size_t nd = 0, i, g;
-	int rc;
+	struct diag why;
+	struct buf lab = { 0 };
+	const size_t *ix;
+	const char *line, *file;
+	unsigned long long lineno;
+	size_t n, j, g, prev = (size_t)-1, len;
 
-	if (b->n == 0) {
-		group_reset(b, key_changed);
-		return 0;
-	}
-	if (group_check_sizes(b, u->c->skip, &nd, d) != 0)
-		return d->status;
-	if (nd > 0) {
-		struct diag why;
-
-		/* Groups left incomplete are rejected whole. */
-		for (g = 0; g < b->ngroups; g++) {
-			int said = 0;
-
-			for (i = 0; i < b->n; i++) {
-				const struct brec *r = &b->rec[i];
-
-				if (!r->dropped || r->group != g)
-					continue;
-				if (!said) {
-					struct buf lab = { 0 };
-
-					group_label(b, g, &lab);
-					diag_setl(&why, EXIT_DATA, r->file,
-					    r->lineno, "group %.*s has %zu "
-					    "records, expected --group-size "
-					    "%zu; rejected whole",
-					    (int)lab.len, lab.p,
-					    b->grp[g].count,
-					    u->c->go.group_size);
-					buf_free(&lab);
-					said = 1;
-					diag_print(&why);
-				}
-				u->st->rejected++;
-				if (u->rej && (fwrite(group_text(b, r), 1,
-				    r->len, u->rej) != r->len ||
-				    putc('\n', u->rej) == EOF))
-					return diag_set(d, EXIT_IO, "%s: write "
-					    "error: %s", u->rejname,
-					    strerror(errno));
-			}
+	n = batch_rejects(b, &ix);
+	for (j = 0; j < n; j++) {
+		if ((g = batch_hgroup(b, ix[j])) != prev) {
+			lab.len = 0;
+			batch_glabel(b, g, &lab);
+			file = batch_gwhere(b, g, &lineno, NULL);
+			diag_setl(&why, EXIT_DATA, file, lineno, "group %.*s has "
+			    "%zu records, expected --group-size %zu; rejected "
+			    "whole", (int)lab.len, lab.p, batch_gsize(b, g),
+			    u->c->go.group_size);
+			diag_print(&why);
+			prev = g;
+		}
+		u->st->rejected++;
+		line = batch_hline(b, ix[j], &len);
+		if (u->rej && (fwrite(line, 1, len, u->rej) != len ||
+		    putc('\n', u->rej) == EOF)) {
+			buf_free(&lab);
+			return diag_set(d, EXIT_IO, "%s: write error: %s",
+			    u->rejname, strerror(errno));
 		}
 	}
-	group_view(b, &v, need_tie);
+	buf_free(&lab);
+	return 0;
+}
+
+/* Hands the batch to fn and starts the next after the given cut. */
+static int
+flush_batch(struct run *u, struct gbatch *b, enum group_cut cut,
+    struct diag *d)
+{
+	struct batch v;
+	size_t nd = 0, g;
+	int rc;
+
+	if (batch_held(b) == 0) {
+		group_reset(&u->gs, b, cut);
+		return 0;
+	}
+	if (group_check_sizes(&u->gs, b, u->c->skip, &nd, d) != 0)
+		return d->status;
+	if (nd > 0 && (rc = reject_groups(u, b, d)) != 0)
+		return rc;
+	batch_view(b, &v, u->need_tie);
 	u->st->batches++;
 	u->st->groups += v.ngroups;
-	u->st->strata += b->nstrata;
-	if (v.n > 0 && (rc = fn(ctx, b, &v, d)) != 0)
+	for (g = 0; g < v.ngroups; g++)
+		u->st->strata += v.nstrat[g];
+	if (v.n > 0 && (rc = u->fn(u->ctx, b, &v, d)) != 0)
 		return rc;
 	u->st->out += v.n;
-	group_reset(b, key_changed);
+	group_reset(&u->gs, b, cut);
 	return 0;
 }
 
@@ -113,19 +125,23 @@ pipeline_run(const struct prefs *c, int need_tie, int stream,
     pipeline_fn fn, void *ctx, struct pipeline_stats *st, struct diag *d)
 {
 	struct input *in;
-	struct gbatch b;
+	struct gbatch *b;
 	struct gopts go = c->go;
 	struct line ln;
 	struct record r;
 	struct buf keys = { 0 }, runs = { 0 };
 	struct diag why;
 	struct run u;
+	enum group_cut cut;
 	int rc = 0, k;
 
 	memset(st, 0, sizeof(*st));
 	memset(&u, 0, sizeof(u));
 	u.c = c;
 	u.st = st;
+	u.need_tie = need_tie;
+	u.fn = fn;
+	u.ctx = ctx;
 	if (c->rejects) {
 		u.rejname = c->rejects;
 		if ((u.rej = fopen(c->rejects, "w")) == NULL)
@@ -133,7 +149,8 @@ pipeline_run(const struct prefs *c, int need_tie, int stream,
 			    strerror(errno));
 	}
 	go.stream = stream;
-	group_init(&b, &go);
+	group_init(&u.gs, &go);
+	b = batch_new();
 	buf_reserve(&keys, 64);
 	buf_reserve(&runs, 64);
 	in = input_open(c->files, c->nfiles, c->max_line);
@@ -144,7 +161,7 @@ pipeline_run(const struct prefs *c, int need_tie, int stream,
 			break;
 		}
 		if (k == 0) {
-			rc = flush_batch(&u, &b, need_tie, fn, ctx, 0, d);
+			rc = flush_batch(&u, b, GROUP_NONE, d);
 			break;
 		}
 		st->in++;
@@ -152,24 +169,18 @@ pipeline_run(const struct prefs *c, int need_tie, int stream,
 		memset(&why, 0, sizeof(why));
 		if (record_parse(ln.text, ln.len, &c->fields, &r, &keys, &runs,
 		    ln.file, ln.lineno, &why) != 0) {
-			if ((rc = bad_record(&u, &b, &ln, &why, d)) != 0)
+			if ((rc = bad_record(&u, &ln, &why, d)) != 0)
 				break;
 			continue;
 		}
-		if (group_boundary(&b, &r, &keys)) {
-			int changed = c->go.has_batch_key &&
-			    (b.rec[0].r.bkeylen != r.bkeylen || (r.bkeylen &&
-			    memcmp(b.keys.p + b.rec[0].r.bkey, keys.p + r.bkey,
-			    r.bkeylen) != 0));
-
-			if ((rc = flush_batch(&u, &b, need_tie, fn, ctx,
-			    changed, d)) != 0)
+		if ((cut = group_boundary(&u.gs, b, &r, &keys)) != GROUP_NONE) {
+			if ((rc = flush_batch(&u, b, cut, d)) != 0)
 				break;
 			input_release(in, ln.text);
 		}
-		if (group_add(&b, &r, &keys, &runs, ln.text, ln.len, ln.stable,
-		    ln.file, ln.lineno, &why) != 0) {
-			if ((rc = bad_record(&u, &b, &ln, &why, d)) != 0)
+		if (group_add(&u.gs, b, &r, &keys, &runs, ln.text, ln.len,
+		    ln.stable, ln.file, ln.lineno, &why) != 0) {
+			if ((rc = bad_record(&u, &ln, &why, d)) != 0)
 				break;
 			continue;
 		}
@@ -178,7 +189,8 @@ pipeline_run(const struct prefs *c, int need_tie, int stream,
 				st->alias_used[k][(int)r.alias[k]]++;
 	}
 	input_close(in);
-	group_free(&b);
+	batch_free(b);
+	group_free(&u.gs);
 	buf_free(&keys);
 	buf_free(&runs);
 	if (u.rej && fclose(u.rej) != 0 && rc == 0)

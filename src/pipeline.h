@@ -16,8 +16,9 @@ struct pipeline_stats {
 	unsigned long long	alias_used[4][FIELD_MAXNAMES];
 };
 
-/* Called once per batch, records in group order in v. */
-typedef int	(*pipeline_fn)(void *ctx, struct gbatch *b,
+/* Called once per batch, records in group order in v; b's functions
+ * (batch.h) read its records. */
+typedef int	(*pipeline_fn)(void *ctx, const struct gbatch *b,
 		    const struct batch *v, struct diag *d);
 
 /*

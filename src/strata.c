@@ -15,7 +15,6 @@
 #include "batch.h"
 #include "buf.h"
 #include "diag.h"
-#include "group.h"
 #include "record.h"
 #include "strata.h"
 
@@ -165,7 +164,8 @@ strata_cells_fill(struct strata_cells *c, struct keymap *t,
     const struct gbatch *b, const struct batch *v, size_t g)
 {
 	size_t o = v->goff[g], n = v->goff[g + 1] - o, ns = v->nstrat[g];
-	size_t j, k;
+	const char *key;
+	size_t j, k, len;
 	uint32_t s;
 
 	cells_grow(c, ns);
@@ -175,8 +175,6 @@ strata_cells_fill(struct strata_cells *c, struct keymap *t,
 		c->sum[0][j] = c->sum[1][j] = 0;
 	}
 	for (k = o; k < o + n; k++) {
-		const struct record *r = &b->rec[b->perm[k]].r;
-
 		s = v->strat[k];
 		if (c->cnt[s] == 0) {
 			c->first[s] = v->r[k];
@@ -185,9 +183,8 @@ strata_cells_fill(struct strata_cells *c, struct keymap *t,
 			 * batches they meet by their canonical key.  Records
 			 * without the key share the empty one, "(none)".
 			 */
-			c->loc[s] = keymap_get(t, r->has_stratum ?
-			    b->keys.p + r->skey : "", r->has_stratum ?
-			    r->skeylen : 0, NULL);
+			key = batch_skey(b, k, &len);
+			c->loc[s] = keymap_get(t, key, len, NULL);
 		} else if (v->r[k] != c->first[s])
 			c->eq[s] = 0;
 		c->cnt[s]++;

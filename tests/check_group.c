@@ -3,7 +3,8 @@
  * groups, a reappearing group (an error naming both places), --unsorted,
  * key-less blocks of --group-size, size checks (fail and skip), batch
  * boundaries by batch key, by --batch-groups and per group (stream), and
- * the flat view the estimators read (goff, perm, local stratum indexes).
+ * which of them each is.  The batch itself (the view in group order) has
+ * its own suite, check_batch.c.
  */
 #include <check.h>
 #include <stdint.h>
@@ -18,7 +19,8 @@
 #define FNAME	"f.jsonl"
 
 struct gt {
-	struct gbatch		 b;
+	struct gbatch		*b;
+	struct grouping		 gs;
 	struct fields		 f;
 	struct buf		 keys, runs;
 	struct record		 r;
@@ -32,13 +34,15 @@ gt_init(struct gt *t, const struct gopts *o)
 {
 	memset(t, 0, sizeof(*t));
 	record_fields_default(&t->f);
-	group_init(&t->b, o);
+	group_init(&t->gs, o);
+	t->b = batch_new();
 }
 
 static void
 gt_free(struct gt *t)
 {
-	group_free(&t->b);
+	group_free(&t->gs);
+	batch_free(t->b);
 	buf_free(&t->keys);
 	buf_free(&t->runs);
 }
@@ -62,7 +66,7 @@ static int
 gt_add_parsed(struct gt *t)
 {
 	memset(&t->d, 0, sizeof(t->d));
-	return group_add(&t->b, &t->r, &t->keys, &t->runs, t->line,
+	return group_add(&t->gs, t->b, &t->r, &t->keys, &t->runs, t->line,
 	    strlen(t->line), 0, FNAME, t->lineno, &t->d);
 }
 
@@ -84,6 +88,16 @@ rec(const char *key, double reward)
 	return s;
 }
 
+/* The line of the record at index k of the view. */
+static unsigned long long
+view_line(const struct gt *t, size_t k)
+{
+	unsigned long long line;
+
+	ck_assert_str_eq(batch_where(t->b, k, &line), FNAME);
+	return line;
+}
+
 /* Adds a record that must be accepted. */
 static void
 add_ok(struct gt *t, const char *line)
@@ -100,6 +114,7 @@ START_TEST(contiguous_groups)
 	struct gt t;
 	struct batch v;
 	struct buf lab = { 0 };
+	unsigned long long first, last;
 
 	gt_init(&t, &sorted_opts);
 	add_ok(&t, rec("\"a\"", 1));
@@ -108,21 +123,23 @@ START_TEST(contiguous_groups)
 	add_ok(&t, rec("\"b\"", 4));
 	add_ok(&t, rec("\"b\"", 5));
 	add_ok(&t, rec("\"c\"", 6));
-	ck_assert_uint_eq(t.b.n, 6);
-	ck_assert_uint_eq(t.b.ngroups, 3);
-	ck_assert_uint_eq(t.b.grp[0].count, 2);
-	ck_assert_uint_eq(t.b.grp[1].count, 3);
-	ck_assert_uint_eq(t.b.grp[2].count, 1);
-	ck_assert_uint_eq(t.b.grp[1].first, 2);
-	ck_assert_uint_eq(t.b.grp[1].last, 4);
-	ck_assert_uint_eq(t.b.rec[4].group, 1);
-	ck_assert_uint_eq(t.b.rec[5].lineno, 6);
-	group_label(&t.b, 1, &lab);
+	ck_assert_uint_eq(batch_held(t.b), 6);
+	ck_assert_uint_eq(batch_ngroups(t.b), 3);
+	ck_assert_uint_eq(batch_gsize(t.b, 0), 2);
+	ck_assert_uint_eq(batch_gsize(t.b, 1), 3);
+	ck_assert_uint_eq(batch_gsize(t.b, 2), 1);
+	/* group b: lines 3-5 */
+	ck_assert_str_eq(batch_gwhere(t.b, 1, &first, &last), FNAME);
+	ck_assert_uint_eq(first, 3);
+	ck_assert_uint_eq(last, 5);
+	ck_assert_uint_eq(batch_hgroup(t.b, 4), 1);
+	ck_assert_uint_eq(batch_hgroup(t.b, 5), 2);
+	batch_glabel(t.b, 1, &lab);
 	ck_assert_uint_eq(lab.len, strlen("\"b\" (line 3)"));
 	ck_assert(memcmp(lab.p, "\"b\" (line 3)", lab.len) == 0);
 	buf_free(&lab);
 
-	group_view(&t.b, &v, 0);
+	batch_view(t.b, &v, 0);
 	ck_assert_uint_eq(v.n, 6);
 	ck_assert_uint_eq(v.ngroups, 3);
 	/* goff: 0, 2, 5, 6 */
@@ -132,12 +149,13 @@ START_TEST(contiguous_groups)
 	ck_assert_uint_eq(v.goff[3], 6);
 	ck_assert(v.r[0] == 1 && v.r[2] == 3 && v.r[5] == 6);
 	ck_assert(v.T[3] == 1);
-	ck_assert_uint_eq(t.b.perm[4], 4);
+	ck_assert_uint_eq(view_line(&t, 4), 5);
 	ck_assert_str_eq(v.gname[2], "\"c\" (line 6)");
 	/* no stratum field: one stratum per group */
 	ck_assert_uint_eq(v.nstrat[0], 1);
+	ck_assert_uint_eq(v.nstrat[1], 1);
+	ck_assert_uint_eq(v.nstrat[2], 1);
 	ck_assert_uint_eq(v.strat[3], 0);
-	ck_assert_uint_eq(t.b.nstrata, 3);
 	/* the group hash is of the canonical key "sa" */
 	ck_assert(v.ghash[0] == keymap_hash("sa", 2, 0));
 	gt_free(&t);
@@ -176,7 +194,7 @@ START_TEST(reappearing_group)
 	gt_init(&t, &sorted_opts);
 	add_ok(&t, rec("5", 1));
 	add_ok(&t, rec("\"5\"", 1));
-	ck_assert_uint_eq(t.b.ngroups, 2);
+	ck_assert_uint_eq(batch_ngroups(t.b), 2);
 	gt_free(&t);
 }
 END_TEST
@@ -194,21 +212,21 @@ START_TEST(unsorted_groups)
 	add_ok(&t, rec("\"a\"", 2));
 	add_ok(&t, rec("\"c\"", 3));
 	add_ok(&t, rec("\"b\"", 4));
-	ck_assert_uint_eq(t.b.ngroups, 3);
-	ck_assert_uint_eq(t.b.grp[0].count, 2);
-	ck_assert_uint_eq(t.b.grp[1].count, 2);
-	ck_assert_uint_eq(t.b.grp[2].count, 1);
-	group_view(&t.b, &v, 0);
+	ck_assert_uint_eq(batch_ngroups(t.b), 3);
+	ck_assert_uint_eq(batch_gsize(t.b, 0), 2);
+	ck_assert_uint_eq(batch_gsize(t.b, 1), 2);
+	ck_assert_uint_eq(batch_gsize(t.b, 2), 1);
+	batch_view(t.b, &v, 0);
 	/* group order: a = lines 1,3; b = 2,5; c = 4 */
 	ck_assert_uint_eq(v.n, 5);
 	ck_assert_uint_eq(v.goff[1], 2);
 	ck_assert_uint_eq(v.goff[2], 4);
 	ck_assert_uint_eq(v.goff[3], 5);
-	ck_assert_uint_eq(t.b.perm[0], 0);
-	ck_assert_uint_eq(t.b.perm[1], 2);
-	ck_assert_uint_eq(t.b.perm[2], 1);
-	ck_assert_uint_eq(t.b.perm[3], 4);
-	ck_assert_uint_eq(t.b.perm[4], 3);
+	ck_assert_uint_eq(view_line(&t, 0), 1);
+	ck_assert_uint_eq(view_line(&t, 1), 3);
+	ck_assert_uint_eq(view_line(&t, 2), 2);
+	ck_assert_uint_eq(view_line(&t, 3), 5);
+	ck_assert_uint_eq(view_line(&t, 4), 4);
 	ck_assert(v.r[0] == 0 && v.r[1] == 2 && v.r[2] == 1 && v.r[3] == 4 &&
 	    v.r[4] == 3);
 	gt_free(&t);
@@ -231,14 +249,14 @@ START_TEST(unsorted_many_groups)
 			snprintf(key, sizeof(key), "%zu", g);
 			add_ok(&t, rec(key, (double)(pass * 2000 + g)));
 		}
-	ck_assert_uint_eq(t.b.ngroups, 2000);
-	group_view(&t.b, &v, 0);
+	ck_assert_uint_eq(batch_ngroups(t.b), 2000);
+	batch_view(t.b, &v, 0);
 	ck_assert_uint_eq(v.ngroups, 2000);
 	for (g = 0; g < 2000; g++) {
-		ck_assert_uint_eq(t.b.grp[g].count, 2);
+		ck_assert_uint_eq(batch_gsize(t.b, g), 2);
 		ck_assert_uint_eq(v.goff[g], 2 * g);
-		ck_assert_uint_eq(t.b.perm[2 * g], g);
-		ck_assert_uint_eq(t.b.perm[2 * g + 1], 2000 + g);
+		ck_assert_uint_eq(view_line(&t, 2 * g), g + 1);
+		ck_assert_uint_eq(view_line(&t, 2 * g + 1), 2000 + g + 1);
 		ck_assert(v.r[2 * g + 1] == (double)(2000 + g));
 	}
 	gt_free(&t);
@@ -266,24 +284,23 @@ START_TEST(keyless_blocks)
 	/* 7 records: blocks of 3, 3 and 1 */
 	for (i = 0; i < 7; i++)
 		add_ok(&t, keyless((double)i));
-	ck_assert_uint_eq(t.b.ngroups, 3);
-	ck_assert_uint_eq(t.b.grp[0].count, 3);
-	ck_assert_uint_eq(t.b.grp[1].count, 3);
-	ck_assert_uint_eq(t.b.grp[2].count, 1);
-	ck_assert_uint_eq(t.b.rec[3].group, 1);
-	group_label(&t.b, 1, &lab);
+	ck_assert_uint_eq(batch_ngroups(t.b), 3);
+	ck_assert_uint_eq(batch_gsize(t.b, 0), 3);
+	ck_assert_uint_eq(batch_gsize(t.b, 1), 3);
+	ck_assert_uint_eq(batch_gsize(t.b, 2), 1);
+	ck_assert_uint_eq(batch_hgroup(t.b, 3), 1);
+	batch_glabel(t.b, 1, &lab);
 	ck_assert_uint_eq(lab.len, strlen("block 2 (line 4)"));
 	ck_assert(memcmp(lab.p, "block 2 (line 4)", lab.len) == 0);
 	buf_free(&lab);
 	/* the last block is short */
-	ck_assert_int_eq(group_check_sizes(&t.b, 0, &nd, &t.d), 1);
+	ck_assert_int_eq(group_check_sizes(&t.gs, t.b, 0, &nd, &t.d), 1);
 	ck_assert_str_eq(t.d.msg, "f.jsonl:7: group of a block has 1 "
 	    "records, expected --group-size 3");
 	/* skip mode: it is dropped */
-	ck_assert_int_eq(group_check_sizes(&t.b, 1, &nd, &t.d), 0);
+	ck_assert_int_eq(group_check_sizes(&t.gs, t.b, 1, &nd, &t.d), 0);
 	ck_assert_uint_eq(nd, 1);
-	ck_assert_int_eq(t.b.rec[6].dropped, 1);
-	group_view(&t.b, &v, 0);
+	batch_view(t.b, &v, 0);
 	ck_assert_uint_eq(v.n, 6);
 	ck_assert_uint_eq(v.ngroups, 2);
 	ck_assert_uint_eq(v.goff[1], 3);
@@ -335,20 +352,18 @@ START_TEST(check_sizes_keyed)
 	add_ok(&t, rec("\"b\"", 3));
 	add_ok(&t, rec("\"c\"", 4));
 	add_ok(&t, rec("\"c\"", 5));
-	ck_assert_int_eq(group_check_sizes(&t.b, 0, &nd, &t.d), 1);
+	ck_assert_int_eq(group_check_sizes(&t.gs, t.b, 0, &nd, &t.d), 1);
 	ck_assert_str_eq(t.d.msg, "f.jsonl:3: group \"b\" has 1 records, "
 	    "expected --group-size 2");
-	ck_assert_int_eq(group_check_sizes(&t.b, 1, &nd, &t.d), 0);
+	ck_assert_int_eq(group_check_sizes(&t.gs, t.b, 1, &nd, &t.d), 0);
 	ck_assert_uint_eq(nd, 1);
-	ck_assert_int_eq(t.b.rec[2].dropped, 1);
-	ck_assert_int_eq(t.b.rec[3].dropped, 0);
-	group_view(&t.b, &v, 0);
+	batch_view(t.b, &v, 0);
 	/* b vanishes: a (lines 1-2), c (lines 4-5) */
 	ck_assert_uint_eq(v.n, 4);
 	ck_assert_uint_eq(v.ngroups, 2);
 	ck_assert_uint_eq(v.goff[1], 2);
 	ck_assert_uint_eq(v.goff[2], 4);
-	ck_assert_uint_eq(t.b.perm[2], 3);
+	ck_assert_uint_eq(view_line(&t, 2), 4);
 	ck_assert(v.r[2] == 4 && v.r[3] == 5);
 	ck_assert_str_eq(v.gname[1], "\"c\" (line 4)");
 	gt_free(&t);
@@ -358,14 +373,14 @@ START_TEST(check_sizes_keyed)
 	add_ok(&t, rec("\"a\"", 1));
 	add_ok(&t, rec("\"a\"", 1));
 	add_ok(&t, rec("\"a\"", 1));
-	ck_assert_int_eq(group_check_sizes(&t.b, 0, &nd, &t.d), 1);
+	ck_assert_int_eq(group_check_sizes(&t.gs, t.b, 0, &nd, &t.d), 1);
 	ck_assert_has(t.d.msg, "has 3 records, expected --group-size 2");
 	gt_free(&t);
 
 	/* Without --group-size nothing is checked. */
 	gt_init(&t, &sorted_opts);
 	add_ok(&t, rec("\"a\"", 1));
-	ck_assert_int_eq(group_check_sizes(&t.b, 0, &nd, &t.d), 0);
+	ck_assert_int_eq(group_check_sizes(&t.gs, t.b, 0, &nd, &t.d), 0);
 	ck_assert_uint_eq(nd, 0);
 	gt_free(&t);
 }
@@ -386,7 +401,7 @@ static int
 boundary(struct gt *t, const char *line)
 {
 	gt_parse(t, line);
-	return group_boundary(&t->b, &t->r, &t->keys);
+	return group_boundary(&t->gs, t->b, &t->r, &t->keys);
 }
 
 START_TEST(batch_by_key)
@@ -404,15 +419,15 @@ START_TEST(batch_by_key)
 	ck_assert_int_eq(boundary(&t, step_rec(1, "b")), 0);
 	ck_assert_int_eq(gt_add_parsed(&t), 0);
 	/* step 2: a new batch, even though "b" continues */
-	ck_assert_int_eq(boundary(&t, step_rec(2, "b")), 1);
-	group_reset(&t.b, 1);
-	ck_assert_uint_eq(t.b.n, 0);
-	ck_assert_uint_eq(t.b.ngroups, 0);
+	ck_assert_int_eq(boundary(&t, step_rec(2, "b")), GROUP_KEY);
+	group_reset(&t.gs, t.b, GROUP_KEY);
+	ck_assert_uint_eq(batch_held(t.b), 0);
+	ck_assert_uint_eq(batch_ngroups(t.b), 0);
 	ck_assert_int_eq(gt_add_parsed(&t), 0);
 	/* a new batch key forgets the ended groups: "a" may come again */
 	ck_assert_int_eq(boundary(&t, step_rec(2, "a")), 0);
 	ck_assert_int_eq(gt_add_parsed(&t), 0);
-	ck_assert_uint_eq(t.b.ngroups, 2);
+	ck_assert_uint_eq(batch_ngroups(t.b), 2);
 	/* but inside the batch a group still may not come back */
 	ck_assert_int_eq(boundary(&t, step_rec(2, "b")), 0);
 	ck_assert_int_eq(gt_add_parsed(&t), 1);
@@ -437,11 +452,11 @@ START_TEST(batch_by_groups)
 	ck_assert_int_eq(boundary(&t, rec("\"b\"", 1)), 0);
 	ck_assert_int_eq(gt_add_parsed(&t), 0);
 	/* "c" would be group 3 of a batch of 2 */
-	ck_assert_int_eq(boundary(&t, rec("\"c\"", 1)), 1);
-	group_reset(&t.b, 0);
+	ck_assert_int_eq(boundary(&t, rec("\"c\"", 1)), GROUP_COUNT);
+	group_reset(&t.gs, t.b, GROUP_COUNT);
 	ck_assert_int_eq(gt_add_parsed(&t), 0);
-	ck_assert_uint_eq(t.b.ngroups, 1);
-	ck_assert_uint_eq(t.b.n, 1);
+	ck_assert_uint_eq(batch_ngroups(t.b), 1);
+	ck_assert_uint_eq(batch_held(t.b), 1);
 	/* groups of the earlier batch are still ended: "b" (lines 3-4) */
 	ck_assert_int_eq(boundary(&t, rec("\"b\"", 1)), 0);
 	ck_assert_int_eq(gt_add_parsed(&t), 1);
@@ -465,9 +480,9 @@ START_TEST(batch_by_groups_unsorted)
 	/* "a" again joins its open group: no boundary */
 	ck_assert_int_eq(boundary(&t, rec("\"a\"", 1)), 0);
 	ck_assert_int_eq(gt_add_parsed(&t), 0);
-	ck_assert_uint_eq(t.b.grp[0].count, 2);
-	ck_assert_int_eq(boundary(&t, rec("\"c\"", 1)), 1);
-	group_reset(&t.b, 0);
+	ck_assert_uint_eq(batch_gsize(t.b, 0), 2);
+	ck_assert_int_eq(boundary(&t, rec("\"c\"", 1)), GROUP_COUNT);
+	group_reset(&t.gs, t.b, GROUP_COUNT);
 	ck_assert_int_eq(gt_add_parsed(&t), 0);
 	/* an unsorted group of an ended batch may not come back */
 	ck_assert_int_eq(boundary(&t, rec("\"a\"", 1)), 0);
@@ -489,7 +504,7 @@ START_TEST(batch_keyless_groups)
 		ck_assert_int_eq(boundary(&t, keyless(i)), 0);
 		ck_assert_int_eq(gt_add_parsed(&t), 0);
 	}
-	ck_assert_int_eq(boundary(&t, keyless(4)), 1);
+	ck_assert_int_eq(boundary(&t, keyless(4)), GROUP_COUNT);
 	gt_free(&t);
 }
 END_TEST
@@ -504,87 +519,78 @@ START_TEST(stream_mode)
 	ck_assert_int_eq(gt_add_parsed(&t), 0);
 	ck_assert_int_eq(boundary(&t, rec("\"a\"", 1)), 0);
 	ck_assert_int_eq(gt_add_parsed(&t), 0);
-	ck_assert_int_eq(boundary(&t, rec("\"b\"", 1)), 1);
-	group_reset(&t.b, 0);
+	ck_assert_int_eq(boundary(&t, rec("\"b\"", 1)), GROUP_STREAM);
+	group_reset(&t.gs, t.b, GROUP_STREAM);
+	ck_assert_int_eq(batch_starts(t.b), 0);
 	ck_assert_int_eq(gt_add_parsed(&t), 0);
 	/* "a" ended in the previous batch */
-	ck_assert_int_eq(boundary(&t, rec("\"a\"", 1)), 1);
-	group_reset(&t.b, 0);
+	ck_assert_int_eq(boundary(&t, rec("\"a\"", 1)), GROUP_STREAM);
+	group_reset(&t.gs, t.b, GROUP_STREAM);
 	ck_assert_int_eq(gt_add_parsed(&t), 1);
 	ck_assert_has(t.d.msg, "reappears");
 	gt_free(&t);
 }
 END_TEST
 
-static const char *
-strat_rec(const char *key, int tc, double reward)
+START_TEST(stream_counts_groups)
 {
-	static char s[256];
-
-	snprintf(s, sizeof(s), "{\"prompt_id\":\"%s\",\"tool_calls\":%d,"
-	    "\"reward\":%g,\"logprobs\":[-1,-1,-1],\"mask\":[1,0,1]}", key, tc,
-	    reward);
-	return s;
-}
-
-START_TEST(view_strata)
-{
+	/* Streaming with --batch-groups 2: every group is handed over
+	 * alone, but the input's batches still hold two groups each, so
+	 * every second cut is a batch's end (b starts a new batch). */
+	struct gopts o = { 0, 0, 2, 0, 1 };
+	static const enum group_cut want[] = { GROUP_NONE, GROUP_STREAM,
+	    GROUP_COUNT, GROUP_STREAM, GROUP_COUNT };
+	static const char *const keys[] = { "\"a\"", "\"b\"", "\"c\"",
+	    "\"d\"", "\"e\"" };
 	struct gt t;
-	struct batch v;
+	enum group_cut cut;
+	size_t i;
 
-	gt_init(&t, &sorted_opts);
-	/* group g: tool_calls 2,0,2,1,0 -> local strata 0,1,0,2,1 (order
-	 * of first appearance); group h: 5,5 -> 0,0. */
-	add_ok(&t, strat_rec("g", 2, 0.5));
-	add_ok(&t, strat_rec("g", 0, 1));
-	add_ok(&t, strat_rec("g", 2, 0));
-	add_ok(&t, strat_rec("g", 1, 1));
-	add_ok(&t, strat_rec("g", 0, 0));
-	add_ok(&t, strat_rec("h", 5, 1));
-	add_ok(&t, strat_rec("h", 5, 0));
-	group_view(&t.b, &v, 1);
-	ck_assert_uint_eq(v.n, 7);
-	ck_assert_uint_eq(v.ngroups, 2);
-	ck_assert_uint_eq(v.strat[0], 0);
-	ck_assert_uint_eq(v.strat[1], 1);
-	ck_assert_uint_eq(v.strat[2], 0);
-	ck_assert_uint_eq(v.strat[3], 2);
-	ck_assert_uint_eq(v.strat[4], 1);
-	ck_assert_uint_eq(v.strat[5], 0);
-	ck_assert_uint_eq(v.strat[6], 0);
-	ck_assert_uint_eq(v.nstrat[0], 3);
-	ck_assert_uint_eq(v.nstrat[1], 1);
-	ck_assert_uint_eq(t.b.nstrata, 4);
-	/* mask 1,0,1: T = 2 */
-	ck_assert(v.T[0] == 2 && v.T[6] == 2);
-	ck_assert(v.r[0] == 0.5 && v.r[3] == 1);
-	/* tie: the hash of the record's line, seed 1 */
-	ck_assert(v.tie[5] == keymap_hash(group_text(&t.b, &t.b.rec[5]),
-	    t.b.rec[5].len, 1));
-	ck_assert(v.tie[5] == keymap_hash(strat_rec("h", 5, 1),
-	    strlen(strat_rec("h", 5, 1)), 1));
-	ck_assert(v.tie[5] != v.tie[6]);
+	gt_init(&t, &o);
+	for (i = 0; i < 5; i++) {
+		cut = boundary(&t, rec(keys[i], 1));
+		ck_assert_msg(cut == want[i], "record %zu: cut %d, expected "
+		    "%d", i, cut, want[i]);
+		if (cut != GROUP_NONE) {
+			group_reset(&t.gs, t.b, cut);
+			ck_assert_int_eq(batch_starts(t.b), cut == GROUP_COUNT);
+		}
+		ck_assert_int_eq(gt_add_parsed(&t), 0);
+		/* a record of the open group never cuts */
+		ck_assert_int_eq(boundary(&t, rec(keys[i], 1)), GROUP_NONE);
+		ck_assert_int_eq(gt_add_parsed(&t), 0);
+	}
 	gt_free(&t);
 }
 END_TEST
 
-START_TEST(view_many_strata)
+START_TEST(stream_batch_key)
 {
-	/* 140 records of one group, tool_calls 69 - i % 70: 70 strata,
-	 * past the 64 remembered first members, so the slower path runs;
-	 * local indexes follow first appearance: strat[i] = i % 70. */
+	/* A change of the batch key is GROUP_KEY even where the group
+	 * changes too (streaming): the ended groups are forgotten then. */
+	struct gopts o = { 0, 0, 0, 1, 1 };
 	struct gt t;
-	struct batch v;
-	size_t i;
 
-	gt_init(&t, &sorted_opts);
-	for (i = 0; i < 140; i++)
-		add_ok(&t, strat_rec("g", 69 - (int)(i % 70), (double)i));
-	group_view(&t.b, &v, 0);
-	ck_assert_uint_eq(v.nstrat[0], 70);
-	for (i = 0; i < 140; i++)
-		ck_assert_msg(v.strat[i] == i % 70, "strat[%zu] = %u", i,
-		    v.strat[i]);
+	gt_init(&t, &o);
+	t.f.batch = "step";
+	ck_assert_int_eq(boundary(&t, step_rec(1, "a")), GROUP_NONE);
+	ck_assert_int_eq(gt_add_parsed(&t), 0);
+	ck_assert_int_eq(boundary(&t, step_rec(1, "b")), GROUP_STREAM);
+	group_reset(&t.gs, t.b, GROUP_STREAM);
+	ck_assert_int_eq(gt_add_parsed(&t), 0);
+	ck_assert_int_eq(boundary(&t, step_rec(2, "a")), GROUP_KEY);
+	group_reset(&t.gs, t.b, GROUP_KEY);
+	ck_assert_int_eq(batch_starts(t.b), 1);
+	ck_assert_int_eq(gt_add_parsed(&t), 0);
+	/* and within step 2, "b" may come once */
+	ck_assert_int_eq(boundary(&t, step_rec(2, "b")), GROUP_STREAM);
+	group_reset(&t.gs, t.b, GROUP_STREAM);
+	ck_assert_int_eq(gt_add_parsed(&t), 0);
+	ck_assert_int_eq(boundary(&t, step_rec(2, "a")), GROUP_STREAM);
+	group_reset(&t.gs, t.b, GROUP_STREAM);
+	ck_assert_int_eq(gt_add_parsed(&t), 1);
+	ck_assert_has(t.d.msg, "group \"a\" reappears after its group ended "
+	    "(f.jsonl lines 3-3)");
 	gt_free(&t);
 }
 END_TEST
@@ -597,13 +603,13 @@ START_TEST(view_after_reset)
 	gt_init(&t, &sorted_opts);
 	add_ok(&t, rec("\"a\"", 1));
 	add_ok(&t, rec("\"b\"", 2));
-	group_view(&t.b, &v, 0);
+	batch_view(t.b, &v, 0);
 	ck_assert_uint_eq(v.ngroups, 2);
-	group_reset(&t.b, 0);
+	group_reset(&t.gs, t.b, GROUP_COUNT);
 	add_ok(&t, rec("\"c\"", 3));
 	add_ok(&t, rec("\"c\"", 4));
 	add_ok(&t, rec("\"c\"", 5));
-	group_view(&t.b, &v, 0);
+	batch_view(t.b, &v, 0);
 	ck_assert_uint_eq(v.n, 3);
 	ck_assert_uint_eq(v.ngroups, 1);
 	ck_assert_uint_eq(v.goff[1], 3);
@@ -612,52 +618,6 @@ START_TEST(view_after_reset)
 	/* "a" and "b" ended with the first batch */
 	ck_assert_int_eq(gt_add(&t, rec("\"a\"", 1)), 1);
 	gt_free(&t);
-}
-END_TEST
-
-START_TEST(stable_lines)
-{
-	/* A stable line (a mapped file) is kept by pointer, not copied; an
-	 * unstable one is copied, so the caller may reuse its buffer. */
-	struct gt t;
-	struct diag d = { 0 };
-	char mine[256];
-	const char *kept;
-
-	gt_init(&t, &sorted_opts);
-	snprintf(mine, sizeof(mine), "%s", rec("\"a\"", 1));
-	gt_parse(&t, mine);
-	ck_assert_int_eq(group_add(&t.b, &t.r, &t.keys, &t.runs, mine,
-	    strlen(mine), 1, FNAME, 1, &d), 0);
-	ck_assert_ptr_eq(group_text(&t.b, &t.b.rec[0]), mine);
-	add_ok(&t, rec("\"a\"", 2));
-	kept = group_text(&t.b, &t.b.rec[1]);
-	ck_assert_ptr_ne(kept, t.line);
-	memset(t.line, 'x', sizeof(t.line) - 1);
-	ck_assert_uint_eq(t.b.rec[1].len, strlen(rec("\"a\"", 2)));
-	ck_assert(memcmp(kept, rec("\"a\"", 2), t.b.rec[1].len) == 0);
-	gt_free(&t);
-}
-END_TEST
-
-START_TEST(hash_function)
-{
-	const char *s = "abcdefghijklmnopqrstuvwxyz";
-	uint64_t h[17];
-	size_t i, j;
-
-	/* Deterministic, seed-dependent. */
-	ck_assert(keymap_hash(s, 26, 0) == keymap_hash(s, 26, 0));
-	ck_assert(keymap_hash(s, 26, 0) != keymap_hash(s, 26, 1));
-	/* Every prefix length 0..16 hashes differently (the tail bytes and
-	 * the length both count). */
-	for (i = 0; i <= 16; i++)
-		h[i] = keymap_hash(s, i, 0);
-	for (i = 0; i <= 16; i++)
-		for (j = i + 1; j <= 16; j++)
-			ck_assert_msg(h[i] != h[j], "prefix %zu == %zu", i, j);
-	/* "sa" and "na" (string and number keys) differ. */
-	ck_assert(keymap_hash("sa", 2, 0) != keymap_hash("na", 2, 0));
 }
 END_TEST
 
@@ -683,14 +643,12 @@ group_suite(void)
 	tcase_add_test(tc, batch_by_groups_unsorted);
 	tcase_add_test(tc, batch_keyless_groups);
 	tcase_add_test(tc, stream_mode);
+	tcase_add_test(tc, stream_counts_groups);
+	tcase_add_test(tc, stream_batch_key);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("view");
-	tcase_add_test(tc, view_strata);
-	tcase_add_test(tc, view_many_strata);
 	tcase_add_test(tc, view_after_reset);
-	tcase_add_test(tc, stable_lines);
-	tcase_add_test(tc, hash_function);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -556,6 +556,26 @@ accounting skip_batches 7 5 2
 { good a 1; good a 0; printf '{"reward":1,"logprobs":[-0.5]}\n'; good b 1; good b 0; } >skipstream.jsonl
 run --scope group --on-error skip --rejects ss.rej skipstream.jsonl
 accounting skip_streaming_no_key 5 4 1
+# Skip mode's cost is linear in the batch: 418,000 records in 220,000
+# groups of --group-size 2, every tenth group short (22,000 rejected
+# whole).  A pass over the records per group, as rladv once made, is
+# 10^10 steps or more here: minutes of CPU, far past the limit below,
+# where the linear way takes about a second (a few under sanitizers).
+# Counts, not a time, decide the rest: in = out + rejected, and the
+# rejects file is exactly the short groups' lines, in input order.
+awk 'BEGIN { for (g = 0; g < 220000; g++) for (j = 0; j < (g % 10 == 9 ? 1 : 2); j++)
+	printf "{\"prompt_id\":%d,\"reward\":%d,\"logprobs\":[-0.5]}\n", g, j }' >big.jsonl
+awk 'BEGIN { for (g = 9; g < 220000; g += 10)
+	printf "{\"prompt_id\":%d,\"reward\":0,\"logprobs\":[-0.5]}\n", g }' >big.expected
+( ulimit -t 60; exec "$rladv" --group-size 2 --on-error skip --rejects big.rej big.jsonl ) >out 2>err
+st=$?
+if accounting skip_linear 418000 396000 22000; then
+	if cmp -s big.rej big.expected; then ok; else
+		no skip_linear_rejects "rejects file is not the 22000 short groups' lines"; fi
+fi
+[ "$st" -gt 128 ] && no skip_linear_cpu "killed by signal $((st - 128)) (CPU limit of 60 s: quadratic?)"
+rm -f big.jsonl big.expected big.rej out
+
 # Skip mode does not skip what cannot be skipped: truncated gzip input
 # still fails, and never with status 0.
 run --on-error skip truncated.gz

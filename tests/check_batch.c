@@ -1,0 +1,371 @@
+/*
+ * check_batch.c - tests of the batch (src/batch.c): records held in input
+ * order with the groups the caller gives them, the view in group order
+ * (offsets, rewards, token counts, local stratum indexes in order of
+ * first appearance, past the 64 compared one by one too), the order to
+ * write records back in, labels and hashes of groups, groups left out
+ * and the order their records are rejected in, lines kept or copied, and
+ * what a reset keeps.
+ */
+#include <check.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "keymap.h"
+#include "record.h"
+#include "testutil.h"
+
+#define FNAME	"b.jsonl"
+
+struct bt {
+	struct gbatch		*b;
+	struct fields		 f;
+	struct buf		 keys, runs;
+	unsigned long long	 lineno;
+	char			 line[512];
+};
+
+static void
+bt_init(struct bt *t)
+{
+	memset(t, 0, sizeof(*t));
+	record_fields_default(&t->f);
+	t->f.batch = "step";
+	t->b = batch_new();
+}
+
+static void
+bt_free(struct bt *t)
+{
+	batch_free(t->b);
+	buf_free(&t->keys);
+	buf_free(&t->runs);
+}
+
+/*
+ * Parses the next line (numbered from 1) and holds it in group g; the
+ * line is copied (not stable), and the scratch buffers are then reused.
+ */
+static void
+bt_add(struct bt *t, size_t g, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+bt_add(struct bt *t, size_t g, const char *fmt, ...)
+{
+	struct diag d = { 0 };
+	struct record r;
+	size_t held;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->line, sizeof(t->line), fmt, ap);
+	va_end(ap);
+	t->keys.len = t->runs.len = 0;
+	t->lineno++;
+	ck_assert_msg(record_parse(t->line, strlen(t->line), &t->f, &r,
+	    &t->keys, &t->runs, FNAME, t->lineno, &d) == 0, "parse: %s",
+	    d.msg);
+	held = batch_held(t->b);
+	ck_assert_uint_eq(batch_add(t->b, &r, &t->keys, &t->runs, t->line,
+	    strlen(t->line), 0, FNAME, t->lineno, g), held);
+	/* The batch keeps its own copies. */
+	memset(t->line, 'x', sizeof(t->line) - 1);
+	if (t->keys.len)
+		memset(t->keys.p, 'x', t->keys.len);
+}
+
+/* A record of group key k (a JSON value), stratum tc, reward, at step 7. */
+#define REC	"{\"step\":7,\"prompt_id\":%s,\"tool_calls\":%d," \
+		"\"reward\":%g,\"logprobs\":[-1,-1,-1],\"mask\":[1,0,1]}"
+
+static unsigned long long
+view_line(const struct bt *t, size_t k)
+{
+	unsigned long long line;
+
+	ck_assert_str_eq(batch_where(t->b, k, &line), FNAME);
+	return line;
+}
+
+START_TEST(interleaved_groups)
+{
+	struct bt t;
+	struct batch v;
+	struct buf lab = { 0 };
+	unsigned long long first, last;
+	const size_t *order;
+	const char *p;
+	char want[256];
+	size_t len, k;
+
+	bt_init(&t);
+	/* Lines 1-5 in groups a b a c b (the caller's numbers 0 1 0 2 1),
+	 * rewards 10 20 30 40 50. */
+	bt_add(&t, 0, REC, "\"a\"", 0, 10.0);
+	bt_add(&t, 1, REC, "\"b\"", 0, 20.0);
+	bt_add(&t, 0, REC, "\"a\"", 0, 30.0);
+	bt_add(&t, 2, REC, "17", 0, 40.0);
+	bt_add(&t, 1, REC, "\"b\"", 0, 50.0);
+	ck_assert_uint_eq(batch_held(t.b), 5);
+	ck_assert_uint_eq(batch_ngroups(t.b), 3);
+	ck_assert_uint_eq(batch_gsize(t.b, 0), 2);
+	ck_assert_uint_eq(batch_gsize(t.b, 1), 2);
+	ck_assert_uint_eq(batch_gsize(t.b, 2), 1);
+	ck_assert_uint_eq(batch_hgroup(t.b, 3), 2);
+	/* Group b: lines 2 to 5, key "b" as a canonical string key. */
+	ck_assert_str_eq(batch_gwhere(t.b, 1, &first, &last), FNAME);
+	ck_assert_uint_eq(first, 2);
+	ck_assert_uint_eq(last, 5);
+	p = batch_gkey(t.b, 1, &len);
+	ck_assert_uint_eq(len, 2);
+	ck_assert(memcmp(p, "sb", 2) == 0);
+	p = batch_gkey(t.b, 2, &len);
+	ck_assert(len == 3 && memcmp(p, "n17", 3) == 0);
+	batch_glabel(t.b, 2, &lab);
+	ck_assert(lab.len == 13 && memcmp(lab.p, "\"17\" (line 4)", 13) == 0);
+	buf_free(&lab);
+	p = batch_key(t.b, &len);
+	ck_assert(len == 2 && memcmp(p, "n7", 2) == 0);
+
+	batch_view(t.b, &v, 0);
+	/* Group order: a = lines 1, 3; b = 2, 5; 17 = 4. */
+	ck_assert_uint_eq(v.n, 5);
+	ck_assert_uint_eq(v.ngroups, 3);
+	ck_assert(v.goff[0] == 0 && v.goff[1] == 2 && v.goff[2] == 4 &&
+	    v.goff[3] == 5);
+	ck_assert(v.r[0] == 10 && v.r[1] == 30 && v.r[2] == 20 &&
+	    v.r[3] == 50 && v.r[4] == 40);
+	/* mask 1,0,1: two trained tokens */
+	for (k = 0; k < 5; k++)
+		ck_assert(v.T[k] == 2);
+	ck_assert_uint_eq(view_line(&t, 0), 1);
+	ck_assert_uint_eq(view_line(&t, 1), 3);
+	ck_assert_uint_eq(view_line(&t, 2), 2);
+	ck_assert_uint_eq(view_line(&t, 3), 5);
+	ck_assert_uint_eq(view_line(&t, 4), 4);
+	ck_assert(batch_rec(t.b, 3)->reward == 50);
+	/* Written back in input order: view indexes 0 2 1 4 3. */
+	order = batch_order(t.b);
+	ck_assert(order[0] == 0 && order[1] == 2 && order[2] == 1 &&
+	    order[3] == 4 && order[4] == 3);
+	p = batch_line(t.b, 4, &len);
+	snprintf(want, sizeof(want), REC, "17", 0, 40.0);
+	ck_assert_uint_eq(len, strlen(want));
+	ck_assert(memcmp(p, want, len) == 0);
+	ck_assert_str_eq(v.gname[0], "\"a\" (line 1)");
+	ck_assert_str_eq(v.gname[1], "\"b\" (line 2)");
+	ck_assert_str_eq(v.gfile[2], FNAME);
+	ck_assert_uint_eq(v.gline[1], 2);
+	/* The group hash is of the canonical key. */
+	ck_assert(v.ghash[0] == keymap_hash("sa", 2, 0));
+	ck_assert(v.ghash[2] == keymap_hash("n17", 3, 0));
+	bt_free(&t);
+}
+END_TEST
+
+START_TEST(local_strata)
+{
+	struct bt t;
+	struct batch v;
+	const char *p;
+	size_t len;
+
+	bt_init(&t);
+	/* Group g: tool_calls 2, 0, 2, 1, 0 -> local strata 0, 1, 0, 2, 1
+	 * (order of first appearance); group h: 5, 5 -> 0, 0. */
+	bt_add(&t, 0, REC, "\"g\"", 2, 0.5);
+	bt_add(&t, 0, REC, "\"g\"", 0, 1.0);
+	bt_add(&t, 0, REC, "\"g\"", 2, 0.0);
+	bt_add(&t, 0, REC, "\"g\"", 1, 1.0);
+	bt_add(&t, 0, REC, "\"g\"", 0, 0.0);
+	bt_add(&t, 1, REC, "\"h\"", 5, 1.0);
+	bt_add(&t, 1, REC, "\"h\"", 5, 0.0);
+	batch_view(t.b, &v, 1);
+	ck_assert(v.strat[0] == 0 && v.strat[1] == 1 && v.strat[2] == 0 &&
+	    v.strat[3] == 2 && v.strat[4] == 1 && v.strat[5] == 0 &&
+	    v.strat[6] == 0);
+	ck_assert_uint_eq(v.nstrat[0], 3);
+	ck_assert_uint_eq(v.nstrat[1], 1);
+	p = batch_skey(t.b, 3, &len);
+	ck_assert(len == 2 && memcmp(p, "n1", 2) == 0);
+	/* tie: the hash of the record's line, seed 1 */
+	p = batch_line(t.b, 5, &len);
+	ck_assert(v.tie[5] == keymap_hash(p, len, 1));
+	ck_assert(v.tie[5] != v.tie[6]);
+	bt_free(&t);
+
+	/* Without the stratum field: one stratum, the empty key. */
+	bt_init(&t);
+	bt_add(&t, 0, "{\"prompt_id\":1,\"reward\":1,\"logprobs\":[],"
+	    "\"step\":1}");
+	bt_add(&t, 0, "{\"prompt_id\":1,\"reward\":0,\"logprobs\":[],"
+	    "\"step\":1}");
+	batch_view(t.b, &v, 0);
+	ck_assert_uint_eq(v.nstrat[0], 1);
+	ck_assert(v.strat[0] == 0 && v.strat[1] == 0);
+	ck_assert(v.T[0] == 0);
+	p = batch_skey(t.b, 1, &len);
+	ck_assert_uint_eq(len, 0);
+	ck_assert_str_eq(p, "");
+	ck_assert_int_eq(batch_rec(t.b, 1)->has_stratum, 0);
+	bt_free(&t);
+}
+END_TEST
+
+START_TEST(many_strata)
+{
+	/*
+	 * Group 0: 140 records, tool_calls 69 - i % 70: 70 strata, past the
+	 * 64 compared one by one, so the hash table takes over; local
+	 * indexes follow first appearance: strat[i] = i % 70.  Group 1: 66
+	 * records with 66 other strata, 100 + (i * 7) % 66, each new, then
+	 * their first again: its own numbering from 0, nothing of group
+	 * 0's table left.
+	 */
+	struct bt t;
+	struct batch v;
+	size_t i;
+
+	bt_init(&t);
+	for (i = 0; i < 140; i++)
+		bt_add(&t, 0, REC, "\"g\"", 69 - (int)(i % 70), (double)i);
+	for (i = 0; i < 66; i++)
+		bt_add(&t, 1, REC, "\"h\"", 100 + (int)(i * 7 % 66), 0.0);
+	bt_add(&t, 1, REC, "\"h\"", 100, 0.0);
+	batch_view(t.b, &v, 0);
+	ck_assert_uint_eq(v.nstrat[0], 70);
+	for (i = 0; i < 140; i++)
+		ck_assert_msg(v.strat[i] == i % 70, "strat[%zu] = %u", i,
+		    v.strat[i]);
+	ck_assert_uint_eq(v.nstrat[1], 66);
+	for (i = 0; i < 66; i++)
+		ck_assert_uint_eq(v.strat[140 + i], i);
+	ck_assert_uint_eq(v.strat[206], 0);
+	bt_free(&t);
+}
+END_TEST
+
+START_TEST(dropped_groups)
+{
+	struct bt t;
+	struct batch v;
+	const size_t *ix, *order;
+	size_t n;
+
+	bt_init(&t);
+	/* Groups 0 1 0 2 1 2 1 (lines 1-7); 1 and 2 are left out. */
+	bt_add(&t, 0, REC, "\"a\"", 0, 1.0);
+	bt_add(&t, 1, REC, "\"b\"", 0, 2.0);
+	bt_add(&t, 0, REC, "\"a\"", 0, 3.0);
+	bt_add(&t, 2, REC, "\"c\"", 0, 4.0);
+	bt_add(&t, 1, REC, "\"b\"", 0, 5.0);
+	bt_add(&t, 2, REC, "\"c\"", 0, 6.0);
+	bt_add(&t, 1, REC, "\"b\"", 0, 7.0);
+	batch_drop(t.b, 2);
+	batch_drop(t.b, 1);
+	/* Rejected in group order, input order inside: lines 2 5 7, 4 6
+	 * (indexes 1 4 6 3 5). */
+	n = batch_rejects(t.b, &ix);
+	ck_assert_uint_eq(n, 5);
+	ck_assert(ix[0] == 1 && ix[1] == 4 && ix[2] == 6 && ix[3] == 3 &&
+	    ix[4] == 5);
+	ck_assert_uint_eq(batch_hgroup(t.b, ix[3]), 2);
+	batch_view(t.b, &v, 0);
+	ck_assert_uint_eq(v.n, 2);
+	ck_assert_uint_eq(v.ngroups, 1);
+	ck_assert(v.goff[0] == 0 && v.goff[1] == 2);
+	ck_assert(v.r[0] == 1 && v.r[1] == 3);
+	order = batch_order(t.b);
+	ck_assert(order[0] == 0 && order[1] == 1);
+	bt_free(&t);
+
+	/* Dropping the first group: the view starts at group 1, whose label
+	 * keeps its number in the batch (block 2). */
+	bt_init(&t);
+	t.f.ngroup = 0;
+	bt_add(&t, 0, "{\"reward\":1,\"logprobs\":[-1],\"step\":1}");
+	bt_add(&t, 1, "{\"reward\":2,\"logprobs\":[-1],\"step\":1}");
+	bt_add(&t, 1, "{\"reward\":3,\"logprobs\":[-1],\"step\":1}");
+	batch_drop(t.b, 0);
+	batch_view(t.b, &v, 0);
+	ck_assert_uint_eq(v.n, 2);
+	ck_assert_str_eq(v.gname[0], "block 2 (line 2)");
+	ck_assert(v.ghash[0] == keymap_hash("", 0, 0));
+	ck_assert(v.r[0] == 2 && v.r[1] == 3);
+	bt_free(&t);
+}
+END_TEST
+
+START_TEST(lines_and_reset)
+{
+	/* A stable line (a mapped file) is kept by pointer, not copied; an
+	 * unstable one is copied, so the caller may reuse its buffer. */
+	struct bt t;
+	struct batch v;
+	struct record r;
+	struct diag d = { 0 };
+	char mine[256];
+	const char *p;
+	size_t len;
+
+	bt_init(&t);
+	ck_assert_int_eq(batch_starts(t.b), 1);
+	snprintf(mine, sizeof(mine), REC, "\"a\"", 3, 1.0);
+	ck_assert_int_eq(record_parse(mine, strlen(mine), &t.f, &r, &t.keys,
+	    &t.runs, FNAME, 1, &d), 0);
+	ck_assert_uint_eq(batch_add(t.b, &r, &t.keys, &t.runs, mine,
+	    strlen(mine), 1, FNAME, 1, 0), 0);
+	t.lineno = 1;
+	bt_add(&t, 0, REC, "\"a\"", 4, 2.0);
+	ck_assert_ptr_eq(batch_hline(t.b, 0, NULL), mine);
+	p = batch_hline(t.b, 1, &len);
+	ck_assert_ptr_ne(p, t.line);
+	ck_assert(memcmp(p, "{\"step\":7,\"prompt_id\":\"a\",\"tool_calls\":4,",
+	    41) == 0);
+	ck_assert_uint_eq(p[len - 1], '}');
+	batch_view(t.b, &v, 0);
+	ck_assert_uint_eq(v.nstrat[0], 2);
+
+	/* Reset: nothing held; the next batch numbers from 0 again. */
+	batch_reset(t.b, 0);
+	ck_assert_int_eq(batch_starts(t.b), 0);
+	ck_assert_uint_eq(batch_held(t.b), 0);
+	ck_assert_uint_eq(batch_ngroups(t.b), 0);
+	bt_add(&t, 0, REC, "\"z\"", 1, 9.0);
+	ck_assert_uint_eq(batch_held(t.b), 1);
+	batch_view(t.b, &v, 0);
+	ck_assert_uint_eq(v.n, 1);
+	ck_assert(v.r[0] == 9);
+	ck_assert_str_eq(v.gname[0], "\"z\" (line 3)");
+	batch_reset(t.b, 1);
+	ck_assert_int_eq(batch_starts(t.b), 1);
+	bt_free(&t);
+}
+END_TEST
+
+static Suite *
+batch_suite(void)
+{
+	Suite *s = suite_create("batch");
+	TCase *tc;
+
+	tc = tcase_create("batch");
+	tcase_add_test(tc, interleaved_groups);
+	tcase_add_test(tc, local_strata);
+	tcase_add_test(tc, many_strata);
+	tcase_add_test(tc, dropped_groups);
+	tcase_add_test(tc, lines_and_reset);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	return tu_run(batch_suite());
+}
