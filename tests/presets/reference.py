@@ -558,18 +558,19 @@ def nemo_agg(batch, mode):
 # (PPOActor._compute_advantages), areal/utils/data.py (Normalization),
 # examples/math/gsm8k_grpo.yaml (reward_norm group, adv_norm batch).
 
-def areal_grpo(batch, scaling=1.0, bias=0.0, clip=20.0):
-    """reward_score = clip((r + reward_bias) * reward_scaling, +-reward_clip);
-    reward_norm (mean_level group, std_level group, std_unbiased, eps 1e-5,
-    group_size n_samples): (r - mean) / (std (n-1) + 1e-5); a group of one:
-    mean = r, std 1 -> 0.  GAE with gamma = lambda = 1, no critic, kl_ctl 0:
-    every trained token carries that value (the score sits on the last
-    token; masked tokens are skipped, not reset).  adv_norm (mean_level and
+def areal_grpo(batch, scaling=10.0, bias=-0.5, clip=20.0):
+    """AReaL's GRPO is its gsm8k_grpo.yaml recipe (the actor's own defaults,
+    no reward_norm or adv_norm and kl_ctl 0.1, are PPO): reward_score =
+    clip((r + reward_bias) * reward_scaling, +-reward_clip) with the yaml's
+    bias -0.5 and scaling 10 and the default clip 20; reward_norm
+    (mean_level group, std_level group, std_unbiased, eps 1e-5, group_size
+    n_samples): (x - mean) / (std (n-1) + 1e-5); a group of one: mean = x,
+    std 1 -> 0.  GAE with gamma = lambda = 1, no critic, kl_ctl 0: every
+    trained token carries that value (the score sits on the last token;
+    masked tokens are skipped, not reset).  adv_norm (mean_level and
     std_level batch, float64): mean over the trained tokens, std with N - 1
     (1 when N <= 1), (x - mean) * loss_mask / (std + 1e-5).  With no
-    trained token at all, Normalization returns x unchanged.
-    gsm8k_grpo.yaml sets reward_scaling 10, reward_bias -0.5: the cases use
-    the NormConfig defaults (1, 0), which the rewards must then already be."""
+    trained token at all, Normalization returns x unchanged."""
     def f(rs):
         rs = [min(max((r + bias) * scaling, -clip), clip) for r in rs]
         if len(rs) == 1 or equal(rs):
