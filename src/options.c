@@ -262,32 +262,36 @@ options_list(const struct opt *o, int mark, char *buf, size_t size)
 	}
 }
 
+/* "unknown advantage estimator "x"; use one of: grpo, ...". */
+static int
+unknown_name(const struct opt *o, const char *what, const char *arg,
+    struct diag *d)
+{
+	char want[512];
+
+	options_list(o, 0, want, sizeof(want));
+	return diag_set(d, EXIT_USAGE, "unknown %s \"%s\"; use one of: %s",
+	    what, arg, want);
+}
+
 static int
 set_estimator(struct prefs *p, struct optstore *own, const struct opt *o,
     const union optval *v, struct diag *d)
 {
-	char want[512];
-
 	(void)own;
-	if ((p->est = advantage_find(v->str)) != NULL)
-		return 0;
-	options_list(o, 0, want, sizeof(want));
-	return diag_set(d, EXIT_USAGE, "unknown advantage estimator \"%s\"; "
-	    "use one of: %s", v->str, want);
+	if ((p->est = advantage_find(v->str)) == NULL)
+		return unknown_name(o, "advantage estimator", v->str, d);
+	return 0;
 }
 
 static int
 set_loss(struct prefs *p, struct optstore *own, const struct opt *o,
     const union optval *v, struct diag *d)
 {
-	char want[512];
-
 	(void)own;
-	if ((p->loss = loss_weights_find(v->str)) != NULL)
-		return 0;
-	options_list(o, 0, want, sizeof(want));
-	return diag_set(d, EXIT_USAGE, "unknown loss mode \"%s\"; use one of: "
-	    "%s", v->str, want);
+	if ((p->loss = loss_weights_find(v->str)) == NULL)
+		return unknown_name(o, "loss mode", v->str, d);
+	return 0;
 }
 
 /* --like: the conventions that reproduce a framework's numbers. */

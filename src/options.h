@@ -74,7 +74,8 @@ struct optstore;	/* optparse.h: what prefs point into */
 enum opt_kind {
 	OK_FLAG,	/* sets the int at off to ival */
 	OK_NUM,		/* a finite number in [min, max] (> min: excl) */
-	OK_INT,		/* an integer in [min, max]: int, size_t or uint64_t */
+	OK_INT,		/* an integer in [min, max] (max 0: 1e15), then at
+			   most clamp (0: none): int, size_t or uint64_t */
 	OK_BYTES,	/* a size, 64K, 16M, 1G: size_t */
 	OK_CHOICE,	/* one of choices: its index to the int at off */
 	OK_STR,		/* any string (the option strings of diff) */

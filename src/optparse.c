@@ -5,7 +5,6 @@
  * command is a usage error that names the command that takes it.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdint.h>
@@ -81,7 +80,6 @@ read_bytes(const struct opt *o, const char *arg, size_t *v, struct diag *d)
 	double x;
 	double mul = 1;
 
-	errno = 0;
 	x = strtod(arg, &end);
 	if (end != arg && *end && !end[1]) {
 		switch (toupper((unsigned char)*end)) {
@@ -244,6 +242,11 @@ unknown(char **argv, unsigned mode, struct diag *d)
 	char name[64];
 	size_t n;
 
+	/* getopt_long's optopt: a long option's val when it was given a
+	 * value it does not take, a short option's letter, else 0. */
+	if (optopt >= 256)
+		return diag_set(d, EXIT_USAGE, "--%s takes no value: %s",
+		    options_table[optopt - 256].name, arg);
 	if (optopt)
 		o = options_find_short(optopt);
 	else if (strncmp(arg, "--", 2) == 0) {

@@ -51,18 +51,6 @@ vparse(struct prefs *c, struct diag *d, unsigned mode, va_list ap)
 }
 
 static int
-parse(struct prefs *c, struct diag *d, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, d);
-	rc = vparse(c, d, OPT_COMPUTE, ap);
-	va_end(ap);
-	return rc;
-}
-
-static int
 parse_as(unsigned mode, struct prefs *c, struct diag *d, ...)
 {
 	va_list ap;
@@ -73,6 +61,9 @@ parse_as(unsigned mode, struct prefs *c, struct diag *d, ...)
 	va_end(ap);
 	return rc;
 }
+
+/* Parses as compute does. */
+#define parse(c, d, ...)	parse_as(OPT_COMPUTE, c, d, __VA_ARGS__)
 
 /* A usage error of mode's options: status 2 and the message holds frag. */
 static void
@@ -419,6 +410,10 @@ START_TEST(bad_options)
 	/* an error before --help is still one */
 	usage_error("unknown advantage estimator", "-a", "nope", "--help",
 	    NULL);
+	/* a value for an option that takes none */
+	usage_error("--unsorted takes no value: --unsorted=yes",
+	    "--unsorted=yes", NULL);
+	usage_error_as(OPT_STATS, "--json takes no value", "--json=1", NULL);
 	/* a short option in a cluster is named by itself */
 	usage_error("unknown option -q", "-zq", NULL);
 	usage_error("unknown option -q", "-qz", NULL);
