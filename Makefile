@@ -50,10 +50,11 @@ ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 LIBS	 = $(PKG_LIBS) $(CULIBS) -lm -lpthread
 
 SRCS	 = $(wildcard src/*.c)
+CUSRCS	 = $(wildcard src/*.cu)
 OBJS	 = $(SRCS:src/%.c=$(BUILD)/%.o)
 LIBOBJS	 = $(filter-out $(BUILD)/main.o,$(OBJS))
 ifeq ($(CUDA),1)
-CUOBJS	 = $(BUILD)/backend_cuda.o
+CUOBJS	 = $(CUSRCS:src/%.cu=$(BUILD)/%.o)
 endif
 TESTS	 = $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/check_*.c))
 
@@ -107,12 +108,10 @@ $(BUILD)/%.o: src/%.c | $(NEED_BUILD)
 	@mkdir -p $(BUILD)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/backend_cuda.o: src/backend_cuda.cu src/backend_cuda.h src/advmath.h \
-    src/loss_weights.h src/kinds.h \
-    src/advantage.h src/batch.h src/msgrpo.h src/diag.h
+$(BUILD)/%.o: src/%.cu
 	@mkdir -p $(BUILD)
 	$(NVCC) $(CUFLAGS) -DRLADV_CUDA -D_GNU_SOURCE -Isrc $(CUARCH) \
-	    -c -o $@ $<
+	    -MMD -MP -c -o $@ $<
 
 $(BUILD)/tests/%: tests/%.c $(LIBOBJS) $(CUOBJS) | $(NEED_TEST)
 	@mkdir -p $(BUILD)/tests
@@ -122,7 +121,7 @@ $(BUILD)/tests/%: tests/%.c $(LIBOBJS) $(CUOBJS) | $(NEED_TEST)
 # check_options runs ./rladv end to end (--help to a full disk).
 $(BUILD)/tests/check_options: rladv
 
-# The CUDA backend without a GPU: the real src/backend_cuda.cu compiled by
+# The CUDA backend without a GPU: the real src/*.cu files compiled by
 # $(CXX) against tests/cuda_emu/cuda_runtime.h, a CPU emulation of the
 # runtime that runs its kernels (blocks in turn, threads as fibers), and
 # linked with a RLADV_CUDA build of the rest.  make check runs it through
@@ -132,14 +131,14 @@ $(BUILD)/tests/check_options: rladv
 # of about 64 blocks (65536 on a GPU), so the small inputs take its paths:
 # many launches, several groups in one, a group past the size alone.
 EMU	 = $(BUILD)/emu
-EMU_OBJS = $(SRCS:src/%.c=$(EMU)/%.o) $(EMU)/backend_cuda.o
+EMU_OBJS = $(SRCS:src/%.c=$(EMU)/%.o) $(CUSRCS:src/%.cu=$(EMU)/%.o)
 EMU_CXXFLAGS = -std=c++17 -O2 -g -Wall -Wextra -ffp-contract=off
 
 $(EMU)/%.o: src/%.c | $(NEED_BUILD)
 	@mkdir -p $(EMU)
 	$(CC) $(ALL_CPPFLAGS) -DRLADV_CUDA $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(EMU)/backend_cuda.o: src/backend_cuda.cu | $(NEED_TEST)
+$(EMU)/%.o: src/%.cu | $(NEED_TEST)
 	@mkdir -p $(EMU)
 	$(CXX) -x c++ $(EMU_CXXFLAGS) $(SANFLAGS) -DRLADV_CUDA -D_GNU_SOURCE \
 	    -DMS_LAUNCH=64 -Isrc -Itests/cuda_emu $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
@@ -223,4 +222,5 @@ FORCE:
 
 include fuzz/fuzz.mk
 
--include $(OBJS:.o=.d) $(TESTS:=.d) $(EMU_OBJS:.o=.d) $(EMU)/selftest.d
+-include $(OBJS:.o=.d) $(CUOBJS:.o=.d) $(TESTS:=.d) $(EMU_OBJS:.o=.d) \
+    $(EMU)/selftest.d

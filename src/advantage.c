@@ -163,8 +163,8 @@ adv_opo(const struct batch *b, struct adv_params *p, double *adv,
 }
 
 /*
- * rpp-baseline: a_i = r_i - mu (group), then whitened over the batch's
- * trained tokens: A_i = (a_i - abar) / sqrt(v + 1e-8), abar and v
+ * rpp-baseline: a_i = r_i - mu (drgrpo's), then whitened over the
+ * batch's trained tokens: A_i = (a_i - abar) / sqrt(v + 1e-8), abar and v
  * token-weighted, v with n - 1 (n = trained tokens).  Source:
  * REINFORCE++-baseline, verl's compute_reinforce_plus_plus_baseline_
  * outcome_advantage with masked_whiten.  With one trained token or none
@@ -174,27 +174,15 @@ static int
 adv_rpp(const struct batch *b, struct adv_params *p, double *adv,
     struct diag *d)
 {
-	struct adv_params q = *p;
-	double mean, scale;
-	size_t i;
-
-	q.std_scope = STD_NONE;
-	q.gn_batch = 0;
-	adv_grpo(b, &q, adv, d);
-	if (advmath_whiten_stats(adv, b->T, b->n, p->var_eps, &mean, &scale)) {
-		for (i = 0; i < b->n; i++)
-			adv[i] = 0;
-		return 0;
-	}
-	for (i = 0; i < b->n; i++)
-		adv[i] = (adv[i] - mean) / scale;
+	adv_drgrpo(b, p, adv, d);
+	advmath_whiten(adv, b->T, b->n, p->var_eps);
 	return 0;
 }
 
 /*
  * msgrpo: A_i = sum_tau w_tau mean_{S ni i, |S| = tau} (r_i - mu_S) /
  * (sigma_S + eps).  Source: MS-GRPO, Eq. 3-6; the sampled path is its
- * Sec. 3.2.  The work is in msgrpo.c.
+ * Sec. 3.2.  The work is in msgrpo.c and its siblings.
  */
 static int
 adv_msgrpo(const struct batch *b, struct adv_params *p, double *adv,

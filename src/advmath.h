@@ -1,7 +1,8 @@
 /*
- * advmath.h - the per-group arithmetic of every estimator, written once for
- * the CPU and the CUDA backend (ADV_HD marks it __host__ __device__ under
- * nvcc).  Pure functions: the caller owns every array.
+ * advmath.h - the per-group arithmetic of the group estimators, written
+ * once for the CPU and the CUDA backend (ADV_HD marks it __host__
+ * __device__ under nvcc).  Pure functions: the caller owns every array.
+ * MS-GRPO's arithmetic is advmath_ms.h, the loss modes' advmath_lw.h.
  */
 #ifndef RLADV_ADVMATH_H
 #define RLADV_ADVMATH_H
@@ -202,18 +203,17 @@ advmath_opo_group(const double *r, const double *T, size_t n, int verl,
 }
 
 /*
- * REINFORCE++-baseline's batch whitening of a[] (already r - group mean):
- * token-weighted mean and variance (n - 1) over the records with T > 0.
- * Returns 1 when those a_i are all equal (or there is none): every
- * advantage is then 0; else 0 with *mean and *scale = sqrt(v + var_eps)
- * (var_eps: adv_params.var_eps, 1e-8 as verl's masked_whiten), and
- * A_i = (a_i - mean) / scale for every record.
+ * REINFORCE++-baseline's batch whitening of a[] (already r - group mean),
+ * in place: token-weighted mean and variance (n - 1) over the records
+ * with T > 0, then A_i = (a_i - mean) / sqrt(v + var_eps) for every
+ * record (var_eps: adv_params.var_eps, 1e-8 as verl's masked_whiten).
+ * When those a_i are all equal (or there is none) every A_i is 0.  A
+ * reduction over the whole batch: the CUDA backend runs it on the host.
  */
-ADV_HD static inline int
-advmath_whiten_stats(const double *a, const double *T, size_t n,
-    double var_eps, double *mean, double *scale)
+ADV_HD static inline void
+advmath_whiten(double *a, const double *T, size_t n, double var_eps)
 {
-	double N = 0, s = 0, ss = 0, first = 0, mu, v;
+	double N = 0, s = 0, ss = 0, first = 0, mu, v, scale;
 	size_t i;
 	int equal = 1, any = 0;
 
@@ -228,79 +228,30 @@ advmath_whiten_stats(const double *a, const double *T, size_t n,
 		N += T[i];
 		s += T[i] * a[i];
 	}
-	if (equal)
-		return 1;
+	if (equal) {
+		for (i = 0; i < n; i++)
+			a[i] = 0;
+		return;
+	}
 	mu = s / N;
 	for (i = 0; i < n; i++)
 		if (T[i] > 0)
 			ss += T[i] * (a[i] - mu) * (a[i] - mu);
 	v = N > 1 ? ss / (N - 1) : 0;
-	*mean = mu;
-	*scale = sqrt(v + var_eps);
-	return 0;
+	scale = sqrt(v + var_eps);
+	for (i = 0; i < n; i++)
+		a[i] = (a[i] - mu) / scale;
 }
 
 /*
- * MS-GRPO exact enumeration over bit masks (SPEC §3; src/msgrpo.c's
- * exact path when every reward is distinct).  r[] and t[] are the group
- * in canonical order (ascending reward, so a subgroup's rewards are all
- * equal exactly when its lowest and highest members' are), t[] the
- * statistic weights (T_i, or 1 with seq stats), eps already in the units
- * of r[].  G <= 62.
+ * The power-of-two exponent e that brings magnitudes past 2^500 near 1
+ * (maxabs * 2^-e in [0.5, 1)), or 0 below.  Scaling by a power of two is
+ * exact, and the estimators are homogeneous in r once eps scales along,
+ * so computing on r * 2^-e only keeps sums and squares from overflowing
+ * (compute.c for the batch, msgrpo_canon.c for a group's rewards and T).
  */
-
-/* Lowest and highest set bit of x != 0. */
-ADV_HD static inline unsigned
-advmath_ctz64(uint64_t x)
-{
-#ifdef __CUDA_ARCH__
-	return (unsigned)__ffsll((long long)x) - 1;
-#else
-	return (unsigned)__builtin_ctzll(x);
-#endif
-}
-
-ADV_HD static inline unsigned
-advmath_msb64(uint64_t x)
-{
-#ifdef __CUDA_ARCH__
-	return 63 - (unsigned)__clzll((long long)x);
-#else
-	return 63 - (unsigned)__builtin_clzll(x);
-#endif
-}
-
-/* Unnormalized weight of scale tau. */
-ADV_HD static inline double
-advmath_ms_scale_weight(enum ms_weights kind, size_t G, size_t tau_min,
-    size_t tau)
-{
-	switch (kind) {
-	case MS_GLOBAL:
-		return (double)(tau - tau_min + 1);
-	case MS_LOCAL:
-		return (double)(G - tau + 1);
-	case MS_UNIFORM:
-	default:
-		return 1.0;
-	}
-}
-
-/* w_tau normalized to sum 1 over tau_min..G (the sum taken in that order). */
-ADV_HD static inline double
-advmath_ms_weight(enum ms_weights kind, size_t G, size_t tau_min, size_t tau)
-{
-	double s = 0.0;
-	size_t u;
-
-	for (u = tau_min; u <= G; u++)
-		s += advmath_ms_scale_weight(kind, G, tau_min, u);
-	return advmath_ms_scale_weight(kind, G, tau_min, tau) / s;
-}
-
-/* Power-of-two exponent that brings magnitudes past 2^500 near 1. */
 ADV_HD static inline int
-advmath_ms_tame_exp(double maxabs)
+advmath_tame_exp(double maxabs)
 {
 	int e;
 
@@ -308,397 +259,6 @@ advmath_ms_tame_exp(double maxabs)
 		return 0;
 	(void)frexp(maxabs, &e);
 	return e;
-}
-
-/*
- * Mean and f = 1 / (sigma + eps) of the subgroup m (members in ascending
- * order).  0 when it contributes exactly 0: equal rewards, no weight, or
- * a zero denominator.
- */
-ADV_HD static inline int
-advmath_ms_mask_stats(const double *r, const double *t, uint64_t m,
-    double eps, double *mu, double *f)
-{
-	double w = 0.0, s = 0.0, v = 0.0, den, e;
-	uint64_t b;
-	unsigned j;
-
-	if (r[advmath_ctz64(m)] == r[advmath_msb64(m)])
-		return 0;
-	for (b = m; b != 0; b &= b - 1) {
-		j = advmath_ctz64(b);
-		w += t[j];
-		s += t[j] * r[j];
-	}
-	if (!(w > 0.0))
-		return 0;
-	*mu = s / w;
-	for (b = m; b != 0; b &= b - 1) {
-		j = advmath_ctz64(b);
-		e = r[j] - *mu;
-		v += t[j] * e * e;
-	}
-	den = sqrt(v / w) + eps;
-	if (!(den > 0.0))
-		return 0;
-	*f = 1.0 / den;
-	return 1;
-}
-
-/* C(n, k), exact for n <= 62. */
-ADV_HD static inline uint64_t
-advmath_binom64(unsigned n, unsigned k)
-{
-	uint64_t c = 1;
-	unsigned i;
-
-	if (k > n)
-		return 0;
-	if (k > n - k)
-		k = n - k;
-	for (i = 0; i < k; i++)
-		c = c * (n - i) / (i + 1);
-	return c;
-}
-
-/*
- * The k-subset of {0..n-1} of rank "rank" in colexicographic order, which
- * is the order of the masks as numbers (the order of src/msgrpo.c's mask
- * loop); rank < C(n, k), 1 <= k <= n <= 62.
- */
-ADV_HD static inline uint64_t
-advmath_colex_unrank(uint64_t rank, unsigned k, unsigned n)
-{
-	uint64_t m = 0, bc;
-	unsigned c = n, i;
-
-	for (i = k; i >= 1; i--) {
-		/* The largest c below the last with C(c, i) <= rank. */
-		c--;
-		bc = advmath_binom64(c, i);
-		while (bc > rank) {
-			bc = bc * (c - i) / c;	/* C(c - 1, i) */
-			c--;
-		}
-		m |= (uint64_t)1 << c;
-		rank -= bc;
-	}
-	return m;
-}
-
-/* The next mask with as many bits, as a number (Gosper). */
-ADV_HD static inline uint64_t
-advmath_next_comb(uint64_t m)
-{
-	uint64_t low = m & (~m + 1), up = m + low;
-
-	return (((up ^ m) >> 2) >> advmath_ctz64(m)) | up;
-}
-
-/*
- * Adds z_j(S) = (r_j - mu_S) f_S to acc[j * stride] for every member j of
- * the count subgroups of size tau from colex rank "rank" on.
- */
-ADV_HD static inline void
-advmath_ms_run(const double *r, const double *t, double eps, unsigned G,
-    unsigned tau, uint64_t rank, uint64_t count, double *acc,
-    size_t stride)
-{
-	uint64_t m, b;
-	double mu = 0.0, f = 0.0;
-	unsigned j;
-
-	if (count == 0)
-		return;
-	m = advmath_colex_unrank(rank, tau, G);
-	for (;;) {
-		if (advmath_ms_mask_stats(r, t, m, eps, &mu, &f))
-			for (b = m; b != 0; b &= b - 1) {
-				j = advmath_ctz64(b);
-				acc[j * stride] += (r[j] - mu) * f;
-			}
-		if (--count == 0)
-			break;
-		m = advmath_next_comb(m);
-	}
-}
-
-/*
- * A_j = sum_tau w_tau acc[tau * stride] / C(G - 1, tau - 1), tau from
- * tau_min to G in ascending order, acc[tau * stride] the sum of z_j over
- * the subgroups of size tau that hold j.
- */
-ADV_HD static inline double
-advmath_ms_combine(const double *acc, size_t stride, size_t G,
-    size_t tau_min, enum ms_weights kind)
-{
-	double a = 0.0;
-	uint64_t cb = 1;	/* C(G - 1, tau - 1) */
-	size_t tau;
-
-	for (tau = 1; tau <= G; tau++) {
-		if (tau >= tau_min)
-			a += advmath_ms_weight(kind, G, tau_min, tau) *
-			    (acc[tau * stride] / (double)cb);
-		cb = cb * (G - tau) / tau;
-	}
-	return a;
-}
-
-/*
- * The order in which the exact enumeration sums: for each scale, the
- * subgroups in colex order cut into runs of advmath_ms_per(G), each run
- * summed from 0; ADVMATH_MS_THREADS runs make a block, summed in run
- * order; the blocks summed in order.  The CUDA backend sums in parallel
- * in this order (a run per thread, a block per thread block), so a CPU
- * that sums the same way (advmath_ms_exact_masks) gets the same bits.
- */
-#define ADVMATH_MS_THREADS	128
-
-ADV_HD static inline uint64_t
-advmath_ms_per(unsigned G)
-{
-	return (uint64_t)32 << (G > 24 ? G - 24 : 0);
-}
-
-/*
- * A_j for every member of a group whose rewards are all distinct, by
- * enumeration of its 2^G subgroups in the order above.  acc: (G + 1) * G
- * doubles, scratch: 3 * G doubles, out: G, all the caller's.  G <= 62.
- */
-ADV_HD static inline void
-advmath_ms_exact_masks(const double *r, const double *t, unsigned G,
-    unsigned tau_min, double eps, enum ms_weights kind, double *acc, double *scratch,
-    double *out)
-{
-	double *run = scratch, *blk = scratch + G, *seg = scratch + 2 * G;
-	uint64_t per = advmath_ms_per(G), nrank, b0, rank, n;
-	unsigned tau, th, j;
-
-	for (j = 0; j < (G + 1) * G; j++)
-		acc[j] = 0.0;
-	for (tau = tau_min; tau <= G; tau++) {
-		nrank = advmath_binom64(G, tau);
-		for (j = 0; j < G; j++)
-			seg[j] = 0.0;
-		for (b0 = 0; b0 < nrank; b0 += per * ADVMATH_MS_THREADS) {
-			for (j = 0; j < G; j++)
-				blk[j] = 0.0;
-			for (th = 0; th < ADVMATH_MS_THREADS; th++) {
-				rank = b0 + th * per;
-				if (rank >= nrank)
-					break;	/* the rest add +0.0: no change */
-				n = nrank - rank < per ? nrank - rank : per;
-				for (j = 0; j < G; j++)
-					run[j] = 0.0;
-				advmath_ms_run(r, t, eps, G, tau, rank, n, run, 1);
-				for (j = 0; j < G; j++)
-					blk[j] += run[j];
-			}
-			for (j = 0; j < G; j++)
-				seg[j] += blk[j];
-		}
-		for (j = 0; j < G; j++)
-			acc[tau * G + j] = seg[j];
-	}
-	for (j = 0; j < G; j++)
-		out[j] = advmath_ms_combine(acc + j, G, G, tau_min, kind);
-}
-
-/*
- * Loss weights (SPEC §4), for loss_weights.c and the CUDA backend: c_i,
- * the weight of each trained token of record i in sum_i sum_t c_i m_it
- * l_it.  A scope (the batch, or one group) has totals s: n records with
- * T_i > 0, "all" records, N = sum T_i, and "live" groups with a trained
- * token.  Each mode fills w[] for one group's records from its scope's
- * totals; records without a trained token get 0.
- */
-/* The options the modes read (config's lp). */
-struct advmath_lw {
-	double	max_len;	/* seq-sum-norm's L, --max-len; 0 unset */
-	int	count_all;	/* seq modes: n counts every record (presets) */
-	double	seq_eps;	/* seq adds this to T_i (verl: 1e-8) */
-};
-
-struct advmath_lscope {
-	double	n;		/* records with T_i > 0 */
-	double	all;		/* every record */
-	double	N;		/* trained tokens */
-	double	live;		/* groups with a trained token */
-};
-
-/* Adds one group's records to s.  Callers add the groups of a scope in
- * batch order, so N is summed in the order of the records. */
-ADV_HD static inline void
-advmath_lw_scope(const double *T, size_t n, struct advmath_lscope *s)
-{
-	size_t i;
-	int live = 0;
-
-	for (i = 0; i < n; i++) {
-		s->all++;
-		if (T[i] > 0) {
-			s->n++;
-			s->N += T[i];
-			live = 1;
-		}
-	}
-	s->live += live;
-}
-
-/* The n of the seq modes: records with tokens, or every record under the
- * presets, which follow the frameworks' batch counts. */
-ADV_HD static inline double
-advmath_lw_seq_n(const struct advmath_lw *p, const struct advmath_lscope *s)
-{
-	return p->count_all ? s->all : s->n;
-}
-
-/* token: c_i = 1/N, token-mean (DAPO; verl's default). */
-ADV_HD static inline void
-advmath_lw_token(const struct advmath_lw *p, const struct advmath_lscope *s,
-    const double *T, const double *adv, size_t n, double *w)
-{
-	size_t i;
-
-	(void)p;
-	(void)adv;
-	for (i = 0; i < n; i++)
-		w[i] = T[i] > 0 ? 1 / s->N : 0;
-}
-
-/* seq: c_i = 1/(n T_i), seq-mean-token-mean (the original GRPO). */
-ADV_HD static inline void
-advmath_lw_seq(const struct advmath_lw *p, const struct advmath_lscope *s,
-    const double *T, const double *adv, size_t n, double *w)
-{
-	double sn = advmath_lw_seq_n(p, s);
-	size_t i;
-
-	(void)adv;
-	for (i = 0; i < n; i++)
-		w[i] = T[i] > 0 ? 1 / (sn * (T[i] + p->seq_eps)) : 0;
-}
-
-/* seq-sum: c_i = 1/n, seq-mean-token-sum. */
-ADV_HD static inline void
-advmath_lw_seq_sum(const struct advmath_lw *p,
-    const struct advmath_lscope *s, const double *T, const double *adv,
-    size_t n, double *w)
-{
-	double sn = advmath_lw_seq_n(p, s);
-	size_t i;
-
-	(void)adv;
-	for (i = 0; i < n; i++)
-		w[i] = T[i] > 0 ? 1 / sn : 0;
-}
-
-/* seq-sum-norm: c_i = 1/(n L), L = --max-len: Dr. GRPO's constant
- * normalizer (verl's seq-mean-token-sum-norm). */
-ADV_HD static inline void
-advmath_lw_seq_sum_norm(const struct advmath_lw *p,
-    const struct advmath_lscope *s, const double *T, const double *adv,
-    size_t n, double *w)
-{
-	double sn = advmath_lw_seq_n(p, s);
-	size_t i;
-
-	(void)adv;
-	for (i = 0; i < n; i++)
-		w[i] = T[i] > 0 ? 1 / (sn * p->max_len) : 0;
-}
-
-/*
- * The balanced modes work group by group: Gv = records with T_i > 0, and
- * positive and negative responses are averaged apart, then weighted by
- * their share (Balanced Aggregation, Eq. 18-20; Appendix B for -gen).
- * Over a scope of several groups the result is divided by the live
- * groups, so the batch loss is the mean of the group losses.
- */
-ADV_HD static inline void
-advmath_lw_balanced_any(const struct advmath_lscope *s, const double *T,
-    const double *adv, size_t n, int gen, double *w)
-{
-	double Gv = 0, k = 0, m = 0, Np = 0, Nm = 0, Mp = 0, Mm = 0, Zp = 0,
-	    Zm = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (T[i] <= 0)
-			continue;
-		Gv++;
-		if (adv[i] > 0) {
-			k++;
-			Np += T[i];
-			Mp += adv[i];
-			Zp += adv[i] * T[i];
-		} else if (adv[i] < 0) {
-			m++;
-			Nm += T[i];
-			Mm -= adv[i];
-			Zm -= adv[i] * T[i];
-		}
-	}
-	for (i = 0; i < n; i++) {
-		if (T[i] <= 0 || adv[i] == 0)
-			w[i] = 0;
-		else if (!gen)
-			w[i] = adv[i] > 0 ? (k / Gv) / Np : (m / Gv) / Nm;
-		else
-			w[i] = adv[i] > 0 ? (Mp / Gv) / Zp : (Mm / Gv) / Zm;
-		if (s->live > 1)
-			w[i] /= s->live;
-	}
-}
-
-/* balanced: (k/Gv)/N+ for A > 0, (m/Gv)/N- for A < 0. */
-ADV_HD static inline void
-advmath_lw_balanced(const struct advmath_lw *p,
-    const struct advmath_lscope *s, const double *T, const double *adv,
-    size_t n, double *w)
-{
-	(void)p;
-	advmath_lw_balanced_any(s, T, adv, n, 0, w);
-}
-
-/* balanced-gen: (M+/Gv)/Z+ for A > 0, (M-/Gv)/Z- for A < 0. */
-ADV_HD static inline void
-advmath_lw_balanced_gen(const struct advmath_lw *p,
-    const struct advmath_lscope *s, const double *T, const double *adv,
-    size_t n, double *w)
-{
-	(void)p;
-	advmath_lw_balanced_any(s, T, adv, n, 1, w);
-}
-
-/* Mode "kind" on one group: the GPU's way to the functions above, which
- * cannot be reached through loss_weights.c's function pointers. */
-ADV_HD static inline void
-advmath_lw_group(enum advmath_lw_kind kind, const struct advmath_lw *p,
-    const struct advmath_lscope *s, const double *T, const double *adv,
-    size_t n, double *w)
-{
-	switch (kind) {
-	case ADVMATH_LW_TOKEN:
-		advmath_lw_token(p, s, T, adv, n, w);
-		break;
-	case ADVMATH_LW_SEQ:
-		advmath_lw_seq(p, s, T, adv, n, w);
-		break;
-	case ADVMATH_LW_SEQ_SUM:
-		advmath_lw_seq_sum(p, s, T, adv, n, w);
-		break;
-	case ADVMATH_LW_SEQ_SUM_NORM:
-		advmath_lw_seq_sum_norm(p, s, T, adv, n, w);
-		break;
-	case ADVMATH_LW_BALANCED:
-		advmath_lw_balanced(p, s, T, adv, n, w);
-		break;
-	case ADVMATH_LW_BALANCED_GEN:
-		advmath_lw_balanced_gen(p, s, T, adv, n, w);
-		break;
-	}
 }
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * backend.c - the CPU backend, and the switch to CUDA when it is built in
  * (RLADV_CUDA, from make CUDA=1).  The estimators' arithmetic is shared
- * with the GPU through advmath.h, so both sides compute the same numbers.
+ * with the GPU through advmath.h, advmath_ms.h and advmath_lw.h, so both
+ * sides compute the same numbers.
  */
 #include "backend.h"
 #include "backend_cuda.h"
@@ -28,7 +29,7 @@ backend_select(enum device dev, struct diag *d)
 	{
 		char why[256];
 
-		if (cuda_available(why, sizeof(why))) {
+		if (backend_cuda_available(why, sizeof(why))) {
 			use_cuda = 1;
 			return 0;
 		}
@@ -51,7 +52,7 @@ backend_advantages(const struct estimator *e, struct adv_params *ap,
 {
 #ifdef RLADV_CUDA
 	if (use_cuda) {
-		int rc = cuda_advantages(e, ap, v, adv, d);
+		int rc = backend_cuda_advantages(e, ap, v, adv, d);
 
 		if (rc <= 0)
 			return rc < 0 ? d->status : 0;
@@ -67,7 +68,7 @@ backend_loss_weights(const struct prefs *c, const struct batch *v,
 {
 #ifdef RLADV_CUDA
 	if (use_cuda) {
-		int rc = cuda_loss_weights(c->loss, &c->lp,
+		int rc = backend_cuda_loss_weights(c->loss, &c->lp,
 		    c->scope_group, v, adv, w, d);
 
 		if (rc <= 0)

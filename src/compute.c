@@ -5,15 +5,16 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "advmath.h"
 #include "backend.h"
 #include "compute.h"
 
 /*
  * Rewards near the top of the double range overflow a sum or a square
- * (1e308 - -1e308).  Scaling them by a power of two is exact, and the
- * estimators are homogeneous in r once eps scales along, so such a batch
- * is computed on r * 2^-k and the advantages of those that scale with r
- * are scaled back; only a result that really overflows is refused.
+ * (1e308 - -1e308).  Such a batch is computed on r * 2^-k
+ * (advmath_tame_exp) and the advantages of the estimators that scale
+ * with r are scaled back; only a result that really overflows is
+ * refused.
  */
 int
 compute_advantages(const struct estimator *e, struct adv_params *ap,
@@ -28,9 +29,9 @@ compute_advantages(const struct estimator *e, struct adv_params *ap,
 
 	for (i = 0; i < v->n; i++)
 		mx = fmax(mx, fabs(v->r[i]));
-	if (mx < 0x1p500 || (flags & ADV_MIXED))
+	k = advmath_tame_exp(mx);
+	if (k == 0 || (flags & ADV_MIXED))
 		return backend_advantages(e, ap, v, adv, d);
-	k = ilogb(mx);
 	s = ldexp(1, -k);
 	if ((r = malloc(v->n * sizeof(*r))) == NULL)
 		return diag_set(d, EXIT_IO, "out of memory");

@@ -1,7 +1,7 @@
 /*
  * kinds.h - the enumerations that choose arithmetic: which estimator,
  * which deviation scope, which MS-GRPO scale weights, which loss mode.
- * Types only, nothing to own.  Plain C that advmath.h, the estimator and
+ * Types only, nothing to own.  Plain C that advmath*.h, the estimator and
  * loss tables and the CUDA kernels all include, so that a kernel switches
  * on the very values the tables hold rather than on a copy of them.
  */

@@ -1,7 +1,7 @@
 /*
  * loss_weights.h - the table of loss aggregation modes (SPEC §4).  A mode
  * fills the caller's w[] for the records of one group, from the totals
- * of its scope (advmath.h); the caller owns every array.
+ * of its scope (advmath_lw.h); the caller owns every array.
  */
 #ifndef RLADV_LOSS_WEIGHTS_H
 #define RLADV_LOSS_WEIGHTS_H
@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "advantage.h"
-#include "advmath.h"
+#include "advmath_lw.h"
 
 #define LOSS_MAXLEN	1	/* needs --max-len */
 
@@ -19,7 +19,8 @@ struct loss_mode {
 	void		(*fn)(const struct advmath_lw *p,
 			    const struct advmath_lscope *s, const double *T,
 			    const double *adv, size_t n, double *w);
-	enum advmath_lw_kind kind;	/* the same, by a switch (the GPU's way) */
+	/* The same by a switch (advmath_lw_group(), the GPU's way). */
+	enum advmath_lw_kind kind;
 	unsigned	 flags;
 	const char	*help;
 };

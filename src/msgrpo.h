@@ -1,6 +1,13 @@
 /*
  * msgrpo.h - MS-GRPO multi-scale advantages of one group (SPEC §3).
- * The caller owns every array passed in and out; nothing is kept.
+ * The caller owns every array passed in and out; a struct ms_canon owns
+ * its arrays until msgrpo_canon_free().
+ *
+ * The module is four files: msgrpo.c (the entry points), msgrpo_canon.c
+ * (a group in canonical order, its cost and path), msgrpo_exact.c and
+ * msgrpo_sampled.c (the two paths).  The CUDA backend uses the canonical
+ * form too, so that the GPU enumerates exactly the groups, in exactly the
+ * order and units, that msgrpo_exact.c would.
  */
 #ifndef RLADV_MSGRPO_H
 #define RLADV_MSGRPO_H
@@ -27,6 +34,8 @@ struct ms_params {
 
 /* Fills p with the defaults above (eps 1e-6, budget MSGRPO_BUDGET). */
 void	msgrpo_defaults(struct ms_params *p);
+/* p->tau_min, below 2 taken as 2. */
+size_t	msgrpo_tau_min(const struct ms_params *p);
 
 #define MSGRPO_BUDGET 1e8
 
@@ -49,5 +58,49 @@ int	msgrpo_group(const double *r, const double *T, const uint64_t *tie,
 	    double *adv, enum ms_path *path);
 double	msgrpo_cost(const double *r, const double *T, size_t G,
 	    const struct ms_params *p);
+
+/*
+ * One group in canonical order: sorted by (r, T, tie), split into classes
+ * of interchangeable responses, and rescaled by powers of two when its
+ * magnitudes are huge (msgrpo_canon.c).
+ */
+struct ms_canon {
+	size_t		 G;
+	size_t		 tau_min;
+	double		 eps;	/* eps in the units of r[] */
+	double		*r;	/* rewards, canonical order */
+	double		*t;	/* statistic weights: T_i, or 1 (seq stats) */
+	size_t		*ord;	/* ord[c]: the caller's index of canonical c */
+	size_t		 d;	/* number of classes */
+	size_t		*cls;	/* class j is canonical [cls[j], cls[j+1]) */
+	double		*out;	/* advantages, canonical order */
+};
+
+/* Fills g from the group (T and tie may be NULL); 0, or -2 when out of
+ * memory (g then owns nothing). */
+int	msgrpo_canon_init(struct ms_canon *g, const double *r,
+	    const double *T, const uint64_t *tie, size_t G,
+	    const struct ms_params *p);
+void	msgrpo_canon_free(struct ms_canon *g);
+/* The exact path's cost in work units (msgrpo_canon.c's top comment). */
+double	msgrpo_canon_cost(const struct ms_canon *g);
+/* The path p->mode and p->budget choose for g: 0, or -1 when p->mode is
+ * MS_EXACT and the cost exceeds p->budget. */
+int	msgrpo_canon_path(const struct ms_canon *g, const struct ms_params *p,
+	    enum ms_path *path);
+/* Runs the path p chooses and writes adv[] in the caller's order: the
+ * return values of msgrpo_group(). */
+int	msgrpo_canon_run(struct ms_canon *g, const struct ms_params *p,
+	    uint64_t key_hash, double *adv, enum ms_path *path);
+
+/* The exact path: g->out from every subgroup; 0, or -2 out of memory. */
+int	msgrpo_exact(struct ms_canon *g, const struct ms_params *p);
+/* Whether msgrpo_exact() enumerates g by bit masks (every class a single
+ * response, G <= 62), the enumeration the CUDA backend can take over. */
+int	msgrpo_exact_masks(const struct ms_canon *g);
+/* The sampled path: g->out from sampled scales and subgroups, the stream
+ * seeded by p->seed and key_hash; 0, or -2 out of memory. */
+int	msgrpo_sampled(struct ms_canon *g, const struct ms_params *p,
+	    uint64_t key_hash);
 
 #endif

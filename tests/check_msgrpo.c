@@ -1,5 +1,5 @@
 /*
- * check_msgrpo.c - tests of the MS-GRPO estimator (src/msgrpo.c).
+ * check_msgrpo.c - tests of the MS-GRPO estimator (src/msgrpo*.c).
  * The exact path is checked against hand values, a brute-force subset
  * enumeration (msgrpo_brute.h) and the independent conformance numbers;
  * the sampled path against the exact one where they must agree, and for
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "advmath_ms.h"
 #include "msgrpo.h"
 #include "msgrpo_brute.h"
 
@@ -628,6 +629,117 @@ START_TEST(test_conformance)
 }
 END_TEST
 
+/*
+ * Subgroups of two words (G = 70 > 64) on the sampled path, with values:
+ * at tau_min = 69, M = 2 and K = 70 = C(70, 69) every scale and every
+ * subgroup is taken, so A_i is the mean of z_i over the whole group
+ * (tau = 70) and the mean of z_i over the 69 subgroups that leave out one
+ * j != i (tau = 69), each z computed here from its definition.
+ */
+START_TEST(test_two_words)
+{
+	double r[70], adv[70], z69, e;
+	size_t mem[70], i, j, a, n;
+	struct ms_params p = params(69, MS_UNIFORM, 0, MS_SAMPLED);
+	enum ms_path path;
+
+	p.scales = 2;
+	p.groups = 70;
+	for (i = 0; i < 70; i++) {
+		r[i] = tunif();
+		mem[i] = i;
+	}
+	ck_assert_int_eq(msgrpo_group(r, NULL, NULL, 70, 3, &p, adv, &path),
+	    0);
+	ck_assert_int_eq(path, MS_PATH_SAMPLED);
+	for (i = 0; i < 70; i++) {
+		z69 = 0.0;
+		for (j = 0; j < 70; j++) {
+			if (j == i)
+				continue;
+			for (a = 0, n = 0; a < 70; a++)
+				if (a != j)
+					mem[n++] = a;
+			z69 += zof(r, mem, 69, i, p.eps);
+		}
+		for (a = 0; a < 70; a++)
+			mem[a] = a;
+		e = (z69 / 69.0 + zof(r, mem, 70, i, p.eps)) / 2.0;
+		ck_assert_msg(close_rel(adv[i], e, 1e-12), "i=%zu: %.17g vs "
+		    "%.17g", i, adv[i], e);
+	}
+}
+END_TEST
+
+/*
+ * The canonical form (what the CUDA backend takes its groups from):
+ * sorted by (r, T, tie), classes of equal rewards, the exact path's cost
+ * (d + 8) prod (n_j + 1), the path each mode and budget choose, and the
+ * power-of-two rescaling of huge rewards.
+ */
+START_TEST(test_canon)
+{
+	const double r[4] = { 3, 1, 2, 1 }, T[4] = { 1, 1, 1, 1 };
+	const uint64_t tie[4] = { 0, 9, 0, 4 };
+	const double huge[2] = { 0x1p601, 0x1p600 };
+	struct ms_params p = params(2, MS_UNIFORM, 0, MS_AUTO);
+	struct ms_canon g;
+	enum ms_path path;
+
+	ck_assert_int_eq(msgrpo_canon_init(&g, r, T, tie, 4, &p), 0);
+	/* 1 (tie 4), 1 (tie 9), 2, 3. */
+	ck_assert(g.r[0] == 1 && g.r[1] == 1 && g.r[2] == 2 && g.r[3] == 3);
+	ck_assert(g.ord[0] == 3 && g.ord[1] == 1 && g.ord[2] == 2 &&
+	    g.ord[3] == 0);
+	ck_assert_uint_eq(g.d, 3);
+	ck_assert(g.cls[0] == 0 && g.cls[1] == 2 && g.cls[2] == 3 &&
+	    g.cls[3] == 4);
+	/* (3 + 8) * 3 * 2 * 2 */
+	ck_assert(msgrpo_canon_cost(&g) == 132);
+	ck_assert(msgrpo_cost(r, T, 4, &p) == 132);
+	ck_assert(!msgrpo_exact_masks(&g));
+	ck_assert_int_eq(msgrpo_canon_path(&g, &p, &path), 0);
+	ck_assert_int_eq(path, MS_PATH_EXACT);
+	p.budget = 131;
+	ck_assert_int_eq(msgrpo_canon_path(&g, &p, &path), 0);
+	ck_assert_int_eq(path, MS_PATH_SAMPLED);
+	p.mode = MS_EXACT;
+	ck_assert_int_eq(msgrpo_canon_path(&g, &p, &path), -1);
+	p.mode = MS_SAMPLED;
+	p.budget = 1e8;
+	ck_assert_int_eq(msgrpo_canon_path(&g, &p, &path), 0);
+	ck_assert_int_eq(path, MS_PATH_SAMPLED);
+	msgrpo_canon_free(&g);
+
+	/* 2^601 = 0.5 * 2^602: rewards and eps scaled by 2^-602. */
+	p = params(2, MS_UNIFORM, 0, MS_AUTO);
+	ck_assert_int_eq(msgrpo_canon_init(&g, huge, NULL, NULL, 2, &p), 0);
+	ck_assert(g.r[0] == 0x1p-2 && g.r[1] == 0x1p-1);
+	ck_assert(g.eps == ldexp(1e-6, -602));
+	ck_assert(g.t[0] == 1 && g.t[1] == 1);
+	ck_assert(msgrpo_exact_masks(&g));
+	msgrpo_canon_free(&g);
+}
+END_TEST
+
+/*
+ * C(n, k) for the exact path (n <= 62, exact) and the sampled path,
+ * which compares it with small counts and so may take UINT64_MAX for
+ * anything too large.
+ */
+START_TEST(test_binom)
+{
+	ck_assert_uint_eq(advmath_ms_binom64(10, 3), 120);
+	ck_assert_uint_eq(advmath_ms_binom64(10, 0), 1);
+	ck_assert_uint_eq(advmath_ms_binom64(3, 4), 0);
+	ck_assert_uint_eq(advmath_ms_binom64(62, 31), 465428353255261088ULL);
+	ck_assert_uint_eq(advmath_ms_binom64(70, 69), 70);
+	ck_assert_uint_eq(advmath_ms_binom64(130, 2), 8385);
+	ck_assert_uint_eq(advmath_ms_binom64(100, 50), UINT64_MAX);
+	ck_assert_uint_eq(advmath_ms_binom64(1000, 500), UINT64_MAX);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -647,6 +759,9 @@ main(void)
 	tcase_add_test(tc, test_equal_and_small);
 	tcase_add_test(tc, test_binary_g64);
 	tcase_add_test(tc, test_conformance);
+	tcase_add_test(tc, test_two_words);
+	tcase_add_test(tc, test_canon);
+	tcase_add_test(tc, test_binom);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

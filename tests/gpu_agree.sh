@@ -119,7 +119,7 @@ def rewrite(src, dst, f):
 
 
 # All-distinct rewards (every MS-GRPO group enumerable on the GPU), and
-# huge ones (the power-of-two rescaling of compute.c and msgrpo.c).
+# huge ones (the power-of-two rescaling of compute.c and msgrpo_canon.c).
 rng = random.Random(7)
 distinct20 = rewrite(os.path.join(tmp, "g20.jsonl"),
                      os.path.join(tmp, "distinct20.jsonl"),

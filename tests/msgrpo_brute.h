@@ -1,7 +1,7 @@
 /*
  * msgrpo_brute.h - MS-GRPO straight from the definition (SPEC §3,
  * MS-GRPO Eq. 3-6), subset by subset, for the tests only.  Slow on purpose:
- * it shares nothing with src/msgrpo.c but the header's enums.
+ * it shares nothing with src/msgrpo*.c but the header's enums.
  */
 #ifndef RLADV_MSGRPO_BRUTE_H
 #define RLADV_MSGRPO_BRUTE_H

@@ -1,8 +1,8 @@
 /*
- * tests/cuda_emu/cuda_runtime.h - the part of the CUDA runtime that
- * src/backend_cuda.cu uses, emulated on the CPU, so that g++ compiles the
- * real .cu file (-x c++ -Itests/cuda_emu) and make check runs its kernels
- * on a machine without a GPU.  For tests only, never for production: it
+ * tests/cuda_emu/cuda_runtime.h - the part of the CUDA runtime that the
+ * .cu files of src use, emulated on the CPU, so that g++ compiles the
+ * real .cu files (-x c++ -Itests/cuda_emu) and make check runs their
+ * kernels on a machine without a GPU.  For tests only, never for production: it
  * is slow, and it is not a GPU.
  *
  * What it does:

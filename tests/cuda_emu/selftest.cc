@@ -1,6 +1,6 @@
 /*
  * tests/cuda_emu/selftest.cc - checks the CPU emulation of the CUDA
- * runtime (cuda_runtime.h here), using it as src/backend_cuda.cu does:
+ * runtime (cuda_runtime.h here), using it as the backend's .cu files do:
  * kernels launched with CUDA_LAUNCH, dynamic shared memory declared with
  * CUDA_DYNAMIC_SHARED.  Prints "cuda_emu selftest: N passed" and exits 0,
  * or names the first failure and exits 1.

@@ -1,0 +1,210 @@
+/*
+ * advmath_lw.h - the loss modes' arithmetic, written once for
+ * loss_weights.c and the CUDA kernel (backend_cuda.cu).  Pure functions:
+ * the caller owns every array.
+ */
+#ifndef RLADV_ADVMATH_LW_H
+#define RLADV_ADVMATH_LW_H
+
+#include <stddef.h>
+
+#include "advmath.h"
+#include "kinds.h"
+
+/*
+ * Loss weights (SPEC §4), for loss_weights.c and the CUDA backend: c_i,
+ * the weight of each trained token of record i in sum_i sum_t c_i m_it
+ * l_it.  A scope (the batch, or one group) has totals s: n records with
+ * T_i > 0, "all" records, N = sum T_i, and "live" groups with a trained
+ * token.  Each mode fills w[] for one group's records from its scope's
+ * totals; records without a trained token get 0.
+ */
+/* The options the modes read (config's lp). */
+struct advmath_lw {
+	double	max_len;	/* seq-sum-norm's L, --max-len; 0 unset */
+	int	count_all;	/* seq modes: n counts every record (presets) */
+	double	seq_eps;	/* seq adds this to T_i (verl: 1e-8) */
+};
+
+struct advmath_lscope {
+	double	n;		/* records with T_i > 0 */
+	double	all;		/* every record */
+	double	N;		/* trained tokens */
+	double	live;		/* groups with a trained token */
+};
+
+/* Adds one group's records to s.  Callers add the groups of a scope in
+ * batch order, so N is summed in the order of the records. */
+ADV_HD static inline void
+advmath_lw_scope(const double *T, size_t n, struct advmath_lscope *s)
+{
+	size_t i;
+	int live = 0;
+
+	for (i = 0; i < n; i++) {
+		s->all++;
+		if (T[i] > 0) {
+			s->n++;
+			s->N += T[i];
+			live = 1;
+		}
+	}
+	s->live += live;
+}
+
+/* The n of the seq modes: records with tokens, or every record under the
+ * presets, which follow the frameworks' batch counts. */
+ADV_HD static inline double
+advmath_lw_seq_n(const struct advmath_lw *p, const struct advmath_lscope *s)
+{
+	return p->count_all ? s->all : s->n;
+}
+
+/* token: c_i = 1/N, token-mean (DAPO; verl's default). */
+ADV_HD static inline void
+advmath_lw_token(const struct advmath_lw *p, const struct advmath_lscope *s,
+    const double *T, const double *adv, size_t n, double *w)
+{
+	size_t i;
+
+	(void)p;
+	(void)adv;
+	for (i = 0; i < n; i++)
+		w[i] = T[i] > 0 ? 1 / s->N : 0;
+}
+
+/* seq: c_i = 1/(n T_i), seq-mean-token-mean (the original GRPO). */
+ADV_HD static inline void
+advmath_lw_seq(const struct advmath_lw *p, const struct advmath_lscope *s,
+    const double *T, const double *adv, size_t n, double *w)
+{
+	double sn = advmath_lw_seq_n(p, s);
+	size_t i;
+
+	(void)adv;
+	for (i = 0; i < n; i++)
+		w[i] = T[i] > 0 ? 1 / (sn * (T[i] + p->seq_eps)) : 0;
+}
+
+/* seq-sum: c_i = 1/n, seq-mean-token-sum. */
+ADV_HD static inline void
+advmath_lw_seq_sum(const struct advmath_lw *p,
+    const struct advmath_lscope *s, const double *T, const double *adv,
+    size_t n, double *w)
+{
+	double sn = advmath_lw_seq_n(p, s);
+	size_t i;
+
+	(void)adv;
+	for (i = 0; i < n; i++)
+		w[i] = T[i] > 0 ? 1 / sn : 0;
+}
+
+/* seq-sum-norm: c_i = 1/(n L), L = --max-len: Dr. GRPO's constant
+ * normalizer (verl's seq-mean-token-sum-norm). */
+ADV_HD static inline void
+advmath_lw_seq_sum_norm(const struct advmath_lw *p,
+    const struct advmath_lscope *s, const double *T, const double *adv,
+    size_t n, double *w)
+{
+	double sn = advmath_lw_seq_n(p, s);
+	size_t i;
+
+	(void)adv;
+	for (i = 0; i < n; i++)
+		w[i] = T[i] > 0 ? 1 / (sn * p->max_len) : 0;
+}
+
+/*
+ * The balanced modes work group by group: Gv = records with T_i > 0, and
+ * positive and negative responses are averaged apart, then weighted by
+ * their share (Balanced Aggregation, Eq. 18-20; Appendix B for -gen).
+ * Over a scope of several groups the result is divided by the live
+ * groups, so the batch loss is the mean of the group losses.
+ */
+ADV_HD static inline void
+advmath_lw_balanced_any(const struct advmath_lscope *s, const double *T,
+    const double *adv, size_t n, int gen, double *w)
+{
+	double Gv = 0, k = 0, m = 0, Np = 0, Nm = 0, Mp = 0, Mm = 0, Zp = 0,
+	    Zm = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (T[i] <= 0)
+			continue;
+		Gv++;
+		if (adv[i] > 0) {
+			k++;
+			Np += T[i];
+			Mp += adv[i];
+			Zp += adv[i] * T[i];
+		} else if (adv[i] < 0) {
+			m++;
+			Nm += T[i];
+			Mm -= adv[i];
+			Zm -= adv[i] * T[i];
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (T[i] <= 0 || adv[i] == 0)
+			w[i] = 0;
+		else if (!gen)
+			w[i] = adv[i] > 0 ? (k / Gv) / Np : (m / Gv) / Nm;
+		else
+			w[i] = adv[i] > 0 ? (Mp / Gv) / Zp : (Mm / Gv) / Zm;
+		if (s->live > 1)
+			w[i] /= s->live;
+	}
+}
+
+/* balanced: (k/Gv)/N+ for A > 0, (m/Gv)/N- for A < 0. */
+ADV_HD static inline void
+advmath_lw_balanced(const struct advmath_lw *p,
+    const struct advmath_lscope *s, const double *T, const double *adv,
+    size_t n, double *w)
+{
+	(void)p;
+	advmath_lw_balanced_any(s, T, adv, n, 0, w);
+}
+
+/* balanced-gen: (M+/Gv)/Z+ for A > 0, (M-/Gv)/Z- for A < 0. */
+ADV_HD static inline void
+advmath_lw_balanced_gen(const struct advmath_lw *p,
+    const struct advmath_lscope *s, const double *T, const double *adv,
+    size_t n, double *w)
+{
+	(void)p;
+	advmath_lw_balanced_any(s, T, adv, n, 1, w);
+}
+
+/* Mode "kind" on one group: the GPU's way to the functions above, which
+ * cannot be reached through loss_weights.c's function pointers. */
+ADV_HD static inline void
+advmath_lw_group(enum advmath_lw_kind kind, const struct advmath_lw *p,
+    const struct advmath_lscope *s, const double *T, const double *adv,
+    size_t n, double *w)
+{
+	switch (kind) {
+	case ADVMATH_LW_TOKEN:
+		advmath_lw_token(p, s, T, adv, n, w);
+		break;
+	case ADVMATH_LW_SEQ:
+		advmath_lw_seq(p, s, T, adv, n, w);
+		break;
+	case ADVMATH_LW_SEQ_SUM:
+		advmath_lw_seq_sum(p, s, T, adv, n, w);
+		break;
+	case ADVMATH_LW_SEQ_SUM_NORM:
+		advmath_lw_seq_sum_norm(p, s, T, adv, n, w);
+		break;
+	case ADVMATH_LW_BALANCED:
+		advmath_lw_balanced(p, s, T, adv, n, w);
+		break;
+	case ADVMATH_LW_BALANCED_GEN:
+		advmath_lw_balanced_gen(p, s, T, adv, n, w);
+		break;
+	}
+}
+
+#endif

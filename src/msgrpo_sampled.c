@@ -1,0 +1,409 @@
+/*
+ * msgrpo_sampled.c - MS-GRPO's sampled path (Sec. 3.2 of the paper;
+ * msgrpo.c gives the estimator), for groups whose exact path would cost
+ * more than --ms-budget.
+ *
+ * In canonical order (msgrpo_canon.c), with one splitmix64 stream seeded
+ * from p->seed and key_hash and drawn in this order:
+ *  - Dilated Scale Sampling (Sec. 3.2.1): with L = G - tau_min + 1,
+ *    e_j = G - (M - j) ceil(L / M), s_j = max(tau_min, e_{j-1} + 1),
+ *    e_0 = tau_min - 1; empty intervals are skipped; one uniform draw per
+ *    interval (none for an interval of one scale).
+ *  - Diverse Group Sampling (Eq. 7-9), scale by scale: every subgroup when
+ *    C(G, tau) <= K; else a candidate pool, all subgroups in lexicographic
+ *    order when C(G, tau) <= max(MSGRPO_POOL, 2K), or that many distinct
+ *    uniform random subgroups in the order drawn; then the first pick is
+ *    uniform over the pool and each next one has the largest summed Jaccard
+ *    distance to those picked (ties, compared in floating point: the lowest
+ *    pool index).
+ *  - Abar_i(tau) is the mean of z_i over the picked subgroups holding i;
+ *    i's scales without one drop out and the rest of the weights (same
+ *    scheme, restricted to the chosen scales) are renormalized; no scale
+ *    left gives A_i = 0.
+ * With M >= L and K >= C(G, floor(G/2)) every scale and subgroup is taken
+ * and the result is the exact one.  A subgroup is a bit set of nw words
+ * (advmath_ms.h's), so groups of any size are sampled.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "advmath_ms.h"
+#include "msgrpo.h"
+
+/*
+ * Diverse Group Sampling lists every subgroup of a scale as candidates
+ * when there are at most this many (or 2K, if larger); past that the pool
+ * is this many distinct subgroups drawn at random.  Measured on the
+ * greedy's objective (summed pairwise Jaccard distance of K = 8 picks,
+ * G = 16..64), a pool of 1024 comes within 0.5% of 4096 at a quarter of
+ * the cost, and drawing the pool is most of the sampled path's time.
+ */
+#define MSGRPO_POOL	1024
+
+/* splitmix64: small, fast, and the same stream on every platform. */
+static uint64_t
+mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t
+rng_next(uint64_t *s)
+{
+	*s += 0x9e3779b97f4a7c15ULL;
+	return mix64(*s);
+}
+
+/*
+ * Uniform in [0, n), n >= 1, without bias.  n == 1 draws nothing, so that
+ * a degenerate choice does not shift the stream.  Below 2^32 this is
+ * Lemire's multiply-and-reject, which divides only on the rare rejection
+ * path (the pool draws are the hot loop of the sampled path); above, the
+ * plain modulo with rejection.
+ */
+static uint64_t
+rng_below(uint64_t *s, uint64_t n)
+{
+	uint64_t x, lim, m;
+	uint32_t lo, t;
+
+	if (n <= 1)
+		return 0;
+	if (n <= UINT32_MAX) {
+		m = (rng_next(s) >> 32) * n;
+		lo = (uint32_t)m;
+		if (lo < n) {
+			t = (uint32_t)(0 - (uint32_t)n) % (uint32_t)n;
+			while (lo < t) {
+				m = (rng_next(s) >> 32) * n;
+				lo = (uint32_t)m;
+			}
+		}
+		return m >> 32;
+	}
+	lim = (0 - n) % n;	/* 2^64 mod n */
+	do
+		x = rng_next(s);
+	while (x < lim);
+	return x % n;
+}
+
+
+/*
+ * Dilated Scale Sampling (Sec. 3.2.1).  Writes the chosen scales to taus
+ * and returns how many.  M above G - tau_min + 1 gives the same scales as
+ * M = G - tau_min + 1 (every interval a single scale, and a single-scale
+ * draw takes nothing from the generator), so M is clamped there.
+ */
+static size_t
+pick_scales(size_t G, size_t tau_min, int scales, uint64_t *rng,
+    size_t *taus)
+{
+	size_t L = G - tau_min + 1, M, step, j, n = 0;
+	long long e, eprev, s;
+
+	M = scales < 1 ? 1 : (size_t)scales;
+	if (M > L)
+		M = L;
+	step = (L + M - 1) / M;
+	eprev = (long long)tau_min - 1;
+	for (j = 1; j <= M; j++) {
+		e = (long long)G - (long long)((M - j) * step);
+		s = eprev + 1 > (long long)tau_min ? eprev + 1 :
+		    (long long)tau_min;
+		eprev = e;
+		if (s > e)
+			continue;
+		taus[n++] = (size_t)s +
+		    (size_t)rng_below(rng, (uint64_t)(e - s + 1));
+	}
+	return n;
+}
+
+
+/* Adds z of every member of the subgroup set[0..nw) to sum[] and counts
+ * it in cnt[]. */
+static void
+sample_eval(const struct ms_canon *g, const uint64_t *set, size_t nw,
+    double *sum, double *cnt)
+{
+	double mu, f;
+	uint64_t b;
+	size_t k;
+
+	for (k = 0; k < nw; k++)
+		for (b = set[k]; b != 0; b &= b - 1)
+			cnt[k * 64 + advmath_ms_ctz64(b)] += 1.0;
+	if (advmath_ms_set_stats(g->r, g->t, set, nw, g->eps, &mu, &f))
+		advmath_ms_set_add(g->r, set, nw, mu, f, sum, 1);
+}
+
+/* First tau-combination of 0..G-1, then the next one; 0 past the last. */
+static void
+comb_first(size_t *idx, size_t tau)
+{
+	size_t a;
+
+	for (a = 0; a < tau; a++)
+		idx[a] = a;
+}
+
+static int
+comb_next(size_t *idx, size_t tau, size_t G)
+{
+	size_t a;
+
+	for (a = tau; a-- > 0;) {
+		if (idx[a] < G - tau + a) {
+			idx[a]++;
+			for (a++; a < tau; a++)
+				idx[a] = idx[a - 1] + 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* A uniform random tau-subset of 0..G-1 (Floyd), as a bit set. */
+static void
+rand_subset(size_t G, size_t tau, uint64_t *rng, uint64_t *bits, size_t nw)
+{
+	size_t m = tau, j, x;
+	int comp = 0;
+
+	if (tau > G - tau) {
+		m = G - tau;	/* draw the complement: fewer draws */
+		comp = 1;
+	}
+	memset(bits, 0, nw * sizeof(*bits));
+	for (j = G - m; j < G; j++) {
+		x = (size_t)rng_below(rng, (uint64_t)j + 1);
+		if ((bits[x / 64] >> (x % 64)) & 1)
+			x = j;
+		bits[x / 64] |= (uint64_t)1 << (x % 64);
+	}
+	if (comp) {
+		for (j = 0; j < nw; j++)
+			bits[j] = ~bits[j];
+		if (G % 64 != 0)
+			bits[nw - 1] &= ((uint64_t)1 << (G % 64)) - 1;
+	}
+}
+
+/* Portable popcount that inlines (no -mpopcnt, no libgcc call). */
+static size_t
+popcount64(uint64_t v)
+{
+	v = v - ((v >> 1) & 0x5555555555555555ULL);
+	v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
+	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (size_t)((v * 0x0101010101010101ULL) >> 56);
+}
+
+static uint64_t
+bits_hash(const uint64_t *b, size_t nw)
+{
+	uint64_t h = 0x6d732d6772706f31ULL;
+	size_t j;
+
+	for (j = 0; j < nw; j++)
+		h = mix64(h ^ b[j]);
+	return h;
+}
+
+/*
+ * Fills pool with P distinct random tau-subsets.  Requires C(G,tau) > P,
+ * so the rejection loop ends (expected draws at most ~N ln(N / (N - P))).
+ */
+static int
+pool_random(size_t G, size_t tau, size_t P, size_t nw, uint64_t *rng,
+    uint64_t *pool)
+{
+	size_t hcap = 1, *ht, got = 0, h;
+
+	while (hcap < 2 * P)
+		hcap <<= 1;
+	ht = calloc(hcap, sizeof(*ht));	/* candidate index + 1, 0 empty */
+	if (ht == NULL)
+		return -2;
+	while (got < P) {
+		uint64_t *b = pool + got * nw;
+
+		rand_subset(G, tau, rng, b, nw);
+		h = (size_t)bits_hash(b, nw) & (hcap - 1);
+		while (ht[h] != 0 &&
+		    memcmp(pool + (ht[h] - 1) * nw, b, nw * sizeof(*b)) != 0)
+			h = (h + 1) & (hcap - 1);
+		if (ht[h] != 0)
+			continue;	/* seen: draw again */
+		ht[h] = ++got;
+	}
+	free(ht);
+	return 0;
+}
+
+
+/* Every tau-subset of 0..G-1 in lexicographic order into pool (zeroed),
+ * idx[] G indexes of scratch. */
+static void
+pool_lex(size_t G, size_t tau, size_t nw, size_t *idx, uint64_t *pool)
+{
+	size_t c = 0, j;
+
+	comb_first(idx, tau);
+	do {
+		for (j = 0; j < tau; j++)
+			pool[c * nw + idx[j] / 64] |=
+			    (uint64_t)1 << (idx[j] % 64);
+		c++;
+	} while (comb_next(idx, tau, G));
+}
+
+/*
+ * Greedy max-sum Jaccard diversity (Eq. 9): K picks out of the P
+ * candidates of pool into sel[].  score[c] is the summed distance of
+ * candidate c to those already picked; subgroups of one size tau with x
+ * members in common are at distance 1 - x / (2 tau - x) =
+ * 2 (tau - x) / (2 tau - x), tabled in dj[x].
+ */
+static int
+pick_diverse(const uint64_t *pool, size_t P, size_t nw, size_t tau,
+    size_t K, uint64_t *rng, size_t *sel)
+{
+	unsigned char *picked;
+	double *score, *dj;
+	size_t c, j, x, n, best, last;
+
+	picked = calloc(P, 1);
+	score = calloc(P, sizeof(*score));
+	dj = malloc((tau + 1) * sizeof(*dj));
+	if (picked == NULL || score == NULL || dj == NULL) {
+		free(picked);
+		free(score);
+		free(dj);
+		return -2;
+	}
+	for (x = 0; x <= tau; x++)
+		dj[x] = (double)(2 * (tau - x)) / (double)(2 * tau - x);
+	sel[0] = (size_t)rng_below(rng, P);
+	picked[sel[0]] = 1;
+	for (n = 1; n < K; n++) {
+		last = sel[n - 1];
+		best = P;
+		for (c = 0; c < P; c++) {
+			if (picked[c])
+				continue;
+			x = 0;
+			for (j = 0; j < nw; j++)
+				x += popcount64(pool[c * nw + j] &
+				    pool[last * nw + j]);
+			score[c] += dj[x];
+			/* Strict: ties keep the lowest. */
+			if (best == P || score[c] > score[best])
+				best = c;
+		}
+		sel[n] = best;
+		picked[best] = 1;
+	}
+	free(picked);
+	free(score);
+	free(dj);
+	return 0;
+}
+
+/*
+ * Diverse Group Sampling (Sec. 3.2.2) at scale tau: adds the z of the
+ * chosen subgroups to sum[], their counts to cnt[].
+ */
+static int
+sample_scale(const struct ms_canon *g, size_t tau, size_t K, uint64_t *rng,
+    double *sum, double *cnt)
+{
+	size_t G = g->G, nw = (G + 63) / 64, P, cap, c, n;
+	size_t *idx = NULL, *sel = NULL;
+	uint64_t *pool, N;
+	int rc = -2;
+
+	N = advmath_ms_binom64((unsigned)G, (unsigned)tau);
+	cap = K > MSGRPO_POOL / 2 ? 2 * K : MSGRPO_POOL;
+	P = N <= cap ? (size_t)N : cap;
+	pool = calloc(P * nw, sizeof(*pool));
+	idx = malloc(G * sizeof(*idx));
+	sel = malloc(K * sizeof(*sel));
+	if (pool == NULL || idx == NULL || sel == NULL)
+		goto out;
+	/* Few enough: candidates in lexicographic order, index = rank. */
+	if (N <= cap)
+		pool_lex(G, tau, nw, idx, pool);
+	else if (pool_random(G, tau, P, nw, rng, pool) != 0)
+		goto out;
+	if (N <= K) {
+		/* Every subgroup (Eq. 7, first case). */
+		for (c = 0; c < P; c++)
+			sample_eval(g, pool + c * nw, nw, sum, cnt);
+	} else {
+		if (pick_diverse(pool, P, nw, tau, K, rng, sel) != 0)
+			goto out;
+		for (n = 0; n < K; n++)
+			sample_eval(g, pool + sel[n] * nw, nw, sum, cnt);
+	}
+	rc = 0;
+out:
+	free(pool);
+	free(idx);
+	free(sel);
+	return rc;
+}
+
+/*
+ * Abar_i(tau) averages over the chosen subgroups that contain i; scales
+ * with none are left out of i's sum and the weights of the rest
+ * renormalized; with no scale left A_i = 0.
+ */
+int
+msgrpo_sampled(struct ms_canon *g, const struct ms_params *p,
+    uint64_t key_hash)
+{
+	size_t G = g->G, ns, s, i, *taus;
+	size_t K = p->groups < 1 ? 1 : (size_t)p->groups;
+	double *sum, *cnt, *ws;
+	uint64_t rng;
+	int rc = -2;
+
+	rng = mix64(mix64(p->seed ^ 0x4d532d4752504fULL) ^ key_hash);
+	taus = malloc((G - g->tau_min + 1) * sizeof(*taus));
+	ws = malloc((G - g->tau_min + 1) * sizeof(*ws));
+	sum = calloc((G - g->tau_min + 1) * G, sizeof(*sum));
+	cnt = calloc((G - g->tau_min + 1) * G, sizeof(*cnt));
+	if (taus == NULL || ws == NULL || sum == NULL || cnt == NULL)
+		goto out;
+	ns = pick_scales(G, g->tau_min, p->scales, &rng, taus);
+	for (s = 0; s < ns; s++) {
+		ws[s] = advmath_ms_scale_weight(p->weights, G, g->tau_min,
+		    taus[s]);
+		if (sample_scale(g, taus[s], K, &rng, sum + s * G,
+		    cnt + s * G) != 0)
+			goto out;
+	}
+	for (i = 0; i < G; i++) {
+		double num = 0.0, den = 0.0;
+
+		for (s = 0; s < ns; s++) {
+			if (cnt[s * G + i] > 0.0) {
+				num += ws[s] *
+				    (sum[s * G + i] / cnt[s * G + i]);
+				den += ws[s];
+			}
+		}
+		g->out[i] = den > 0.0 ? num / den : 0.0;
+	}
+	rc = 0;
+out:
+	free(taus);
+	free(ws);
+	free(sum);
+	free(cnt);
+	return rc;
+}
