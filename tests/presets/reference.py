@@ -299,7 +299,7 @@ def verl_rpp_baseline(batch):
     return verl_masked_whiten(per_group(batch, f), trained(batch))
 
 
-def verl_returns(rec, reset=True):
+def verl_returns(rec):
     """The token returns of an outcome reward: the reward manager puts the
     score on the last token of the response (naive.py, valid_response_length
     - 1); compute_reinforce_plus_plus_outcome_advantage runs backwards with
@@ -311,12 +311,11 @@ def verl_returns(rec, reset=True):
     for t in reversed(range(rec.L)):
         run = (rec.r if t == rec.L - 1 else 0.0) + run
         ret[t] = run
-        if reset:
-            run *= rec.m[t]
+        run *= rec.m[t]
     return ret
 
 
-def verl_rpp(batch, whiten=None):
+def verl_rpp(batch):
     """compute_reinforce_plus_plus_outcome_advantage: returns with the reset
     above, then masked_whiten over the batch's trained tokens.  A record's
     trained tokens all carry its reward only when no masked token follows a
@@ -325,7 +324,7 @@ def verl_rpp(batch, whiten=None):
         ret = verl_returns(rec)
         if any(x != rec.r for x, m in zip(ret, rec.m) if m):
             raise Quirk("line %d: a masked token resets the return" % rec.line)
-    return (whiten or verl_masked_whiten)([rec.r for rec in batch.recs], trained(batch))
+    return verl_masked_whiten([rec.r for rec in batch.recs], trained(batch))
 
 
 def verl_remax(batch):
