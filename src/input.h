@@ -1,7 +1,8 @@
 /*
  * input.h - several files (plain or gzip, "-" for standard input) read as
- * one stream of lines.  The input owns the buffers behind the lines it
- * returns; a line stays valid until the next input_next() call.
+ * one stream of lines.  The input owns the memory behind the lines it
+ * returns; a line stays valid until input_release() lets it go or
+ * input_close().
  */
 #ifndef RLADV_INPUT_H
 #define RLADV_INPUT_H
@@ -17,7 +18,7 @@ struct line {
 	size_t			 len;
 	const char		*file;	/* name for messages ("<stdin>" for -) */
 	unsigned long long	 lineno; /* 1-based, per file */
-	int			 stable; /* text stays valid until
+	int			 stable; /* always 1: text stays valid until
 					    input_release() or input_close() */
 };
 
@@ -29,10 +30,14 @@ struct input	*input_open(char *const *names, size_t n, size_t max_line);
  * 3 for unreadable files).
  */
 int		 input_next(struct input *in, struct line *ln, struct diag *d);
-/* Lets go of stable lines before keep (NULL: all): a batch is done. */
+/*
+ * Lets go of the lines before keep (NULL: of every line returned): a batch
+ * is done.  Without it every line is kept, so a caller that reads a large
+ * input line by line releases as it goes.
+ */
 void		 input_release(struct input *in, const char *keep);
 /* Total bytes read from the files (compressed size for gzip). */
-unsigned long long input_bytes(const struct input *in);
+unsigned long long input_bytes(struct input *in);
 void		 input_close(struct input *in);
 
 #endif

@@ -1,0 +1,278 @@
+/*
+ * gunzip.c - gzip decoding, every member of a stream in turn.
+ *
+ * Intel ISA-L inflates several times faster than zlib (its Huffman
+ * decoding reads many symbols per table look-up); rladv uses it when it
+ * is built with it and zlib otherwise, behind the same calls.
+ *
+ * Between members the next byte must start another member (0x1f);
+ * anything else is trailing garbage, an error as in gzip -t.  zlib stops
+ * exactly after a member's trailer, but ISA-L reads its input 8 bytes at
+ * a time into a bit buffer, so at a member's end up to 8 bytes of what
+ * follows sit in that buffer: they are taken out into carry[] and decoded
+ * before the rest of the caller's input.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef RLADV_ISAL
+#include <isa-l/igzip_lib.h>
+#else
+#include <zlib.h>
+#endif
+
+#include "gunzip.h"
+
+/* The most one call hands the decoder: both count in 32 bits. */
+#define STEP_MAX	((size_t)1 << 30)
+
+enum { G_BETWEEN, G_MEMBER };
+
+struct gunzip {
+	int			 state;		/* G_* */
+	int			 started;	/* the decoder holds a member */
+	unsigned char		 carry[16];	/* bytes after a member's end */
+	size_t			 ncarry, cpos;
+#ifdef RLADV_ISAL
+	struct inflate_state	 st;
+#else
+	z_stream		 zs;
+#endif
+};
+
+#ifdef RLADV_ISAL
+static const char *
+isal_error(int rc)
+{
+	switch (rc) {
+	case ISAL_INVALID_BLOCK:
+		return "invalid block";
+	case ISAL_INVALID_SYMBOL:
+		return "invalid code";
+	case ISAL_INVALID_LOOKBACK:
+		return "invalid distance too far back";
+	case ISAL_INVALID_WRAPPER:
+		return "incorrect header check";
+	case ISAL_UNSUPPORTED_METHOD:
+		return "unknown compression method";
+	case ISAL_INCORRECT_CHECKSUM:
+		return "incorrect data check";
+	default:
+		return "inflate failed";
+	}
+}
+
+static int
+backend_init(struct gunzip *g)
+{
+	isal_inflate_init(&g->st);
+	g->st.crc_flag = ISAL_GZIP;
+	return 0;
+}
+
+static void
+backend_reset(struct gunzip *g)
+{
+	isal_inflate_reset(&g->st);
+	g->st.crc_flag = ISAL_GZIP;
+}
+
+/*
+ * One decoder call on *in; sets *end when the member is complete, with
+ * the bytes read past its end in extra[0..*nextra).
+ */
+static int
+backend_step(struct gunzip *g, const unsigned char **in, size_t *avail_in,
+    struct gunzip_io *io, int *end, unsigned char *extra, int *nextra,
+    struct diag *d)
+{
+	struct inflate_state *st = &g->st;
+	size_t nin = *avail_in < STEP_MAX ? *avail_in : STEP_MAX;
+	size_t nout = io->avail_out < STEP_MAX ? io->avail_out : STEP_MAX;
+	uint64_t bits;
+	int rc, i;
+
+	st->next_in = (uint8_t *)(uintptr_t)*in;
+	st->avail_in = (uint32_t)nin;
+	st->next_out = io->out;
+	st->avail_out = (uint32_t)nout;
+	rc = isal_inflate(st);
+	*in += nin - st->avail_in;
+	*avail_in -= nin - st->avail_in;
+	io->out += nout - st->avail_out;
+	io->avail_out -= nout - st->avail_out;
+	if (rc < 0)
+		return diag_set(d, EXIT_DATA, "corrupt gzip data (%s)",
+		    isal_error(rc));
+	*end = st->block_state == ISAL_BLOCK_FINISH;
+	*nextra = 0;
+	if (*end) {
+		/* The trailer ends on a byte, so whole bytes remain. */
+		*nextra = st->read_in_length / 8;
+		bits = st->read_in >> (st->read_in_length % 8);
+		for (i = 0; i < *nextra; i++)
+			extra[i] = (unsigned char)(bits >> (8 * i));
+		st->read_in = 0;
+		st->read_in_length = 0;
+	}
+	return 0;
+}
+
+static void
+backend_end(struct gunzip *g)
+{
+	(void)g;
+}
+
+const char *
+gunzip_library(void)
+{
+	return "ISA-L";
+}
+#else
+static int
+backend_init(struct gunzip *g)
+{
+	return inflateInit2(&g->zs, 15 + 16) == Z_OK ? 0 : -1;
+}
+
+static void
+backend_reset(struct gunzip *g)
+{
+	inflateReset(&g->zs);
+}
+
+static int
+backend_step(struct gunzip *g, const unsigned char **in, size_t *avail_in,
+    struct gunzip_io *io, int *end, unsigned char *extra, int *nextra,
+    struct diag *d)
+{
+	z_stream *zs = &g->zs;
+	size_t nin = *avail_in < STEP_MAX ? *avail_in : STEP_MAX;
+	size_t nout = io->avail_out < STEP_MAX ? io->avail_out : STEP_MAX;
+	int zr;
+
+	zs->next_in = (Bytef *)(uintptr_t)*in;
+	zs->avail_in = (uInt)nin;
+	zs->next_out = io->out;
+	zs->avail_out = (uInt)nout;
+	zr = inflate(zs, Z_NO_FLUSH);
+	*in += nin - zs->avail_in;
+	*avail_in -= nin - zs->avail_in;
+	io->out += nout - zs->avail_out;
+	io->avail_out -= nout - zs->avail_out;
+	*end = zr == Z_STREAM_END;
+	*nextra = 0;		/* zlib stops right after the trailer */
+	(void)extra;
+	if (zr == Z_OK || zr == Z_STREAM_END || zr == Z_BUF_ERROR)
+		return 0;
+	if (zr == Z_MEM_ERROR)
+		return diag_set(d, EXIT_IO, "out of memory");
+	return diag_set(d, EXIT_DATA, "corrupt gzip data (%s)",
+	    zs->msg ? zs->msg : "inflate failed");
+}
+
+static void
+backend_end(struct gunzip *g)
+{
+	inflateEnd(&g->zs);
+}
+
+const char *
+gunzip_library(void)
+{
+	return "zlib";
+}
+#endif
+
+struct gunzip *
+gunzip_open(void)
+{
+	struct gunzip *g = calloc(1, sizeof(*g));
+
+	if (g == NULL)
+		return NULL;
+	if (backend_init(g) != 0) {
+		free(g);
+		return NULL;
+	}
+	g->state = G_BETWEEN;
+	return g;
+}
+
+/* Puts the n bytes read past a member's end before the rest of carry. */
+static void
+push_carry(struct gunzip *g, const unsigned char *extra, int n)
+{
+	memmove(g->carry + n, g->carry + g->cpos, g->ncarry - g->cpos);
+	memcpy(g->carry, extra, (size_t)n);
+	g->ncarry = g->ncarry - g->cpos + (size_t)n;
+	g->cpos = 0;
+}
+
+int
+gunzip_run(struct gunzip *g, struct gunzip_io *io, struct diag *d)
+{
+	const unsigned char *p;
+	unsigned char extra[8];
+	size_t n, n0, room;
+	int fromcarry, end, nextra, rc;
+
+	while (io->avail_out > 0) {
+		/* What followed a member's end comes first. */
+		fromcarry = g->cpos < g->ncarry;
+		p = fromcarry ? g->carry + g->cpos : io->in;
+		n = n0 = fromcarry ? g->ncarry - g->cpos : io->avail_in;
+		if (n == 0 && g->state == G_BETWEEN)
+			return 0;
+		if (g->state == G_BETWEEN) {
+			if (p[0] != 0x1f)
+				return diag_set(d, EXIT_DATA,
+				    "trailing garbage after gzip data");
+			if (g->started)
+				backend_reset(g);
+			g->started = 1;
+			g->state = G_MEMBER;
+		}
+		/* With no input left, the call still flushes what the
+		 * decoder holds. */
+		room = io->avail_out;
+		rc = backend_step(g, &p, &n, io, &end, extra, &nextra, d);
+		if (rc != 0)
+			return rc;
+		if (fromcarry)
+			g->cpos = g->ncarry - n;
+		else {
+			io->in = p;
+			io->avail_in = n;
+		}
+		if (end) {
+			g->state = G_BETWEEN;
+			if (nextra > 0)
+				push_carry(g, extra, nextra);
+		} else if (n == n0 && io->avail_out == room)
+			return 0;	/* it needs more input */
+		if (g->cpos == g->ncarry)
+			g->cpos = g->ncarry = 0;
+	}
+	return 0;
+}
+
+int
+gunzip_end(struct gunzip *g, struct diag *d)
+{
+	if (g->state == G_MEMBER)
+		return diag_set(d, EXIT_DATA,
+		    "truncated gzip input (unexpected end of file)");
+	return 0;
+}
+
+void
+gunzip_close(struct gunzip *g)
+{
+	if (g == NULL)
+		return;
+	backend_end(g);
+	free(g);
+}
