@@ -898,10 +898,12 @@ outputs_by_key(struct odiff *od, struct input *in[2], struct diag *d)
 		row->len = ln.len;
 		row->line = ln.lineno;
 		row->used_by = 0;
+		input_release(in[1], NULL);	/* copied: let it go */
 	}
 	if (r < 0)
 		rc = d->status;
 	while (rc == 0 && (r = input_next(in[0], &ln, d)) > 0) {
+		input_release(in[0], ln.text);	/* the lines before it */
 		od->records[0]++;
 		if ((rc = line_key(&ln, od->o->key, &key, d)) != 0)
 			break;
@@ -979,6 +981,9 @@ outputs_by_line(struct odiff *od, struct input *in[2], struct diag *d)
 	int ra, rb;
 
 	for (;;) {
+		/* The lines compared are done with. */
+		input_release(in[0], NULL);
+		input_release(in[1], NULL);
 		if ((ra = input_next(in[0], &la, d)) < 0)
 			return d->status;
 		/* la stays valid: the inputs own separate buffers. */
@@ -1007,6 +1012,7 @@ outputs_by_line(struct odiff *od, struct input *in[2], struct diag *d)
 		od->path.len = 0;
 		report(od, la.lineno, 0, NULL, NULL, "B has no record at this "
 		    "position");
+		input_release(in[0], NULL);
 		if ((ra = input_next(in[0], &la, d)) < 0)
 			return d->status;
 	}
@@ -1017,6 +1023,7 @@ outputs_by_line(struct odiff *od, struct input *in[2], struct diag *d)
 		od->path.len = 0;
 		report(od, 0, lb.lineno, NULL, NULL, "A has no record at this "
 		    "position");
+		input_release(in[1], NULL);
 		if ((rb = input_next(in[1], &lb, d)) < 0)
 			return d->status;
 	}
