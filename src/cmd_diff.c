@@ -823,17 +823,7 @@ line_key(const struct line *ln, const char *keys, struct buf *out,
 			    memcmp(nb, part, plen) == 0) {
 				if (out->len)
 					buf_add(out, "\x1f", 1);
-				if (t == JSON_STRING) {
-					buf_add(out, "s", 1);
-					n = json_unescape(vb, ve - vb,
-					    buf_reserve(out, ve - vb),
-					    ve - vb);
-					out->len += n;
-				} else {
-					buf_add(out, t == JSON_NUMBER ? "n" :
-					    "o", 1);
-					buf_add(out, vb, ve - vb);
-				}
+				record_key_add(out, t, vb, ve - vb);
 				found = 1;
 				break;
 			}

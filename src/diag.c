@@ -47,35 +47,10 @@ diag_print(const struct diag *d)
 }
 
 void
-diag_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("rladv: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-void
 diag_exit(const struct diag *d)
 {
 	diag_print(d);
 	exit(d->status ? d->status : EXIT_IO);
-}
-
-void
-diag_fatal(int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("rladv: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(status);
 }
 
 static void

@@ -31,20 +31,21 @@ int	diag_setl(struct diag *d, int status, const char *file,
 	    __attribute__((format(printf, 5, 6)));
 /* Prints "rladv: MSG" on stderr. */
 void	diag_print(const struct diag *d);
-/* Prints "rladv: " and the formatted text on stderr. */
-void	diag_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints d and exits with its status. */
 void	diag_exit(const struct diag *d) __attribute__((noreturn));
-/* Prints the text and exits with status. */
-void	diag_fatal(int status, const char *fmt, ...)
-	    __attribute__((noreturn, format(printf, 2, 3)));
 
 /* From now on, SIGBUS (the mapped input file name, which shrank while it
  * was read) ends the process with status 3 and a message, not a crash.
  * name must stay valid. */
 void	diag_catch_sigbus(const char *name);
 
-/* Allocation that fails with exit 3 ("out of memory"). */
+/*
+ * Allocation that fails with exit 3 ("out of memory").  That is rladv's
+ * one policy for memory: running out is never reported as bad data.  A
+ * module that would rather name what it was doing (the group whose
+ * MS-GRPO ran out) returns status 3 with "out of memory" in its message;
+ * the exit status is the same.
+ */
 void	*diag_malloc(size_t n);
 void	*diag_calloc(size_t n, size_t size);
 void	*diag_realloc(void *p, size_t n);

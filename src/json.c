@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "json.h"
 
 /* Bytes that end the fast path through a string: '"', '\\', controls,
@@ -31,10 +32,10 @@ init_tables(void)
 }
 
 static const char *
-fail(struct json_err *e, const char *at, const char *what)
+fail(struct json_err *e, const char *at, enum json_code code)
 {
 	e->at = at;
-	e->what = what;
+	e->code = code;
 	return NULL;
 }
 
@@ -105,14 +106,14 @@ json_string(const char *p, const char *end, int *escaped,
 		while (s < se && !str_stop[*s])
 			s++;
 		if (s >= se)
-			return fail(e, p, "unterminated string");
+			return fail(e, p, JSON_E_UNTERMINATED);
 		if (*s == '"')
 			return (const char *)s + 1;
 		if (*s == '\\') {
 			*escaped = 1;
 			if (s + 1 >= se)
 				return fail(e, (const char *)s,
-				    "unterminated string");
+				    JSON_E_UNTERMINATED);
 			switch (s[1]) {
 			case '"': case '\\': case '/': case 'b': case 'f':
 			case 'n': case 'r': case 't':
@@ -121,24 +122,24 @@ json_string(const char *p, const char *end, int *escaped,
 			case 'u':
 				if (se - s < 6)
 					return fail(e, (const char *)s,
-					    "bad \\u escape in string");
+					    JSON_E_UESCAPE);
 				for (i = 2; i < 6; i++)
 					if (hexval(s[i]) < 0)
 						return fail(e, (const char *)s,
-						    "bad \\u escape in string");
+						    JSON_E_UESCAPE);
 				s += 6;
 				continue;
 			default:
 				return fail(e, (const char *)s,
-				    "bad escape in string");
+				    JSON_E_ESCAPE);
 			}
 		}
 		if (*s < 0x20)
 			return fail(e, (const char *)s, *s == 0 ?
-			    "NUL byte in string" :
-			    "control character in string");
+			    JSON_E_NUL :
+			    JSON_E_CONTROL);
 		if ((n = utf8_len(s, se)) == 0)
-			return fail(e, (const char *)s, "invalid UTF-8");
+			return fail(e, (const char *)s, JSON_E_UTF8);
 		s += n;
 	}
 }
@@ -184,8 +185,8 @@ scan_number(const char *p, const char *end, int *flags, struct json_err *e)
 	}
 	if (s >= end || *s < '0' || *s > '9') {
 		if (s < end && (*s == 'I' || *s == 'N'))
-			return fail(e, p, "NaN and Infinity are not JSON");
-		return fail(e, p, "bad number");
+			return fail(e, p, JSON_E_NANINF);
+		return fail(e, p, JSON_E_NUMBER);
 	}
 	d = s;
 	if (*s == '0')
@@ -199,7 +200,7 @@ scan_number(const char *p, const char *end, int *flags, struct json_err *e)
 		d = s;
 		s += digit_run(s, end);
 		if (s == d)
-			return fail(e, p, "bad number");
+			return fail(e, p, JSON_E_NUMBER);
 	}
 	if (s < end && (*s == 'e' || *s == 'E')) {
 		*flags |= JSON_NUM_FRAC;
@@ -213,7 +214,7 @@ scan_number(const char *p, const char *end, int *flags, struct json_err *e)
 			s++;
 		}
 		if (s == d)
-			return fail(e, p, "bad number");
+			return fail(e, p, JSON_E_NUMBER);
 	}
 	/* A double overflows only past ~1.8e308: with fewer integer digits
 	 * plus exponent than 300 the value is surely finite. */
@@ -240,8 +241,9 @@ json_strtod(const char *p, size_t n)
 		buf[n] = '\0';
 		return strtod(buf, NULL);
 	}
-	if ((tmp = malloc(n + 1)) == NULL)
-		return NAN;
+	/* Rare (a number of 64 bytes or more), and never an error of the
+	 * data: out of memory ends the process, as everywhere. */
+	tmp = diag_malloc(n + 1);
 	memcpy(tmp, p, n);
 	tmp[n] = '\0';
 	v = strtod(tmp, NULL);
@@ -276,12 +278,12 @@ json_value(const char *p, const char *end, enum json_type *type,
 	for (;;) {
 		/* p is at a value. */
 		if (p >= end)
-			return fail(e, p, "unexpected end of line");
+			return fail(e, p, JSON_E_END);
 		switch (*p) {
 		case '{':
 		case '[':
 			if (depth >= JSON_MAX_DEPTH)
-				return fail(e, p, "nesting too deep");
+				return fail(e, p, JSON_E_DEPTH);
 			if (*p == '{')
 				stack[depth / 8] |= 1u << (depth % 8);
 			else
@@ -310,21 +312,21 @@ json_value(const char *p, const char *end, enum json_type *type,
 			break;
 		case 't':
 			if ((q = literal(p, end, "true")) == NULL)
-				return fail(e, p, "invalid literal");
+				return fail(e, p, JSON_E_LITERAL);
 			p = q;
 			if (first)
 				top = JSON_TRUE;
 			break;
 		case 'f':
 			if ((q = literal(p, end, "false")) == NULL)
-				return fail(e, p, "invalid literal");
+				return fail(e, p, JSON_E_LITERAL);
 			p = q;
 			if (first)
 				top = JSON_FALSE;
 			break;
 		case 'n':
 			if ((q = literal(p, end, "null")) == NULL)
-				return fail(e, p, "invalid literal");
+				return fail(e, p, JSON_E_LITERAL);
 			p = q;
 			if (first)
 				top = JSON_NULL;
@@ -349,7 +351,7 @@ json_value(const char *p, const char *end, enum json_type *type,
 			obj = stack[(depth - 1) / 8] & 1u << ((depth - 1) % 8);
 			p = json_ws(p, end);
 			if (p >= end)
-				return fail(e, p, "unexpected end of line");
+				return fail(e, p, JSON_E_END);
 			if (*p == ',') {
 				p = json_ws(p + 1, end);
 				if (obj)
@@ -361,20 +363,20 @@ json_value(const char *p, const char *end, enum json_type *type,
 				depth--;
 				continue;
 			}
-			return fail(e, p, obj ? "expected ',' or '}'" :
-			    "expected ',' or ']'");
+			return fail(e, p, obj ? JSON_E_OBJECT_SEP :
+			    JSON_E_ARRAY_SEP);
 		}
 		first = 0;
 		continue;
 	key:
 		first = 0;
 		if (p >= end || *p != '"')
-			return fail(e, p, "expected a string key");
+			return fail(e, p, JSON_E_KEY);
 		if ((p = json_string(p, end, &esc, e)) == NULL)
 			return NULL;
 		p = json_ws(p, end);
 		if (p >= end || *p != ':')
-			return fail(e, p, "expected ':'");
+			return fail(e, p, JSON_E_COLON);
 		p = json_ws(p + 1, end);
 	}
 }
@@ -397,18 +399,18 @@ json_num_array(const char *p, const char *end, size_t *count,
 	for (;;) {
 		if (s >= end) {
 			*count = n;
-			return fail(e, s, "unexpected end of line");
+			return fail(e, s, JSON_E_END);
 		}
 		if ((q = scan_number(s, end, &fl, e)) == NULL) {
 			*count = n;
 			if (*s == '"' || *s == '{' || *s == '[' || *s == 't' ||
 			    *s == 'f' || *s == 'n')
-				e->what = "not a number";
+				e->code = JSON_E_NOT_NUMBER;
 			return NULL;
 		}
 		if ((fl & JSON_NUM_BIG) && !isfinite(json_strtod(s, q - s))) {
 			*count = n;
-			return fail(e, s, "not a finite number");
+			return fail(e, s, JSON_E_NONFINITE);
 		}
 		n++;
 		s = q;
@@ -429,7 +431,7 @@ json_num_array(const char *p, const char *end, size_t *count,
 			continue;
 		}
 		*count = n;
-		return fail(e, s, "expected ',' or ']'");
+		return fail(e, s, JSON_E_ARRAY_SEP);
 	}
 }
 
@@ -509,6 +511,36 @@ json_unescape(const char *p, size_t n, char *buf, size_t cap)
 		s += 2;
 	}
 	return (ssize_t)o;
+}
+
+const char *
+json_strerror(enum json_code c)
+{
+	static const char *const text[] = {
+		[JSON_OK] = "no error",
+		[JSON_E_UNTERMINATED] = "unterminated string",
+		[JSON_E_UESCAPE] = "bad \\u escape in string",
+		[JSON_E_ESCAPE] = "bad escape in string",
+		[JSON_E_NUL] = "NUL byte in string",
+		[JSON_E_CONTROL] = "control character in string",
+		[JSON_E_UTF8] = "invalid UTF-8",
+		[JSON_E_NANINF] = "NaN and Infinity are not JSON",
+		[JSON_E_NUMBER] = "bad number",
+		[JSON_E_NOT_NUMBER] = "not a number",
+		[JSON_E_NONFINITE] = "not a finite number",
+		[JSON_E_LITERAL] = "invalid literal",
+		[JSON_E_END] = "unexpected end of line",
+		[JSON_E_DEPTH] = "nesting too deep",
+		[JSON_E_KEY] = "expected a string key",
+		[JSON_E_COLON] = "expected ':'",
+		[JSON_E_OBJECT_SEP] = "expected ',' or '}'",
+		[JSON_E_ARRAY_SEP] = "expected ',' or ']'",
+		[JSON_E_TRAILING] = "trailing data after the object",
+		[JSON_E_NOT_OBJECT] = "expected an object",
+	};
+
+	return (size_t)c < sizeof(text) / sizeof(text[0]) && text[c] ?
+	    text[c] : "invalid JSON";
 }
 
 const char *

@@ -1,7 +1,9 @@
 /*
  * json.h - a validating scanner over one JSON text held in memory.
- * It allocates nothing: every pointer it returns points into the caller's
- * buffer, which the caller owns.
+ * Every pointer it returns points into the caller's buffer, which the
+ * caller owns; it allocates nothing but json_strtod()'s copy of a number
+ * too long for its stack buffer (out of memory ends the process, as
+ * diag.h's allocators do).
  */
 #ifndef RLADV_JSON_H
 #define RLADV_JSON_H
@@ -17,10 +19,34 @@ enum json_type {
 /* Deepest nesting accepted; deeper input is refused, not recursed into. */
 #define JSON_MAX_DEPTH 512
 
-/* Where and why a scan failed; what is a static string. */
+/* Why a scan failed; json_strerror() says it in words. */
+enum json_code {
+	JSON_OK,
+	JSON_E_UNTERMINATED,	/* a string */
+	JSON_E_UESCAPE,
+	JSON_E_ESCAPE,
+	JSON_E_NUL,
+	JSON_E_CONTROL,
+	JSON_E_UTF8,
+	JSON_E_NANINF,		/* a number */
+	JSON_E_NUMBER,
+	JSON_E_NOT_NUMBER,	/* json_num_array(): another value */
+	JSON_E_NONFINITE,	/* json_num_array(): beyond a double */
+	JSON_E_LITERAL,		/* the structure */
+	JSON_E_END,
+	JSON_E_DEPTH,
+	JSON_E_KEY,
+	JSON_E_COLON,
+	JSON_E_OBJECT_SEP,
+	JSON_E_ARRAY_SEP,
+	JSON_E_TRAILING,	/* after a whole value (callers' use) */
+	JSON_E_NOT_OBJECT	/* where an object must be (callers' use) */
+};
+
+/* Where and why a scan failed. */
 struct json_err {
 	const char	*at;
-	const char	*what;
+	enum json_code	 code;
 };
 
 /* Flags json_number() reports about a number it accepted. */
@@ -50,6 +76,8 @@ const char	*json_num_array(const char *p, const char *end, size_t *count,
 /* Decodes a string json_string() accepted (quotes included) into buf;
  * returns the decoded length, or -1 when cap is too small. */
 ssize_t		 json_unescape(const char *p, size_t n, char *buf, size_t cap);
+/* What went wrong, in words ("bad number"): a static string. */
+const char	*json_strerror(enum json_code c);
 /* The name of a type, for messages ("a string", "an array", ...). */
 const char	*json_type_name(enum json_type t);
 

@@ -24,7 +24,6 @@ struct output {
 	struct gzout	*gz;		/* -z: compressed on every core */
 	char		*buf;
 	size_t		 len, cap;
-	unsigned long long bytes;
 	int		 failed;
 };
 
@@ -76,7 +75,6 @@ write_all(struct output *o, const char *p, size_t n, struct diag *d)
 		}
 		p += w;
 		n -= w;
-		o->bytes += w;
 	}
 	return 0;
 }
@@ -146,12 +144,6 @@ output_close(struct output *o, struct diag *d)
 	free(o->buf);
 	free(o);
 	return rc;
-}
-
-unsigned long long
-output_bytes(const struct output *o)
-{
-	return o->bytes;
 }
 
 size_t

@@ -22,7 +22,6 @@ int		 output_write(struct output *o, const void *p, size_t n,
 		    struct diag *d);
 /* Flushes and closes; a failed write or close is status 3. */
 int		 output_close(struct output *o, struct diag *d);
-unsigned long long output_bytes(const struct output *o);
 
 /* JSON number with digits significant digits; never -0, NaN or Inf (v
  * must be finite).  buf holds at least 32 bytes; returns the length. */

@@ -58,7 +58,8 @@ struct slot {
 	const char	*vbeg, *vend;
 	enum json_type	 type;
 	int		 numflags;
-	const char	*bad;		/* a parse of the value failed: why */
+	int		 bad;		/* a parse of the value failed, */
+	enum json_code	 why;		/* why (the log-probs) */
 	size_t		 bad_elem;
 	const char	*bad_at;
 	size_t		 count;		/* array elements */
@@ -111,7 +112,7 @@ static int
 json_fail(struct ctx *c, const struct json_err *e)
 {
 	return err(c, EXIT_DATA, "invalid JSON at column %zu: %s",
-	    (size_t)(e->at - c->line) + 1, e->what);
+	    (size_t)(e->at - c->line) + 1, json_strerror(e->code));
 }
 
 /* A short quote of the bytes at p for messages. */
@@ -189,7 +190,7 @@ parse_mask(struct ctx *c, struct slot *s, const char *p, struct buf *runs)
 			v = 0;
 			p += 5;
 		} else {
-			s->bad = "bad element";
+			s->bad = 1;
 			s->bad_elem = n;
 			s->bad_at = p;
 			return NULL;
@@ -210,7 +211,7 @@ parse_mask(struct ctx *c, struct slot *s, const char *p, struct buf *runs)
 		}
 		if (p < end && *p == ']')
 			break;
-		s->bad = "expected ',' or ']'";
+		s->bad = 1;
 		s->bad_elem = n;
 		s->bad_at = p;
 		return NULL;
@@ -234,10 +235,9 @@ slot_error(struct ctx *c, const struct slot *s)
 		return err(c, EXIT_DATA, "field \"%s\": element %zu is %s, "
 		    "expected 0 or 1 (or true/false)", s->name, s->bad_elem, q);
 	return err(c, EXIT_DATA, "field \"%s\": element %zu (%s) is %s",
-	    s->name, s->bad_elem, q, strcmp(s->bad, "not a finite number") ==
-	    0 ? "not a finite number" : strcmp(s->bad, "NaN and Infinity are "
-	    "not JSON") == 0 ? "NaN or Infinity, expected a finite number" :
-	    "not a number");
+	    s->name, s->bad_elem, q, s->why == JSON_E_NONFINITE ?
+	    "not a finite number" : s->why == JSON_E_NANINF ? "NaN or "
+	    "Infinity, expected a finite number" : "not a number");
 }
 
 /* Parses the value of a member rladv reads, as its role requires; a value
@@ -253,7 +253,8 @@ parse_slot(struct ctx *c, struct slot *s, const char *p, struct buf *runs)
 	if (s->role == R_LOGPROBS && p < c->end && *p == '[') {
 		q = json_num_array(p, c->end, &s->count, &e);
 		if (q == NULL) {
-			s->bad = e.what;
+			s->bad = 1;
+			s->why = e.code;
 			s->bad_elem = s->count;
 			s->bad_at = e.at;
 		} else
@@ -274,8 +275,7 @@ parse_slot(struct ctx *c, struct slot *s, const char *p, struct buf *runs)
 		q = json_value(p, c->end, &s->type, &e);
 		if (q == NULL) {
 			/* The value is not even JSON: say whose it is. */
-			if (s->bad && strcmp(s->bad, "NaN and Infinity are "
-			    "not JSON") == 0)
+			if (s->bad && s->why == JSON_E_NANINF)
 				slot_error(c, s);
 			else
 				goto bad;
@@ -286,7 +286,7 @@ parse_slot(struct ctx *c, struct slot *s, const char *p, struct buf *runs)
 	return q;
 bad:
 	err(c, EXIT_DATA, "field \"%s\": invalid JSON at column %zu: %s",
-	    s->name, (size_t)(e.at - c->line) + 1, e.what);
+	    s->name, (size_t)(e.at - c->line) + 1, json_strerror(e.code));
 	return NULL;
 }
 
@@ -319,56 +319,339 @@ type_err(struct ctx *c, const struct slot *s, const char *want)
 	    json_type_name(s->type), want);
 }
 
-/* Appends the canonical form of a scalar key: a type tag, then the
- * decoded string, the number's literal text, or true/false. */
+void
+record_key_add(struct buf *keys, enum json_type t, const char *v, size_t n)
+{
+	ssize_t got;
+
+	switch (t) {
+	case JSON_STRING:
+		buf_add(keys, "s", 1);
+		got = json_unescape(v, n, buf_reserve(keys, n), n);
+		keys->len += got;
+		return;
+	case JSON_NUMBER:
+		buf_add(keys, "n", 1);
+		break;
+	case JSON_TRUE:
+	case JSON_FALSE:
+		buf_add(keys, "b", 1);
+		break;
+	default:
+		buf_add(keys, "o", 1);
+		break;
+	}
+	buf_add(keys, v, n);
+}
+
+/* Appends the canonical key of a scalar member: a group key (ints_only:
+ * a string or an integer), a stratum part (capped: --stratum-cap), a
+ * batch key. */
 static int
 scalar_key(struct ctx *c, const struct slot *s, struct buf *keys,
     int ints_only, const struct fields *f, int capped)
 {
-	char tag;
-	ssize_t n;
-	double v;
+	size_t n = s->vend - s->vbeg;
+	char lab[64];
+	int k;
 
 	switch (s->type) {
 	case JSON_STRING:
-		tag = 's';
-		buf_add(keys, &tag, 1);
-		n = json_unescape(s->vbeg, s->vend - s->vbeg,
-		    buf_reserve(keys, s->vend - s->vbeg), s->vend - s->vbeg);
-		keys->len += n;
-		return 0;
+		break;
 	case JSON_NUMBER:
 		if (ints_only && (s->numflags & JSON_NUM_FRAC))
 			return err(c, EXIT_DATA, "field \"%s\" is %.*s, "
 			    "expected an integer or a string", s->name,
-			    (int)(s->vend - s->vbeg), s->vbeg);
-		if (capped && f->has_cap) {
-			v = json_strtod(s->vbeg, s->vend - s->vbeg);
-			if (v >= f->cap) {
-				char lab[64];
-
-				n = snprintf(lab, sizeof(lab), "c>=%.17g",
-				    f->cap);
-				buf_add(keys, lab, n);
-				return 0;
-			}
-		}
-		tag = 'n';
-		buf_add(keys, &tag, 1);
-		buf_add(keys, s->vbeg, s->vend - s->vbeg);
-		return 0;
-	case JSON_TRUE:
-	case JSON_FALSE:
-		if (!ints_only) {
-			buf_add(keys, "b", 1);
-			buf_add(keys, s->vbeg, s->vend - s->vbeg);
+			    (int)n, s->vbeg);
+		/* The capped tail is one stratum, "c>=CAP". */
+		if (capped && f->has_cap && json_strtod(s->vbeg, n) >=
+		    f->cap) {
+			k = snprintf(lab, sizeof(lab), "c>=%.17g", f->cap);
+			buf_add(keys, lab, k);
 			return 0;
 		}
+		break;
+	case JSON_TRUE:
+	case JSON_FALSE:
+		if (!ints_only)
+			break;
 		/* FALLTHROUGH */
 	default:
 		return type_err(c, s, ints_only ? "a string or an integer" :
 		    "an integer, a string or a boolean");
 	}
+	record_key_add(keys, s->type, s->vbeg, n);
+	return 0;
+}
+
+/* The error for a line that is not an object (p at its first byte). */
+static int
+not_object(struct ctx *c, const char *p)
+{
+	struct json_err e;
+	enum json_type t;
+	const char *q;
+
+	if (p < c->end && (*p == '[' || *p == '"' || *p == '-' ||
+	    (*p >= '0' && *p <= '9') || *p == 't' || *p == 'f' ||
+	    *p == 'n')) {
+		q = json_value(p, c->end, &t, &e);
+		if (q != NULL && json_ws(q, c->end) == c->end)
+			return err(c, EXIT_DATA, "the line is %s, expected a "
+			    "JSON object", json_type_name(t));
+	}
+	return err(c, EXIT_DATA, "invalid JSON: expected an object");
+}
+
+/* The slot a member's (decoded) name is for, from slot i on, or NULL. */
+static struct slot *
+find_slot(struct ctx *c, int i, const char *key, size_t keylen)
+{
+	for (; i < c->nslot; i++)
+		if (strlen(c->slot[i].name) == keylen &&
+		    memcmp(c->slot[i].name, key, keylen) == 0)
+			return &c->slot[i];
+	return NULL;
+}
+
+/*
+ * One member, p at its value: parsed into its slot when rladv reads it,
+ * only validated otherwise.  Returns the byte after the value, or NULL
+ * with the error set.
+ */
+static const char *
+member(struct ctx *c, const char *key, size_t keylen, const char *p,
+    size_t prev, struct buf *runs)
+{
+	struct slot *s, *o;
+	struct json_err e;
+	enum json_type t;
+	const char *q;
+	enum role role;
+	int idx;
+
+	if ((s = find_slot(c, 0, key, keylen)) == NULL) {
+		if ((q = json_value(p, c->end, &t, &e)) == NULL)
+			json_fail(c, &e);
+		return q;
+	}
+	if (s->seen) {
+		err(c, EXIT_DATA, "field \"%s\" appears twice", s->name);
+		return NULL;
+	}
+	s->seen = 1;
+	s->prev = prev;
+	if ((q = parse_slot(c, s, p, runs)) == NULL)
+		return NULL;
+	/* One field may serve two roles (a stratum key that is also the
+	 * group key): the others share it. */
+	for (o = s; (o = find_slot(c, o - c->slot + 1, key, keylen)) != NULL;) {
+		role = o->role;
+		idx = o->idx;
+		*o = *s;
+		o->role = role;
+		o->idx = idx;
+	}
+	return q;
+}
+
+/*
+ * The member walk: the whole line validated, every member rladv reads in
+ * its slot, the layout (where the object closes, the spacing) in r.
+ */
+static int
+walk(struct ctx *c, struct record *r, struct buf *runs)
+{
+	struct json_err e;
+	const char *p, *kb, *ke, *key;
+	char kbuf[128];
+	size_t keylen, prev;
+	ssize_t n;
+	int esc, first = 1;
+
+	p = json_ws(c->line, c->end);
+	if (p >= c->end || *p != '{')
+		return not_object(c, p);
+	prev = p + 1 - c->line;	/* the first member follows the '{' */
+	p = json_ws(p + 1, c->end);
+	if (p < c->end && *p == '}') {
+		r->close = p - c->line;
+		p++;
+		goto after;
+	}
+	for (;;) {
+		if (p >= c->end || *p != '"') {
+			e.at = p;
+			e.code = JSON_E_KEY;
+			return json_fail(c, &e);
+		}
+		kb = p;
+		if ((p = json_string(p, c->end, &esc, &e)) == NULL)
+			return json_fail(c, &e);
+		ke = p;
+		key = kb + 1;
+		keylen = ke - kb - 2;
+		if (esc) {
+			n = json_unescape(kb, ke - kb, kbuf, sizeof(kbuf));
+			key = kbuf;
+			keylen = n < 0 ? 0 : (size_t)n;
+		}
+		p = json_ws(p, c->end);
+		if (p >= c->end || *p != ':') {
+			e.at = p;
+			e.code = JSON_E_COLON;
+			return json_fail(c, &e);
+		}
+		if (first)
+			r->colon_space = p + 1 < c->end && p[1] == ' ';
+		p = json_ws(p + 1, c->end);
+		if ((p = member(c, key, keylen, p, prev, runs)) == NULL)
+			return c->d->status;
+		r->nmembers++;
+		prev = p - c->line;
+		p = json_ws(p, c->end);
+		if (p < c->end && *p == ',') {
+			if (first)
+				r->comma_space = p + 1 < c->end && p[1] == ' ';
+			first = 0;
+			p = json_ws(p + 1, c->end);
+			continue;
+		}
+		if (p < c->end && *p == '}') {
+			r->close = p - c->line;
+			p++;
+			break;
+		}
+		e.at = p;
+		e.code = p < c->end ? JSON_E_OBJECT_SEP : JSON_E_END;
+		return json_fail(c, &e);
+	}
+after:
+	p = json_ws(p, c->end);
+	if (p < c->end) {
+		e.at = p;
+		e.code = JSON_E_TRAILING;
+		return json_fail(c, &e);
+	}
+	return 0;
+}
+
+/* Group key: a non-empty string or an integer. */
+static int
+take_group(struct ctx *c, const struct fields *f, struct record *r,
+    struct buf *keys)
+{
+	struct slot *s;
+
+	if ((s = chosen(c, R_GROUP, -1)) == NULL)
+		return 0;
+	r->alias[0] = s->idx;
+	if (s->type == JSON_STRING && s->vend - s->vbeg == 2)
+		return err(c, EXIT_DATA, "field \"%s\" is empty", s->name);
+	r->gkey = keys->len;
+	if (scalar_key(c, s, keys, 1, f, 0) != 0)
+		return c->d->status;
+	r->gkeylen = keys->len - r->gkey;
+	if (r->gkeylen == 1)
+		return err(c, EXIT_DATA, "field \"%s\" is empty", s->name);
+	r->has_group = 1;
+	return 0;
+}
+
+/* Reward: a finite number. */
+static int
+take_reward(struct ctx *c, const struct fields *f, struct record *r)
+{
+	struct slot *s;
+
+	if ((s = chosen(c, R_REWARD, -1)) == NULL)
+		return err(c, EXIT_DATA, "field \"%s\" is missing",
+		    f->reward[0]);
+	r->alias[1] = s->idx;
+	if (s->type != JSON_NUMBER)
+		return type_err(c, s, "a number");
+	r->reward = json_strtod(s->vbeg, s->vend - s->vbeg);
+	if (!isfinite(r->reward))
+		return err(c, EXIT_DATA, "field \"%s\" is %.*s, not a finite "
+		    "number", s->name, (int)(s->vend - s->vbeg), s->vbeg);
+	if (r->reward == 0)
+		r->reward = 0;	/* -0 would print as -0 */
+	return 0;
+}
+
+/* Log-probs, an array of finite numbers, and the mask: 0/1 or booleans,
+ * as long as the log-probs. */
+static int
+take_tokens(struct ctx *c, const struct fields *f, struct record *r)
+{
+	struct slot *s;
+
+	if ((s = chosen(c, R_LOGPROBS, -1)) == NULL)
+		return err(c, EXIT_DATA, "field \"%s\" is missing",
+		    f->logprobs[0]);
+	r->alias[2] = s->idx;
+	if (s->bad)
+		return slot_error(c, s);
+	if (s->type != JSON_ARRAY)
+		return type_err(c, s, "an array of numbers");
+	r->L = s->count;
+	r->T = r->L;
+	if ((s = chosen(c, R_MASK, -1)) == NULL)
+		return 0;
+	r->alias[3] = s->idx;
+	if (s->bad)
+		return slot_error(c, s);
+	if (s->type != JSON_ARRAY)
+		return type_err(c, s, "an array of 0/1");
+	if (s->count != r->L)
+		return err(c, EXIT_DATA, "field \"%s\" has %zu elements, but "
+		    "\"%s\" has %zu", s->name, s->count,
+		    f->logprobs[r->alias[2]], r->L);
+	r->has_mask = 1;
+	r->runs = s->runs;
+	r->nruns = s->nruns;
+	r->T = s->ones;
+	return 0;
+}
+
+/* Stratum: every part present, each a scalar; then the batch key. */
+static int
+take_strata(struct ctx *c, const struct fields *f, struct record *r,
+    struct buf *keys)
+{
+	struct slot *s;
+	int i;
+
+	r->skey = keys->len;
+	for (i = 0; i < f->nstratum; i++) {
+		if ((s = chosen(c, R_STRATUM, i)) == NULL) {
+			if (f->need_stratum)
+				return err(c, EXIT_DATA, "field \"%s\" is "
+				    "missing (the stratum key)",
+				    f->stratum[i]);
+			keys->len = r->skey;
+			break;
+		}
+		if (i > 0)
+			buf_add(keys, "\x1f", 1);
+		if (scalar_key(c, s, keys, 0, f, 1) != 0)
+			return c->d->status;
+	}
+	if (i == f->nstratum && f->nstratum > 0) {
+		r->has_stratum = 1;
+		r->skeylen = keys->len - r->skey;
+	}
+	if (f->batch == NULL)
+		return 0;
+	if ((s = chosen(c, R_BATCH, -1)) == NULL)
+		return err(c, EXIT_DATA, "field \"%s\" is missing (the batch "
+		    "key)", f->batch);
+	r->bkey = keys->len;
+	if (scalar_key(c, s, keys, 0, f, 0) != 0)
+		return c->d->status;
+	r->bkeylen = keys->len - r->bkey;
+	r->has_batch = 1;
+	return 0;
 }
 
 int
@@ -377,18 +660,12 @@ record_parse(const char *line, size_t len, const struct fields *f,
     const char *file, unsigned long long lineno, struct diag *d)
 {
 	struct ctx c;
-	struct json_err e;
-	const char *p, *end = line + len, *kb, *ke;
-	char kbuf[128];
-	const char *key;
-	size_t keylen, prev;
 	struct slot *s;
-	int i, esc, first = 1;
-	enum json_type t;
-	const char *group_names[1];
+	const char *batch_names[1];
+	int i;
 
 	c.line = line;
-	c.end = end;
+	c.end = line + len;
 	c.file = file;
 	c.lineno = lineno;
 	c.d = d;
@@ -399,214 +676,19 @@ record_parse(const char *line, size_t len, const struct fields *f,
 	add_slots(&c, f->mask, f->nmask, R_MASK);
 	add_slots(&c, f->stratum, f->nstratum, R_STRATUM);
 	if (f->batch) {
-		group_names[0] = f->batch;
-		add_slots(&c, group_names, 1, R_BATCH);
+		batch_names[0] = f->batch;
+		add_slots(&c, batch_names, 1, R_BATCH);
 	}
 	add_slots(&c, record_out_names, OUT_NFIELDS, R_OUT);
 
+	/* The member walk, then the fields from what it found. */
 	memset(r, 0, sizeof(*r));
-	p = json_ws(line, end);
-	if (p >= end || *p != '{') {
-		if (p < end && (*p == '[' || *p == '"' || *p == '-' ||
-		    (*p >= '0' && *p <= '9') || *p == 't' || *p == 'f' ||
-		    *p == 'n')) {
-			const char *q = json_value(p, end, &t, &e);
-
-			if (q != NULL && json_ws(q, end) == end)
-				return err(&c, EXIT_DATA, "the line is %s, "
-				    "expected a JSON object", json_type_name(t));
-		}
-		return err(&c, EXIT_DATA, "invalid JSON: expected an object");
-	}
-	prev = p + 1 - line;	/* the first member follows the '{' */
-	p = json_ws(p + 1, end);
-	if (p < end && *p == '}') {
-		r->close = p - line;
-		p++;
-		goto after;
-	}
-	for (;;) {
-		if (p >= end || *p != '"') {
-			e.at = p;
-			e.what = "expected a string key";
-			return json_fail(&c, &e);
-		}
-		kb = p;
-		if ((p = json_string(p, end, &esc, &e)) == NULL)
-			return json_fail(&c, &e);
-		ke = p;
-		key = kb + 1;
-		keylen = ke - kb - 2;
-		if (esc) {
-			ssize_t n = json_unescape(kb, ke - kb, kbuf,
-			    sizeof(kbuf));
-
-			key = kbuf;
-			keylen = n < 0 ? 0 : (size_t)n;
-		}
-		p = json_ws(p, end);
-		if (p >= end || *p != ':') {
-			e.at = p;
-			e.what = "expected ':'";
-			return json_fail(&c, &e);
-		}
-		if (first)
-			r->colon_space = p + 1 < end && p[1] == ' ';
-		p = json_ws(p + 1, end);
-		s = NULL;
-		for (i = 0; i < c.nslot; i++)
-			if (strlen(c.slot[i].name) == keylen &&
-			    memcmp(c.slot[i].name, key, keylen) == 0) {
-				s = &c.slot[i];
-				break;
-			}
-		if (s != NULL) {
-			if (s->seen)
-				return err(&c, EXIT_DATA, "field \"%s\" "
-				    "appears twice", s->name);
-			s->seen = 1;
-			s->prev = prev;
-			if ((p = parse_slot(&c, s, p, runs)) == NULL)
-				return c.d->status;
-			/* One field may serve two roles (a stratum key that
-			 * is also the group key): the others share it. */
-			for (i++; i < c.nslot; i++)
-				if (strlen(c.slot[i].name) == keylen &&
-				    memcmp(c.slot[i].name, key, keylen) == 0) {
-					enum role role = c.slot[i].role;
-					int idx = c.slot[i].idx;
-
-					c.slot[i] = *s;
-					c.slot[i].role = role;
-					c.slot[i].idx = idx;
-				}
-		} else {
-			const char *q = json_value(p, end, &t, &e);
-
-			if (q == NULL)
-				return json_fail(&c, &e);
-			p = q;
-		}
-		r->nmembers++;
-		prev = p - line;
-		p = json_ws(p, end);
-		if (p < end && *p == ',') {
-			if (first)
-				r->comma_space = p + 1 < end && p[1] == ' ';
-			first = 0;
-			p = json_ws(p + 1, end);
-			continue;
-		}
-		if (p < end && *p == '}') {
-			r->close = p - line;
-			p++;
-			break;
-		}
-		e.at = p;
-		e.what = p < end ? "expected ',' or '}'" :
-		    "unexpected end of line";
-		return json_fail(&c, &e);
-	}
-after:
-	p = json_ws(p, end);
-	if (p < end) {
-		e.at = p;
-		e.what = "trailing data after the object";
-		return json_fail(&c, &e);
-	}
-
-	/* Group key: a non-empty string or an integer. */
+	if (walk(&c, r, runs) != 0)
+		return d->status;
 	memset(r->alias, -1, sizeof(r->alias));
-	if ((s = chosen(&c, R_GROUP, -1)) != NULL) {
-		r->alias[0] = s->idx;
-		if (s->type == JSON_STRING && s->vend - s->vbeg == 2)
-			return err(&c, EXIT_DATA, "field \"%s\" is empty",
-			    s->name);
-		r->gkey = keys->len;
-		if (scalar_key(&c, s, keys, 1, f, 0) != 0)
-			return d->status;
-		r->gkeylen = keys->len - r->gkey;
-		if (r->gkeylen == 1)
-			return err(&c, EXIT_DATA, "field \"%s\" is empty",
-			    s->name);
-		r->has_group = 1;
-	}
-
-	/* Reward: a finite number. */
-	if ((s = chosen(&c, R_REWARD, -1)) == NULL)
-		return err(&c, EXIT_DATA, "field \"%s\" is missing",
-		    f->reward[0]);
-	r->alias[1] = s->idx;
-	if (s->type != JSON_NUMBER)
-		return type_err(&c, s, "a number");
-	r->reward = json_strtod(s->vbeg, s->vend - s->vbeg);
-	if (!isfinite(r->reward))
-		return err(&c, EXIT_DATA, "field \"%s\" is %.*s, not a finite "
-		    "number", s->name, (int)(s->vend - s->vbeg), s->vbeg);
-	if (r->reward == 0)
-		r->reward = 0;	/* -0 would print as -0 */
-
-	/* Log-probs: an array of finite numbers. */
-	if ((s = chosen(&c, R_LOGPROBS, -1)) == NULL)
-		return err(&c, EXIT_DATA, "field \"%s\" is missing",
-		    f->logprobs[0]);
-	r->alias[2] = s->idx;
-	if (s->bad)
-		return slot_error(&c, s);
-	if (s->type != JSON_ARRAY)
-		return type_err(&c, s, "an array of numbers");
-	r->L = s->count;
-
-	/* Mask: 0/1 or booleans, as long as the log-probs. */
-	r->T = r->L;
-	if ((s = chosen(&c, R_MASK, -1)) != NULL) {
-		r->alias[3] = s->idx;
-		if (s->bad)
-			return slot_error(&c, s);
-		if (s->type != JSON_ARRAY)
-			return type_err(&c, s, "an array of 0/1");
-		if (s->count != r->L)
-			return err(&c, EXIT_DATA, "field \"%s\" has %zu "
-			    "elements, but \"%s\" has %zu", s->name, s->count,
-			    f->logprobs[r->alias[2]], r->L);
-		r->has_mask = 1;
-		r->runs = s->runs;
-		r->nruns = s->nruns;
-		r->T = s->ones;
-	}
-
-	/* Stratum: every part present, each a scalar. */
-	r->skey = keys->len;
-	for (i = 0; i < f->nstratum; i++) {
-		if ((s = chosen(&c, R_STRATUM, i)) == NULL) {
-			if (f->need_stratum)
-				return err(&c, EXIT_DATA, "field \"%s\" is "
-				    "missing (the stratum key)",
-				    f->stratum[i]);
-			keys->len = r->skey;
-			break;
-		}
-		if (i > 0)
-			buf_add(keys, "\x1f", 1);
-		if (scalar_key(&c, s, keys, 0, f, 1) != 0)
-			return d->status;
-	}
-	if (i == f->nstratum && f->nstratum > 0) {
-		r->has_stratum = 1;
-		r->skeylen = keys->len - r->skey;
-	}
-
-	if (f->batch) {
-		if ((s = chosen(&c, R_BATCH, -1)) == NULL)
-			return err(&c, EXIT_DATA, "field \"%s\" is missing "
-			    "(the batch key)", f->batch);
-		r->bkey = keys->len;
-		if (scalar_key(&c, s, keys, 0, f, 0) != 0)
-			return d->status;
-		r->bkeylen = keys->len - r->bkey;
-		r->has_batch = 1;
-	}
-
+	if (take_group(&c, f, r, keys) != 0 || take_reward(&c, f, r) != 0 ||
+	    take_tokens(&c, f, r) != 0 || take_strata(&c, f, r, keys) != 0)
+		return d->status;
 	for (i = 0; i < OUT_NFIELDS; i++)
 		if ((s = chosen(&c, R_OUT, i)) != NULL) {
 			r->out[i].present = 1;

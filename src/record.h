@@ -11,6 +11,7 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "json.h"
 
 #define FIELD_MAXNAMES	8	/* aliases of one field, or stratum parts */
 
@@ -76,6 +77,14 @@ void	record_fields_default(struct fields *f);
 int	record_parse(const char *line, size_t len, const struct fields *f,
 	    struct record *r, struct buf *keys, struct buf *runs,
 	    const char *file, unsigned long long lineno, struct diag *d);
+/*
+ * Appends the canonical key of a JSON value of type t (n bytes at v, as
+ * json_value() found them): a type tag, then the decoded string, or the
+ * number's literal text (so that integer ids beyond 2^53 stay distinct),
+ * or the literal of a boolean, or the text of anything else.
+ */
+void	record_key_add(struct buf *keys, enum json_type t, const char *v,
+	    size_t n);
 /* A canonical key as people read it (strips the type tags). */
 void	record_key_label(const char *key, size_t len, struct buf *out);
 

@@ -237,6 +237,12 @@ if (ulimit -v 200000 && "$rladv" good.jsonl) >/dev/null 2>&1; then
 	oom oom_many_records_stdin 60000 --unsorted - <big3.jsonl
 	rm -f big3.jsonl
 	oom oom_msgrpo 60000 -a msgrpo --unsorted big.jsonl big.jsonl big.jsonl
+	# A number too long for the stack buffer its value is read from
+	# (a reward of 120 MB): out of memory, not bad data.
+	{ printf '{"prompt_id":"a","reward":0.'; head -c 120000000 /dev/zero | tr '\0' 0
+	  printf '1,"logprobs":[-1]}\n'; } >longnum.jsonl
+	oom oom_long_number 200000 longnum.jsonl
+	rm -f longnum.jsonl
 else
 	skip oom "rladv does not start under ulimit -v 200000 (a sanitizer build?)"
 fi
