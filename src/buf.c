@@ -87,7 +87,7 @@ grow(char *p, size_t len, size_t ocap, size_t *cap)
 		free(p);
 	}
 	if (q == NULL)
-		diag_fatal(EXIT_IO, "out of memory");
+		diag_oom();
 	return q;
 }
 

@@ -53,8 +53,8 @@ diag_exit(const struct diag *d)
 	exit(d->status ? d->status : EXIT_IO);
 }
 
-static void
-oom(void)
+void
+diag_oom(void)
 {
 	fputs("rladv: out of memory\n", stderr);
 	exit(EXIT_IO);
@@ -66,7 +66,7 @@ diag_malloc(size_t n)
 	void *p = malloc(n ? n : 1);
 
 	if (p == NULL)
-		oom();
+		diag_oom();
 	return p;
 }
 
@@ -76,7 +76,7 @@ diag_calloc(size_t n, size_t size)
 	void *p = calloc(n ? n : 1, size ? size : 1);
 
 	if (p == NULL)
-		oom();
+		diag_oom();
 	return p;
 }
 
@@ -86,7 +86,7 @@ diag_realloc(void *p, size_t n)
 	void *q = realloc(p, n ? n : 1);
 
 	if (q == NULL)
-		oom();
+		diag_oom();
 	return q;
 }
 
@@ -96,7 +96,7 @@ diag_strdup(const char *s)
 	char *p = strdup(s);
 
 	if (p == NULL)
-		oom();
+		diag_oom();
 	return p;
 }
 

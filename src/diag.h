@@ -47,6 +47,8 @@ void	diag_catch_sigbus(const char *name);
  * the exit status is the same.
  */
 void	*diag_malloc(size_t n);
+/* What they do when it fails (for memory from elsewhere, e.g. mmap). */
+void	 diag_oom(void) __attribute__((noreturn));
 void	*diag_calloc(size_t n, size_t size);
 void	*diag_realloc(void *p, size_t n);
 char	*diag_strdup(const char *s);
