@@ -191,6 +191,7 @@ check test: rladv unit
 	@sh tests/errors.sh ./rladv
 	@sh tests/faults.sh ./rladv
 	@sh tests/stats_diff.sh ./rladv
+	@sh tests/html.sh ./rladv
 	@sh tests/help_synopsis.sh ./rladv man/rladv.1
 	@sh tests/man_examples.sh ./rladv man/rladv.1
 	@python3 tests/conformance/check.py ./rladv

@@ -20,8 +20,11 @@
 
 #include <cjson/cJSON.h>
 
+#include "bins.h"
 #include "cmd.h"
 #include "compute.h"
+#include "diff_html.h"
+#include "html.h"
 #include "input.h"
 #include "json.h"
 #include "pipeline.h"
@@ -39,6 +42,8 @@ struct side {
 	double			 mass;	/* sum |A| c T, all records */
 	/* Cell means of groups with two strata or more. */
 	double			 off_ss, off_n;
+	/* --html: the advantages, T of records with A > 0 and A < 0. */
+	struct bins		 hadv, len_pos, len_neg;
 };
 
 /* One stratum key across groups and batches. */
@@ -49,6 +54,7 @@ struct dstr {
 	double			 cell_ss[2];
 	double			 cell_n;
 	double			 mass[2];
+	struct bins		 adv[2];	/* --html */
 };
 
 struct top {
@@ -66,6 +72,7 @@ struct dctx {
 	struct top		*top;
 	size_t			 ntop, maxtop;
 	size_t			 cap;
+	int			 html;	/* --html: fill the bins */
 	/* Of the group at hand; sum[s]: side s's advantages. */
 	struct strata_cells	 cells;
 };
@@ -127,6 +134,18 @@ top_add(struct dctx *x, double a, double b, const struct gbatch *gb,
 	x->ntop++;
 }
 
+/* --html: advantage A of side s, of a record of T tokens in stratum ds. */
+static void
+html_add(struct side *sd, struct dstr *ds, int s, double A, double T)
+{
+	bins_add(&ds->adv[s], A);
+	bins_add(&sd->hadv, A);
+	if (A > 0)
+		bins_add(&sd->len_pos, T);
+	else if (A < 0)
+		bins_add(&sd->len_neg, T);
+}
+
 static int
 on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
     struct diag *d)
@@ -164,6 +183,8 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 				m = fabs(A) * x->s[s].w[k] * v->T[k];
 				ds->mass[s] += m;
 				x->s[s].mass += m;
+				if (x->html)
+					html_add(&x->s[s], ds, s, A, v->T[k]);
 				/* Theorem 4 speaks of strata with a reward
 				 * spread; a cell of equal rewards has none. */
 				if (!c->eq[t]) {
@@ -419,6 +440,50 @@ print_human(const struct dctx *x)
 	}
 }
 
+/* ---- The page (--html) --------------------------------------------- */
+
+static int
+print_page(const struct dctx *x, const struct prefs *c, FILE *f,
+    struct diag *d)
+{
+	struct diff_page p;
+	size_t ns = keymap_count(&x->keys), *ix, i;
+	struct diff_stratum *ds = diag_calloc(ns + 1, sizeof(*ds));
+	int s, rc;
+
+	memset(&p, 0, sizeof(p));
+	p.c = c;
+	p.records = (double)x->records;
+	p.groups = (double)x->groups;
+	p.flips = (double)x->flips;
+	p.corr = correlation(x);
+	ix = strata_sorted(&x->keys);
+	for (s = 0; s < 2; s++) {
+		p.opts[s] = x->s[s].opts;
+		p.adv[s] = &x->s[s].hadv;
+		p.len_pos[s] = &x->s[s].len_pos;
+		p.len_neg[s] = &x->s[s].len_neg;
+		for (i = 0; i < ns; i++) {
+			const struct dstr *t = dstr_of(x, ix[i]);
+
+			ds[i].records = t->a[0].n;
+			ds[i].mean[s] = t->a[s].n ? t->a[s].mean : NAN;
+			ds[i].mass[s] = share(t->mass[s], x->s[s].mass);
+			ds[i].adv[s] = &t->adv[s];
+		}
+	}
+	for (i = 0; i < ns; i++)
+		ds[i].label = strata_label_of(&x->keys, ix[i]);
+	free(ix);
+	p.stratum = ds;
+	p.nstratum = ns;
+	rc = diff_html_write(f, c->html, &p, d);
+	for (i = 0; i < ns; i++)
+		free((char *)ds[i].label);
+	free(ds);
+	return rc;
+}
+
 /* Whether two configurations read the records the same way. */
 static int
 same_input(const struct prefs *p, const struct prefs *q)
@@ -492,6 +557,7 @@ diff_configs(struct prefs *outer, const struct dopts *o)
 	struct dctx x;
 	struct pipeline_stats st;
 	struct diag d = { 0 };
+	FILE *page = NULL;
 	size_t i;
 	int rc = 0, s, need_tie, stream;
 
@@ -499,11 +565,16 @@ diff_configs(struct prefs *outer, const struct dopts *o)
 	keymap_init(&x.keys, sizeof(struct dstr));
 	x.maxtop = o->top;
 	x.top = diag_calloc(o->top + 1, sizeof(*x.top));
+	x.html = outer->html != NULL;
 	for (s = 0; s < 2 && rc == 0; s++) {
 		x.s[s].opts = o->opt[s] ? o->opt[s] : "";
 		rc = side_parse(&x.s[s], outer, names[s], &d);
 		x.s[s].ap = x.s[s].c.ap;
 	}
+	/* Opened before the log is read, so that a page that cannot be
+	 * written fails at once. */
+	if (rc == 0 && x.html && (page = html_open(outer->html, &d)) == NULL)
+		rc = d.status;
 	if (rc == 0) {
 		/* The pipeline parses for both: the stratum key is
 		 * required when either side stratifies. */
@@ -516,12 +587,19 @@ diff_configs(struct prefs *outer, const struct dopts *o)
 		rc = pipeline_run(outer, need_tie, stream, on_batch, &x, &st,
 		    &d);
 	}
-	/* A failed write shows in ferror(stdout), which run_cmd()
-	 * checks. */
-	if (rc == 0 && outer->json)
-		(void)print_json(&x);
-	else if (rc == 0)
-		print_human(&x);
+	if (rc == 0 && page != NULL) {
+		rc = print_page(&x, outer, page, &d);
+		page = NULL;
+	}
+	/* --html -: the page is standard output.  A failed write shows in
+	 * ferror(stdout), which run_cmd() checks. */
+	if (rc == 0 && !(x.html && strcmp(outer->html, "-") == 0)) {
+		if (outer->json)
+			(void)print_json(&x);
+		else
+			print_human(&x);
+	}
+	html_abandon(page, outer->html);
 	if (rc != 0)
 		diag_print(&d);
 	for (s = 0; s < 2; s++) {
@@ -1113,6 +1191,13 @@ cmd_diff(struct run *r)
 	cJSON_InitHooks(&hooks);
 	if (c->mode == OPT_OUTPUTS)
 		return diff_outputs(c, &c->diff);
+	if (c->html && c->json && strcmp(c->html, "-") == 0) {
+		diag_set(&d, EXIT_USAGE, "--html - and --json both write to "
+		    "standard output: give the page a file, e.g. --html "
+		    "diff.html");
+		diag_print(&d);
+		return d.status;
+	}
 	if (!c->diff.opt[0] && !c->diff.opt[1]) {
 		diag_set(&d, EXIT_USAGE, "diff needs two configurations "
 		    "(rladv diff --a \"-a grpo\" --b \"-a stratified\" FILE) "

@@ -19,8 +19,11 @@
 #include <cjson/cJSON.h>
 
 #include "advmath.h"
+#include "bins.h"
 #include "cmd.h"
+#include "html.h"
 #include "pipeline.h"
+#include "stats_html.h"
 #include "strata.h"
 
 #define BAR_WIDTH	30
@@ -40,6 +43,7 @@ struct acc {
 	struct hbin		*hist;		/* sorted by size */
 	size_t			 nhist, hcap;
 	struct keymap		 strata;	/* values: reward moments */
+	struct strata_mom	 reward;	/* all records */
 	/* Trained tokens T_i: all records, A > 0, A < 0. */
 	struct strata_mom	 len, pos, neg;
 	unsigned long long	 zero;		/* records with A = 0 */
@@ -55,6 +59,8 @@ struct sctx {
 	struct acc		*batch;
 	size_t			 nbatch, bcap;
 	struct strata_cells	 cells;	/* of the group at hand */
+	/* --html: trained tokens of records with A > 0, A < 0. */
+	struct bins		 len_pos, len_neg;
 };
 
 /* What the sign-length reading of Balanced Aggregation §4.3.3 says. */
@@ -134,6 +140,7 @@ acc_merge(struct acc *t, const struct acc *o)
 		k = keymap_get(&t->strata, key, len, NULL);
 		strata_mom_merge(srew(t, k), srew(o, i));
 	}
+	strata_mom_merge(&t->reward, &o->reward);
 	strata_mom_merge(&t->len, &o->len);
 	strata_mom_merge(&t->pos, &o->pos);
 	strata_mom_merge(&t->neg, &o->neg);
@@ -223,6 +230,7 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 				else
 					a->noalias[i]++;
 			strata_mom_add(srew(a, c->loc[s]), v->r[k]);
+			strata_mom_add(&a->reward, v->r[k]);
 			strata_mom_add(&a->len, v->T[k]);
 			/* The sign of GRPO's (r - mean) / (std + eps); equal
 			 * rewards give exactly 0 (SPEC §3). */
@@ -233,6 +241,9 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 				strata_mom_add(&a->neg, v->T[k]);
 			else
 				a->zero++;
+			if (x->c->html != NULL && dev != 0)
+				bins_add(dev > 0 ? &x->len_pos : &x->len_neg,
+				    v->T[k]);
 		}
 		/* Theorem 1: sum (r - mu)^2 = sum (r - mu_k)^2 +
 		 * sum_k n_k (mu_k - mu)^2, group by group.  Each cell's sum
@@ -716,6 +727,75 @@ print_human(const struct sctx *x, const struct acc *t,
 	print_acc(x, t, utf8);
 }
 
+/* ---- The page (--html) --------------------------------------------- */
+
+static void
+page_row(const struct acc *a, struct stats_row *r)
+{
+	r->label = a->label;
+	r->records = (double)a->records;
+	r->groups = (double)a->groups;
+	r->zero_std = a->groups ? (double)a->zero_std / (double)a->groups :
+	    NAN;
+	r->reward = a->records ? strata_mom_mean(&a->reward) : NAN;
+	r->len_pos = a->pos.n ? strata_mom_mean(&a->pos) : NAN;
+	r->len_neg = a->neg.n ? strata_mom_mean(&a->neg) : NAN;
+	r->between = a->ss_total > 0 ? a->ss_between / a->ss_total : NAN;
+}
+
+static int
+print_page(const struct sctx *x, const struct acc *t,
+    const struct pipeline_stats *st, FILE *f, struct diag *d)
+{
+	struct stats_page p;
+	struct stats_row *row = diag_calloc(x->nbatch + 1, sizeof(*row));
+	size_t ns = keymap_count(&t->strata);
+	struct stats_stratum *ss = diag_calloc(ns + 1, sizeof(*ss));
+	size_t *size = diag_calloc(t->nhist + 1, sizeof(*size)), *ix, i;
+	double *groups = diag_calloc(t->nhist + 1, sizeof(*groups));
+	char verdict[128], cmp[128], why[128], reading[400];
+	int rc;
+
+	memset(&p, 0, sizeof(p));
+	p.c = x->c;
+	p.rejected = st->rejected;
+	for (i = 0; i < x->nbatch; i++)
+		page_row(&x->batch[i], &row[i]);
+	p.row = row;
+	p.nrow = x->nbatch;
+	page_row(t, &p.total);
+	ix = strata_sorted(&t->strata);
+	for (i = 0; i < ns; i++) {
+		ss[i].label = strata_label_of(&t->strata, ix[i]);
+		ss[i].records = srew(t, ix[i])->n;
+		ss[i].reward_mean = strata_mom_mean(srew(t, ix[i]));
+	}
+	free(ix);
+	p.stratum = ss;
+	p.nstratum = ns;
+	for (i = 0; i < t->nhist; i++) {
+		size[i] = t->hist[i].size;
+		groups[i] = (double)t->hist[i].groups;
+	}
+	p.size = size;
+	p.size_groups = groups;
+	p.nsize = t->nhist;
+	p.len_pos = &x->len_pos;
+	p.len_neg = &x->len_neg;
+	reading_text(t, verdict, cmp, why, sizeof(why));
+	snprintf(reading, sizeof(reading), "Reading: %s (%s; Balanced "
+	    "Aggregation 4.3.3).", verdict, cmp);
+	p.reading = reading;
+	rc = stats_html_write(f, x->c->html, &p, d);
+	for (i = 0; i < ns; i++)
+		free((char *)ss[i].label);
+	free(size);
+	free(groups);
+	free(ss);
+	free(row);
+	return rc;
+}
+
 int
 cmd_stats(struct run *r)
 {
@@ -725,10 +805,24 @@ cmd_stats(struct run *r)
 	struct acc total;
 	struct pipeline_stats st;
 	struct diag d = { 0 };
+	FILE *page = NULL;
 	size_t i;
 	int rc;
 
 	cJSON_InitHooks(&hooks);
+	if (c->html && c->json && strcmp(c->html, "-") == 0) {
+		rc = diag_set(&d, EXIT_USAGE, "--html - and --json both write "
+		    "to standard output: give the page a file, e.g. --html "
+		    "stats.html");
+		diag_print(&d);
+		return rc;
+	}
+	/* Opened first, so that a page that cannot be written fails
+	 * before the log is read. */
+	if (c->html && (page = html_open(c->html, &d)) == NULL) {
+		diag_print(&d);
+		return d.status;
+	}
 	/* Stats describes whatever is there: a record without the stratum
 	 * key falls in "(none)". */
 	c->fields.need_stratum = 0;
@@ -741,14 +835,21 @@ cmd_stats(struct run *r)
 		acc_init(&total);
 		for (i = 0; i < x.nbatch; i++)
 			acc_merge(&total, &x.batch[i]);
-		/* A failed write shows in ferror(stdout), which run_cmd()
-		 * checks. */
-		if (c->json)
-			(void)print_json(&x, &total, &st);
-		else
-			print_human(&x, &total, &st);
+		if (page != NULL) {
+			rc = print_page(&x, &total, &st, page, &d);
+			page = NULL;
+		}
+		/* --html -: the page is standard output.  A failed write
+		 * shows in ferror(stdout), which run_cmd() checks. */
+		if (rc == 0 && !(c->html && strcmp(c->html, "-") == 0)) {
+			if (c->json)
+				(void)print_json(&x, &total, &st);
+			else
+				print_human(&x, &total, &st);
+		}
 		acc_free(&total);
 	}
+	html_abandon(page, c->html);
 	if (rc != 0)
 		diag_print(&d);
 	for (i = 0; i < x.nbatch; i++)

@@ -4,10 +4,12 @@
  * keys, file names): any byte may be in them, and none may break the page
  * or turn into markup.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "diag.h"
 #include "html.h"
 
 /* One character of the output as it will be shown. */
@@ -175,6 +177,34 @@ static const char style[] =
 "td:first-child{color:#555;white-space:nowrap}\n";
 
 void
+html_join(char *buf, size_t size, const char *const *s, size_t n,
+    const char *sep)
+{
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+		    i ? sep : "", s[i]);
+}
+
+void
+html_title(char *buf, size_t n, const char *cmd, char *const *files,
+    size_t nfiles)
+{
+	size_t len;
+
+	len = (size_t)snprintf(buf, n, "rladv %s: ", cmd);
+	if (len >= n)
+		return;
+	if (nfiles == 0)
+		snprintf(buf + len, n - len, "-");
+	else
+		html_join(buf + len, n - len, (const char *const *)files,
+		    nfiles, " ");
+}
+
+void
 html_begin(FILE *f, const char *title)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
@@ -251,4 +281,41 @@ html_end(FILE *f)
 {
 	fputs("</main>\n</body>\n</html>\n", f);
 	return fflush(f) == EOF || ferror(f) ? -1 : 0;
+}
+
+FILE *
+html_open(const char *path, struct diag *d)
+{
+	FILE *f;
+
+	if (strcmp(path, "-") == 0)
+		return stdout;
+	if ((f = fopen(path, "w")) == NULL)
+		diag_set(d, EXIT_IO, "%s: cannot create the page: %s", path,
+		    strerror(errno));
+	return f;
+}
+
+int
+html_close(FILE *f, const char *path, struct diag *d)
+{
+	int rc = html_end(f), err = errno;
+
+	if (f != stdout && fclose(f) == EOF && rc == 0) {
+		rc = -1;
+		err = errno;
+	}
+	if (rc != 0)
+		return diag_set(d, EXIT_IO, "%s: write error: %s", strcmp(path,
+		    "-") == 0 ? "standard output" : path, strerror(err));
+	return 0;
+}
+
+void
+html_abandon(FILE *f, const char *path)
+{
+	if (f == NULL || f == stdout)
+		return;
+	fclose(f);
+	remove(path);
 }

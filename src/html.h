@@ -1,8 +1,9 @@
 /*
  * html.h - one self-contained HTML page (rladv stats --html, rladv diff
  * --html): text made safe whatever its bytes, the page's frame with its
- * style inline, sections, a table of figures.  The caller owns the FILE
- * and every string it passes; nothing here allocates.  A Content Security
+ * style inline, sections, a table of figures.  The caller owns every
+ * string it passes and the FILE, which html_open() opens and
+ * html_close() closes; nothing else here allocates.  A Content Security
  * Policy in the page forbids every fetch and every script, so the page
  * cannot reach the network when opened.
  */
@@ -11,6 +12,8 @@
 
 #include <stddef.h>
 #include <stdio.h>
+
+struct diag;
 
 /*
  * Writes n bytes of s as text that is safe inside an element and inside a
@@ -32,6 +35,12 @@ size_t	html_text_cut(FILE *f, const char *s, size_t n, size_t max);
 /* The characters html_text() would show for s (for layout). */
 size_t	html_width(const char *s, size_t n);
 
+/* "rladv CMD: FILE..." ("-" for none) into buf, cut to fit n bytes. */
+void	html_title(char *buf, size_t n, const char *cmd,
+	    char *const *files, size_t nfiles);
+/* The n strings of s joined by sep into buf, cut to fit size bytes. */
+void	html_join(char *buf, size_t size, const char *const *s, size_t n,
+	    const char *sep);
 /* The page up to its first heading; title is text (escaped here). */
 void	html_begin(FILE *f, const char *title);
 /* A paragraph of text; cls (a literal class name) may be NULL. */
@@ -47,5 +56,15 @@ void	html_table(FILE *f, const char *const *name, const char *const *value,
 	    size_t n);
 /* Closes the page and flushes; returns 0, or -1 when a write failed. */
 int	html_end(FILE *f);
+
+/* The page's file, created or truncated ("-": standard output); NULL
+ * with d set (status 3) when it cannot be. */
+FILE	*html_open(const char *path, struct diag *d);
+/* html_end(), then closes f unless it is standard output; returns 0, or
+ * 3 with d naming path when a write failed. */
+int	html_close(FILE *f, const char *path, struct diag *d);
+/* Closes and removes a page left unfinished (a run that failed), so that
+ * no half page passes for a report. */
+void	html_abandon(FILE *f, const char *path);
 
 #endif

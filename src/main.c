@@ -26,10 +26,10 @@ static const struct cmd {
 	{ "compute", cmd_compute, OPT_COMPUTE | CMD_DEVICE,
 	    "[compute] [-a estimator] [-g mode] [options] [file ...]" },
 	{ "stats", cmd_stats, OPT_STATS,
-	    "stats [--json] [options] [file ...]" },
+	    "stats [--json] [--html page] [options] [file ...]" },
 	{ "diff", cmd_diff, OPT_DIFF,
-	    "diff --a options --b options [--json] [--top n] [options] "
-	    "[file ...]\n"
+	    "diff --a options --b options [--json] [--html page] [--top n] "
+	    "[options] [file ...]\n"
 	    "diff --outputs [--key field] [--tol x] [--atol x] [--top n] "
 	    "[--json] file_a file_b" },
 };

@@ -182,6 +182,10 @@ const struct opt options_table[] = {
 	{ "json", 0, OK_FLAG, NULL, OPT_STATS | OPT_DIFF | OPT_OUTPUTS, OS_SUB,
 	    .off = P(json), .ival = 1,
 	    .help = "every number as one JSON document" },
+	{ "html", 0, OK_FILE, "page", OPT_STATS | OPT_DIFF, OS_SUB,
+	    .off = P(html),
+	    .help = "also draw the figures on one HTML page (- for standard "
+	    "output)" },
 	{ "a", 0, OK_STR, "options", OPT_DIFF, OS_SUB, .off = P(diff.opt[0]),
 	    .help = "diff: the first configuration, compute options in "
 	    "quotes" },

@@ -63,6 +63,7 @@ struct prefs {
 	enum device		 device;
 	int			 verbose;
 	int			 json;		/* stats, diff: --json */
+	const char		*html;		/* stats, diff: --html FILE */
 	struct dopts		 diff;
 	char			**files;	/* argv's */
 	size_t			 nfiles;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bins.h"
 #include "html.h"
 #include "svg.h"
 
@@ -526,4 +527,28 @@ svg_chart(FILE *f, const struct svg_chart *c)
 	}
 	fputs("</figure>\n", f);
 	return ferror(f) ? -1 : 0;
+}
+
+int
+svg_bins(FILE *f, const struct svg_chart *c, const struct bins *const *b,
+    const char *const *name, size_t n)
+{
+	struct svg_chart h = *c;
+	struct svg_series s[4];
+	struct bins_view v;
+	size_t i;
+
+	n = n > 4 ? 4 : n;
+	bins_view(b, n, BINS_VIEW, &v);
+	for (i = 0; i < n; i++) {
+		s[i].name = name[i];
+		s[i].v = v.count[i];
+	}
+	h.kind = SVG_HIST;
+	h.n = v.nbins;
+	h.lo = v.lo;
+	h.width = v.width;
+	h.s = s;
+	h.ns = n;
+	return svg_chart(f, &h);
 }

@@ -73,9 +73,18 @@ struct svg_chart {
 					   always do) */
 };
 
+struct bins;
+
 /* How many marks svg_chart() draws for c. */
 size_t	svg_marks(const struct svg_chart *c);
 /* Writes c as a <figure>; returns 0, or -1 when a write failed. */
 int	svg_chart(FILE *f, const struct svg_chart *c);
+/*
+ * A histogram of n (1 .. 4) struct bins drawn on common bins (at most
+ * BINS_VIEW), series i named name[i]; c gives the rest (its kind, n, lo,
+ * width, s and ns are set here).
+ */
+int	svg_bins(FILE *f, const struct svg_chart *c, const struct bins *const *b,
+	    const char *const *name, size_t n);
 
 #endif

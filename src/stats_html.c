@@ -1,0 +1,229 @@
+/*
+ * stats_html.c - the page of rladv stats --html: the figures of the text
+ * report as RL engineers plot them.  Per step (batch): the mean reward,
+ * the share of groups whose rewards are all equal (TRL's
+ * frac_reward_zero_std), the lengths of positive and negative responses
+ * and the between-stratum share of the reward variance; per stratum:
+ * records and mean reward; over the whole input: the lengths of positive
+ * and negative responses (Balanced Aggregation §4.3.3) and group sizes.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "html.h"
+#include "options.h"
+#include "stats_html.h"
+#include "svg.h"
+
+static void
+share_text(char *buf, size_t n, double v)
+{
+	if (isnan(v))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.1f%%", 100 * v);
+}
+
+static void
+summary(FILE *f, const struct stats_page *p)
+{
+	const struct stats_row *t = &p->total;
+	char v[7][160];
+	const char *name[7] = { "records", "groups", "batches",
+	    "zero reward variance", "positive advantage",
+	    "negative advantage", "between-stratum share" };
+	const char *value[7];
+	size_t i;
+
+	snprintf(v[0], sizeof(v[0]), "%.0f (%llu rejected)", t->records,
+	    p->rejected);
+	snprintf(v[1], sizeof(v[1]), "%.0f", t->groups);
+	if (p->c->fields.batch)
+		snprintf(v[2], sizeof(v[2]), "%zu (--batch-key %s)", p->nrow,
+		    p->c->fields.batch);
+	else if (p->c->go.batch_groups)
+		snprintf(v[2], sizeof(v[2]), "%zu (--batch-groups %zu)",
+		    p->nrow, p->c->go.batch_groups);
+	else
+		snprintf(v[2], sizeof(v[2]), "%zu", p->nrow);
+	share_text(v[3], sizeof(v[3]), t->zero_std);
+	strcat(v[3], " of groups  [TRL frac_reward_zero_std]");
+	snprintf(v[4], sizeof(v[4]), isnan(t->len_pos) ? "no record" :
+	    "mean length %.1f tokens", t->len_pos);
+	snprintf(v[5], sizeof(v[5]), isnan(t->len_neg) ? "no record" :
+	    "mean length %.1f tokens", t->len_neg);
+	share_text(v[6], sizeof(v[6]), t->between);
+	strcat(v[6], "  [Stratified GRPO, Theorem 1]");
+	for (i = 0; i < 7; i++)
+		value[i] = v[i];
+	html_table(f, name, value, 7);
+	html_para(f, "note", p->reading);
+}
+
+static void
+per_step(FILE *f, const struct stats_page *p)
+{
+	struct svg_chart c;
+	struct svg_series s[2];
+	size_t i, n = p->nrow ? p->nrow : 1;
+	const char **cat = diag_calloc(n, sizeof(*cat));
+	double *rew = diag_calloc(5 * n, sizeof(*rew)), *zs = rew + n,
+	    *pos = zs + n, *neg = pos + n, *bet = neg + n;
+
+	/* The rows' figures as series, one value per step. */
+	for (i = 0; i < p->nrow; i++) {
+		cat[i] = p->row[i].label;
+		rew[i] = p->row[i].reward;
+		zs[i] = p->row[i].zero_std;
+		pos[i] = p->row[i].len_pos;
+		neg[i] = p->row[i].len_neg;
+		bet[i] = p->row[i].between;
+	}
+	html_section(f, "Per step", p->nrow > 1 ? "One point per batch." :
+	    "One batch: one point per chart.  Batches are cut by --batch-key "
+	    "(the step field of your trainer's dumps) or --batch-groups.");
+	html_grid(f);
+	memset(&c, 0, sizeof(c));
+	c.kind = SVG_LINE;
+	c.n = p->nrow;
+	c.cat = cat;
+	c.xlabel = p->c->fields.batch ? p->c->fields.batch : "batch";
+	c.s = s;
+	c.ns = 1;
+	s[0].name = NULL;
+	c.id = "reward";
+	c.title = "Mean reward";
+	c.ylabel = "mean reward";
+	s[0].v = rew;
+	svg_chart(f, &c);
+	c.id = "zero-std";
+	c.title = "Groups whose rewards are all equal";
+	c.caption = "TRL's frac_reward_zero_std: such a group's advantages "
+	    "are 0, it gives no gradient.";
+	c.ylabel = "share of groups";
+	c.percent = c.zero = 1;
+	s[0].v = zs;
+	svg_chart(f, &c);
+	c.id = "length-step";
+	c.title = "Mean length of positive and negative responses";
+	c.caption = "Trained tokens T; the sign is that of r - mean(group).";
+	c.ylabel = "tokens";
+	c.percent = 0;
+	c.ns = 2;
+	s[0].name = "A > 0";
+	s[0].v = pos;
+	s[1].name = "A < 0";
+	s[1].v = neg;
+	svg_chart(f, &c);
+	c.id = "between";
+	c.title = "Between-stratum share of the reward variance";
+	c.caption = "Inside groups, pooled (Stratified GRPO, Theorem 1).";
+	c.ylabel = "share of the variance";
+	c.percent = 1;
+	c.ns = 1;
+	s[0].name = NULL;
+	s[0].v = bet;
+	svg_chart(f, &c);
+	html_grid_end(f);
+	html_section_end(f);
+	free(cat);
+	free(rew);
+}
+
+static void
+strata_and_lengths(FILE *f, const struct stats_page *p)
+{
+	static const char *const sign[2] = { "A > 0", "A < 0" };
+	const struct bins *len[2] = { p->len_pos, p->len_neg };
+	const char **cat = diag_calloc(p->nstratum + 1, sizeof(*cat));
+	double *rec = diag_calloc(p->nstratum + 1, sizeof(*rec));
+	double *rew = diag_calloc(p->nstratum + 1, sizeof(*rew));
+	char (*size)[24] = diag_calloc(p->nsize + 1, sizeof(*size));
+	const char **slab = diag_calloc(p->nsize + 1, sizeof(*slab));
+	struct svg_series s = { NULL, rec };
+	struct svg_chart c;
+	char title[160], key[128];
+	size_t i;
+
+	for (i = 0; i < p->nstratum; i++) {
+		cat[i] = p->stratum[i].label;
+		rec[i] = p->stratum[i].records;
+		rew[i] = p->stratum[i].reward_mean;
+	}
+	for (i = 0; i < p->nsize; i++) {
+		snprintf(size[i], sizeof(size[i]), "%zu", p->size[i]);
+		slab[i] = size[i];
+	}
+	html_join(key, sizeof(key), p->c->fields.stratum,
+	    (size_t)p->c->fields.nstratum, ",");
+	snprintf(title, sizeof(title), "Strata (%s)", key);
+	html_section(f, title, NULL);
+	html_grid(f);
+	memset(&c, 0, sizeof(c));
+	c.kind = SVG_BARS;
+	c.n = p->nstratum;
+	c.cat = cat;
+	c.xlabel = "stratum";
+	c.s = &s;
+	c.ns = 1;
+	c.id = "strata-records";
+	c.title = "Records per stratum";
+	c.ylabel = "records";
+	svg_chart(f, &c);
+	c.id = "strata-reward";
+	c.title = "Mean reward per stratum";
+	c.ylabel = "mean reward";
+	s.v = rew;
+	svg_chart(f, &c);
+	html_grid_end(f);
+	html_section_end(f);
+
+	html_section(f, "Response lengths", "The sign is GRPO's, r - "
+	    "mean(group).  Balanced Aggregation §4.3.3: when positive and "
+	    "negative responses differ in length, token-mean weighs the "
+	    "longer side's tokens more; seq-mean weighs every response "
+	    "alike.");
+	html_grid(f);
+	c.id = "length-sign";
+	c.title = "Length of positive and negative responses";
+	c.caption = p->reading;
+	c.xlabel = "trained tokens T";
+	c.ylabel = "records";
+	svg_bins(f, &c, len, sign, 2);
+	c.kind = SVG_BARS;
+	c.id = "group-sizes";
+	c.title = "Group sizes";
+	c.caption = NULL;
+	c.xlabel = "records in the group";
+	c.ylabel = "groups";
+	c.n = p->nsize;
+	c.cat = slab;
+	s.v = p->size_groups;
+	c.ns = 1;
+	c.s = &s;
+	svg_chart(f, &c);
+	html_grid_end(f);
+	html_section_end(f);
+	free(cat);
+	free(rec);
+	free(rew);
+	free(size);
+	free(slab);
+}
+
+int
+stats_html_write(FILE *f, const char *path, const struct stats_page *p,
+    struct diag *d)
+{
+	char title[1024];
+
+	html_title(title, sizeof(title), "stats", p->c->files, p->c->nfiles);
+	html_begin(f, title);
+	summary(f, p);
+	per_step(f, p);
+	strata_and_lengths(f, p);
+	return html_close(f, path, d);
+}
