@@ -14,7 +14,11 @@
 #include <string.h>
 
 #include "bins.h"
+#include "diag.h"
+#include "diff_html.h"
 #include "html.h"
+#include "options.h"
+#include "stats_html.h"
 #include "svg.h"
 #include "testutil.h"
 
@@ -782,6 +786,193 @@ START_TEST(chart_write_error)
 }
 END_TEST
 
+START_TEST(bins_chart)
+{
+	struct bins a, b;
+	const struct bins *v[2] = { &a, &b };
+	static const char *const name[2] = { "A", "B" };
+	struct svg_chart c = { SVG_LINE, "h", "t", NULL, "x", "y", 0, NULL,
+	    0, 0, NULL, 0, 0, 0 };
+	char *p;
+	struct mem m;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	/* as in bins_view_common: 25 bins of 1/4 from -3; A has 3 values
+	 * in 3 bins, B one: 4 bars, whatever kind c said */
+	bins_add(&a, 1.0);
+	bins_add(&a, 3.0);
+	bins_add(&a, -3.0);
+	bins_add(&b, 0.5);
+	mem_open(&m);
+	ck_assert_int_eq(svg_bins(m.f, &c, v, name, 2), 0);
+	mem_close(&m);
+	p = m.p;
+	wellformed(p);
+	ck_assert_has(p, "data-marks=\"4\"");
+	ck_assert_has(p, "<title>[0.5, 0.75), B: 1</title>");
+	ck_assert_has(p, "<title>[-3, -2.75), A: 1</title>");
+	free(p);
+	/* nothing in either: no bins, "no data" */
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	mem_open(&m);
+	ck_assert_int_eq(svg_bins(m.f, &c, v, name, 2), 0);
+	mem_close(&m);
+	wellformed(m.p);
+	ck_assert_has(m.p, ">no data</text>");
+	free(m.p);
+}
+END_TEST
+
+START_TEST(join_title)
+{
+	static const char *const s[3] = { "tool_calls", "turns", "x" };
+	char *files[2] = { "a<.jsonl", "b.jsonl" };
+	char b[64], small[8];
+
+	html_join(b, sizeof(b), s, 2, ",");
+	ck_assert_str_eq(b, "tool_calls,turns");
+	html_join(b, sizeof(b), s, 0, ",");
+	ck_assert_str_eq(b, "");
+	html_join(small, sizeof(small), s, 3, ",");
+	ck_assert_str_eq(small, "tool_ca");	/* cut to 7 and a NUL */
+	html_title(b, sizeof(b), "stats", files, 2);
+	ck_assert_str_eq(b, "rladv stats: a<.jsonl b.jsonl");
+	html_title(b, sizeof(b), "diff", files, 0);
+	ck_assert_str_eq(b, "rladv diff: -");
+	html_title(small, sizeof(small), "stats", files, 2);
+	ck_assert_str_eq(small, "rladv s");
+}
+END_TEST
+
+/* Writes a whole page through fn into memory; returns it. */
+static char *
+page_text(int (*fn)(FILE *, const char *, const void *, struct diag *),
+    const void *p)
+{
+	struct diag d = { 0 };
+	char path[64], *text;
+	FILE *f;
+
+	tu_mkdir();
+	snprintf(path, sizeof(path), "%s", tu_path("page.html"));
+	f = html_open(path, &d);
+	ck_assert(f != NULL);
+	ck_assert_int_eq(fn(f, path, p, &d), 0);
+	text = tu_read(path, NULL);
+	tu_rmdir();
+	wellformed(text);
+	return text;
+}
+
+static int
+stats_fn(FILE *f, const char *path, const void *p, struct diag *d)
+{
+	return stats_html_write(f, path, p, d);
+}
+
+static int
+diff_fn(FILE *f, const char *path, const void *p, struct diag *d)
+{
+	return diff_html_write(f, path, p, d);
+}
+
+/* A page of one batch whose figures are undefined: every chart is
+ * there, the empty ones say so. */
+START_TEST(stats_page_empty)
+{
+	struct prefs c;
+	struct stats_row row = { "3", 4, 1, 1, 0.5, NAN, NAN, NAN };
+	struct stats_page p;
+	struct bins none;
+	char *t;
+
+	options_defaults(&c);
+	memset(&none, 0, sizeof(none));
+	memset(&p, 0, sizeof(p));
+	p.c = &c;
+	p.row = &row;
+	p.nrow = 1;
+	p.total = row;
+	p.len_pos = p.len_neg = &none;
+	p.reading = "Reading: undefined.";
+	t = page_text(stats_fn, &p);
+	ck_assert_uint_eq(count(t, "<svg class=\"chart\""), 8);
+	/* the length charts per step and overall, the between share, the
+	 * strata and the sizes have nothing to draw */
+	ck_assert_uint_eq(count(t, ">no data</text>"), 6);
+	ck_assert_has(t, "<td>batches</td><td>1</td>");
+	ck_assert_has(t, "<td>zero reward variance</td><td>100.0% of");
+	ck_assert_has(t, "<td>positive advantage</td><td>no record</td>");
+	free(t);
+}
+END_TEST
+
+/* More strata than panels: the first eleven, and a note. */
+START_TEST(diff_page_panels)
+{
+	struct prefs c;
+	struct diff_stratum st[15];
+	struct diff_page p;
+	struct bins b;
+	char lab[15][8], *t;
+	int i;
+
+	options_defaults(&c);
+	memset(&b, 0, sizeof(b));
+	bins_add(&b, 1.0);
+	memset(&p, 0, sizeof(p));
+	memset(st, 0, sizeof(st));
+	for (i = 0; i < 15; i++) {
+		snprintf(lab[i], sizeof(lab[i]), "%d", i);
+		st[i].label = lab[i];
+		st[i].records = 1;
+		st[i].mean[0] = st[i].mean[1] = 0.5;
+		st[i].mass[0] = st[i].mass[1] = 1.0 / 15;
+		st[i].adv[0] = st[i].adv[1] = &b;
+	}
+	p.c = &c;
+	p.opts[0] = "-a grpo";
+	p.opts[1] = "";
+	p.records = 15;
+	p.groups = 3;
+	p.corr = NAN;
+	p.adv[0] = p.adv[1] = &b;
+	p.len_pos[0] = p.len_pos[1] = p.len_neg[0] = p.len_neg[1] = &b;
+	p.stratum = st;
+	p.nstratum = 15;
+	t = page_text(diff_fn, &p);
+	/* all + 11 strata, mass and mean, two length charts */
+	ck_assert_uint_eq(count(t, "<svg class=\"chart\""), 16);
+	ck_assert_has(t, "id=\"adv-stratum-11\"");
+	ck_assert(strstr(t, "adv-stratum-12") == NULL);
+	ck_assert_has(t, "The first 11 of 15 strata are drawn");
+	ck_assert_has(t, "<td>B</td><td>(defaults)</td>");
+	ck_assert_has(t, "<td>correlation</td><td>undefined");
+	free(t);
+}
+END_TEST
+
+START_TEST(page_open_errors)
+{
+	struct diag d = { 0 };
+	FILE *f;
+
+	ck_assert(html_open("/nonexistent-dir/p.html", &d) == NULL);
+	ck_assert_int_eq(d.status, EXIT_IO);
+	ck_assert_has(d.msg, "/nonexistent-dir/p.html: cannot create the "
+	    "page");
+	ck_assert(html_open("-", &d) == stdout);
+	if ((f = html_open("/dev/full", &d)) == NULL)
+		return;
+	html_begin(f, "t");
+	memset(&d, 0, sizeof(d));
+	ck_assert_int_eq(html_close(f, "/dev/full", &d), EXIT_IO);
+	ck_assert_has(d.msg, "/dev/full: write error");
+}
+END_TEST
+
 static Suite *
 svg_suite(void)
 {
@@ -807,6 +998,11 @@ svg_suite(void)
 	tcase_add_test(tc, hist_chart);
 	tcase_add_test(tc, hostile_labels);
 	tcase_add_test(tc, chart_write_error);
+	tcase_add_test(tc, bins_chart);
+	tcase_add_test(tc, join_title);
+	tcase_add_test(tc, stats_page_empty);
+	tcase_add_test(tc, diff_page_panels);
+	tcase_add_test(tc, page_open_errors);
 	suite_add_tcase(s, tc);
 	return s;
 }
