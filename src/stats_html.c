@@ -18,13 +18,14 @@
 #include "stats_html.h"
 #include "svg.h"
 
+/* A share as the text report prints it ("-": undefined), and a note. */
 static void
-share_text(char *buf, size_t n, double v)
+share_note(char *buf, size_t n, double v, const char *note)
 {
 	if (isnan(v))
-		snprintf(buf, n, "-");
+		snprintf(buf, n, "- %s", note);
 	else
-		snprintf(buf, n, "%.1f%%", 100 * v);
+		snprintf(buf, n, "%.1f%% %s", 100 * v, note);
 }
 
 static void
@@ -49,38 +50,60 @@ summary(FILE *f, const struct stats_page *p)
 		    p->nrow, p->c->go.batch_groups);
 	else
 		snprintf(v[2], sizeof(v[2]), "%zu", p->nrow);
-	share_text(v[3], sizeof(v[3]), t->zero_std);
-	strcat(v[3], " of groups  [TRL frac_reward_zero_std]");
+	share_note(v[3], sizeof(v[3]), t->zero_std,
+	    "of groups  [TRL frac_reward_zero_std]");
 	snprintf(v[4], sizeof(v[4]), isnan(t->len_pos) ? "no record" :
 	    "mean length %.1f tokens", t->len_pos);
 	snprintf(v[5], sizeof(v[5]), isnan(t->len_neg) ? "no record" :
 	    "mean length %.1f tokens", t->len_neg);
-	share_text(v[6], sizeof(v[6]), t->between);
-	strcat(v[6], "  [Stratified GRPO, Theorem 1]");
+	share_note(v[6], sizeof(v[6]), t->between,
+	    "[Stratified GRPO, Theorem 1]");
 	for (i = 0; i < 7; i++)
 		value[i] = v[i];
 	html_table(f, name, value, 7);
 	html_para(f, "note", p->reading);
 }
 
+/* The per-step charts: a row's figures, one value per batch. */
+enum { COL_REWARD, COL_ZERO, COL_POS, COL_NEG, COL_BETWEEN, NCOL };
+
+static const struct step_chart {
+	const char	*id, *title, *caption, *ylabel;
+	int		 percent;
+	int		 col[2];	/* the series' columns; -1: none */
+	const char	*name[2];
+} step_charts[] = {
+	{ "reward", "Mean reward", NULL, "mean reward", 0,
+	    { COL_REWARD, -1 }, { NULL, NULL } },
+	{ "zero-std", "Groups whose rewards are all equal",
+	    "TRL's frac_reward_zero_std: such a group's advantages are 0, "
+	    "it gives no gradient.", "share of groups", 1,
+	    { COL_ZERO, -1 }, { NULL, NULL } },
+	{ "length-step", "Mean length of positive and negative responses",
+	    "Trained tokens T; the sign is that of r - mean(group).",
+	    "tokens", 0, { COL_POS, COL_NEG }, { "A > 0", "A < 0" } },
+	{ "between", "Between-stratum share of the reward variance",
+	    "Inside groups, pooled (Stratified GRPO, Theorem 1).",
+	    "share of the variance", 1, { COL_BETWEEN, -1 }, { NULL, NULL } },
+};
+
 static void
 per_step(FILE *f, const struct stats_page *p)
 {
+	const struct step_chart *sc;
 	struct svg_chart c;
 	struct svg_series s[2];
-	size_t i, n = p->nrow ? p->nrow : 1;
+	size_t i, k, n = p->nrow ? p->nrow : 1;
 	const char **cat = diag_calloc(n, sizeof(*cat));
-	double *rew = diag_calloc(5 * n, sizeof(*rew)), *zs = rew + n,
-	    *pos = zs + n, *neg = pos + n, *bet = neg + n;
+	double *v = diag_calloc(NCOL * n, sizeof(*v));
 
-	/* The rows' figures as series, one value per step. */
 	for (i = 0; i < p->nrow; i++) {
 		cat[i] = p->row[i].label;
-		rew[i] = p->row[i].reward;
-		zs[i] = p->row[i].zero_std;
-		pos[i] = p->row[i].len_pos;
-		neg[i] = p->row[i].len_neg;
-		bet[i] = p->row[i].between;
+		v[COL_REWARD * n + i] = p->row[i].reward;
+		v[COL_ZERO * n + i] = p->row[i].zero_std;
+		v[COL_POS * n + i] = p->row[i].len_pos;
+		v[COL_NEG * n + i] = p->row[i].len_neg;
+		v[COL_BETWEEN * n + i] = p->row[i].between;
 	}
 	html_section(f, "Per step", p->nrow > 1 ? "One point per batch." :
 	    "One batch: one point per chart.  Batches are cut by --batch-key "
@@ -92,45 +115,23 @@ per_step(FILE *f, const struct stats_page *p)
 	c.cat = cat;
 	c.xlabel = p->c->fields.batch ? p->c->fields.batch : "batch";
 	c.s = s;
-	c.ns = 1;
-	s[0].name = NULL;
-	c.id = "reward";
-	c.title = "Mean reward";
-	c.ylabel = "mean reward";
-	s[0].v = rew;
-	svg_chart(f, &c);
-	c.id = "zero-std";
-	c.title = "Groups whose rewards are all equal";
-	c.caption = "TRL's frac_reward_zero_std: such a group's advantages "
-	    "are 0, it gives no gradient.";
-	c.ylabel = "share of groups";
-	c.percent = c.zero = 1;
-	s[0].v = zs;
-	svg_chart(f, &c);
-	c.id = "length-step";
-	c.title = "Mean length of positive and negative responses";
-	c.caption = "Trained tokens T; the sign is that of r - mean(group).";
-	c.ylabel = "tokens";
-	c.percent = 0;
-	c.ns = 2;
-	s[0].name = "A > 0";
-	s[0].v = pos;
-	s[1].name = "A < 0";
-	s[1].v = neg;
-	svg_chart(f, &c);
-	c.id = "between";
-	c.title = "Between-stratum share of the reward variance";
-	c.caption = "Inside groups, pooled (Stratified GRPO, Theorem 1).";
-	c.ylabel = "share of the variance";
-	c.percent = 1;
-	c.ns = 1;
-	s[0].name = NULL;
-	s[0].v = bet;
-	svg_chart(f, &c);
+	for (k = 0; k < sizeof(step_charts) / sizeof(step_charts[0]); k++) {
+		sc = &step_charts[k];
+		c.id = sc->id;
+		c.title = sc->title;
+		c.caption = sc->caption;
+		c.ylabel = sc->ylabel;
+		c.percent = c.zero = sc->percent;
+		for (c.ns = 0; c.ns < 2 && sc->col[c.ns] >= 0; c.ns++) {
+			s[c.ns].name = sc->name[c.ns];
+			s[c.ns].v = v + (size_t)sc->col[c.ns] * n;
+		}
+		svg_chart(f, &c);
+	}
 	html_grid_end(f);
 	html_section_end(f);
 	free(cat);
-	free(rew);
+	free(v);
 }
 
 static void

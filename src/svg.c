@@ -167,10 +167,12 @@ svg_scale(double v, double d0, double d1, double r0, double r1)
 
 /* ---- What is drawn ------------------------------------------------- */
 
+/* An empty bin draws nothing; a bar of 0 is a line on the axis, as a
+ * stratum whose mean advantage is 0 has a figure to show. */
 static int
 drawn(const struct svg_chart *c, double v)
 {
-	return isfinite(v) && (c->kind == SVG_LINE || v != 0);
+	return isfinite(v) && (c->kind != SVG_HIST || v != 0);
 }
 
 /* Whether step j of a line is a dot: few steps, or no neighbour. */

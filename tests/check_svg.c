@@ -686,14 +686,17 @@ START_TEST(bars_chart)
 	char *p;
 
 	/*
-	 * B's 0 draws nothing: 3 marks.  Legend: plot y 46, h 290 - 46 -
-	 * 46 = 198.  y -0.5 .. 2 (raw 0.5, ticks by 0.5), so 0 is at
-	 * 46 + 198 (2 / 2.5) = 204.4 and 1 at 46 + 198 (1 / 2.5) = 125.2.
-	 * Slots of 396 / 2 = 198, bars of 198 0.8 / 2 = 79.2: A's first
-	 * at 60 + 19.8 = 79.8, B's second at 60 + 198 + 19.8 + 79.2 = 357.
+	 * 4 marks, B's 0 a bar of 1px down from the axis.  Legend: plot
+	 * y 46, h 290 - 46 - 46 = 198.  y -0.5 .. 2 (raw 0.5, ticks by
+	 * 0.5), so 0 is at 46 + 198 (2 / 2.5) = 204.4 and 1 at
+	 * 46 + 198 (1 / 2.5) = 125.2.  Slots of 396 / 2 = 198, bars of
+	 * 198 0.8 / 2 = 79.2: A's first at 60 + 19.8 = 79.8, B's first at
+	 * 79.8 + 79.2 = 159, B's second at 60 + 198 + 19.8 + 79.2 = 357.
 	 */
-	ck_assert_uint_eq(svg_marks(&c), 3);
+	ck_assert_uint_eq(svg_marks(&c), 4);
 	p = chart(&c);
+	ck_assert_has(p, "<rect class=\"mark\" x=\"159.00\" y=\"204.40\" "
+	    "width=\"79.20\" height=\"1.00\"");
 	ck_assert_has(p, "<rect class=\"mark\" x=\"79.80\" y=\"125.20\" "
 	    "width=\"79.20\" height=\"79.20\"");
 	ck_assert_has(p, "<rect class=\"mark\" x=\"357.00\" y=\"46.00\" "
