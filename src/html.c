@@ -4,6 +4,8 @@
  * keys, file names): any byte may be in them, and none may break the page
  * or turn into markup.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -296,26 +298,50 @@ html_open(const char *path, struct diag *d)
 	return f;
 }
 
+/*
+ * Whether path names the regular file f writes, and nothing else: a
+ * device (/dev/full), a pipe or a symbolic link (/dev/stdout) given as
+ * the page is never removed.
+ */
+static int
+own_file(FILE *f, const char *path)
+{
+	struct stat fs, ps;
+
+	return fstat(fileno(f), &fs) == 0 && lstat(path, &ps) == 0 &&
+	    S_ISREG(fs.st_mode) && S_ISREG(ps.st_mode) &&
+	    fs.st_dev == ps.st_dev && fs.st_ino == ps.st_ino;
+}
+
 int
 html_close(FILE *f, const char *path, struct diag *d)
 {
-	int rc = html_end(f), err = errno;
+	int rc = html_end(f), err = errno, own = 0;
 
-	if (f != stdout && fclose(f) == EOF && rc == 0) {
-		rc = -1;
-		err = errno;
+	if (f != stdout) {
+		own = own_file(f, path);
+		if (fclose(f) == EOF && rc == 0) {
+			rc = -1;
+			err = errno;
+		}
 	}
-	if (rc != 0)
-		return diag_set(d, EXIT_IO, "%s: write error: %s", strcmp(path,
-		    "-") == 0 ? "standard output" : path, strerror(err));
-	return 0;
+	if (rc == 0)
+		return 0;
+	if (own)
+		remove(path);
+	return diag_set(d, EXIT_IO, "%s: write error: %s", f == stdout ?
+	    "standard output" : path, strerror(err));
 }
 
 void
 html_abandon(FILE *f, const char *path)
 {
+	int own;
+
 	if (f == NULL || f == stdout)
 		return;
+	own = own_file(f, path);
 	fclose(f);
-	remove(path);
+	if (own)
+		remove(path);
 }

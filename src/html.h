@@ -61,10 +61,12 @@ int	html_end(FILE *f);
  * with d set (status 3) when it cannot be. */
 FILE	*html_open(const char *path, struct diag *d);
 /* html_end(), then closes f unless it is standard output; returns 0, or
- * 3 with d naming path when a write failed. */
+ * 3 with d naming path when a write failed (and the half page removed,
+ * as html_abandon() does). */
 int	html_close(FILE *f, const char *path, struct diag *d);
 /* Closes and removes a page left unfinished (a run that failed), so that
- * no half page passes for a report. */
+ * no half page passes for a report; only a regular file is removed, never
+ * a device or what a symbolic link leads to. */
 void	html_abandon(FILE *f, const char *path);
 
 #endif

@@ -172,6 +172,13 @@ if [ -e b.html ]; then bad "a failed run left its page"; else ok; fi
 expect_rc 1 "diff --html on bad data" "$RLADV" diff --html b.html \
     --a "-a grpo" --b "-a san" bad.jsonl
 if [ -e b.html ]; then bad "a failed diff left its page"; else ok; fi
+# Only the page's own regular file is removed, not a link and its target.
+echo keep > target.html
+ln -s target.html link.html
+expect_rc 1 "stats --html LINK on bad data" "$RLADV" stats --html link.html \
+    bad.jsonl
+if [ -L link.html ] && [ -f target.html ]; then ok; else
+	bad "a failed run removed a symbolic link given as the page"; fi
 if [ -w /dev/full ]; then
 	expect_rc 3 "--html /dev/full" "$RLADV" stats --html /dev/full "$SA"
 	has err "/dev/full: write error" "a write error names the page"
