@@ -241,7 +241,8 @@ fuzz-merge: fuzz-build fuzz-corpus
 	    before=$$(ls fuzz/corpus/$$n | wc -l); \
 	    $(FUZZ_DIR)/fuzz_$$n -merge=1 -use_counters=0 -close_fd_mask=2 \
 		-timeout=30 -rss_limit_mb=2560 fuzz/corpus/$$n \
-		$(FUZZ_DIR)/corpus/$$n $(FUZZ_DIR)/seed/$$n > $(FUZZ_DIR)/merge-$$n.txt 2>&1 || \
+		$(FUZZ_DIR)/corpus/$$n $(FUZZ_DIR)/seed/$$n \
+		> $(FUZZ_DIR)/merge-$$n.txt 2>&1 || \
 		{ cat $(FUZZ_DIR)/merge-$$n.txt; exit 1; }; \
 	    echo "fuzz-merge: fuzz/corpus/$$n: $$before ->" \
 		"$$(ls fuzz/corpus/$$n | wc -l) inputs"; \

@@ -1,7 +1,7 @@
 #!/bin/sh
 # make_deps.sh - a plain make never installs anything; make deps does.
 #
-# Builds a copy of the tree (Makefile, src/, scripts/, fuzz/) in a
+# Builds a copy of the tree (Makefile, src/, scripts/, fuzz/*.mk) in a
 # temporary directory with a PATH whose apt-get, apt, dpkg and sudo record
 # being called, and whose id says root (an installer that only runs as
 # root would try here):
@@ -19,12 +19,20 @@ ok() { pass=$((pass + 1)); }
 no() {
 	fail=$((fail + 1))
 	echo "FAIL $1"
-	[ -s "$tmp/err" ] && sed 's/^/    /' "$tmp/err" | tail -5
+	if [ -s "$tmp/err" ]; then sed 's/^/    /' "$tmp/err" | tail -5; fi
+}
+# none_called WHAT: no shim was called.
+none_called() {
+	if [ -s "$tmp/called" ]; then
+		no "$1 called $(head -1 "$tmp/called")"
+	else
+		ok
+	fi
 }
 
-mkdir "$tmp/tree" "$tmp/shim" "$tmp/nocjson"
-cp -R Makefile src scripts fuzz "$tmp/tree/" || exit 3
-rm -rf "$tmp/tree/fuzz/corpus"
+mkdir "$tmp/tree" "$tmp/tree/fuzz" "$tmp/shim" "$tmp/nocjson"
+cp -R Makefile src scripts "$tmp/tree/" && cp fuzz/*.mk "$tmp/tree/fuzz/" ||
+    exit 3
 for tool in apt-get apt aptitude dpkg sudo; do
 	cat > "$tmp/shim/$tool" <<EOF
 #!/bin/sh
@@ -39,7 +47,8 @@ cat > "$tmp/shim/id" <<EOF
 exec "$realid" "\$@"
 EOF
 # pkg-config that finds everything but libcjson.
-realpc=$(command -v pkg-config) || { echo "SKIP make_deps: no pkg-config"; exit 0; }
+realpc=$(command -v pkg-config) ||
+    { echo "SKIP make_deps: no pkg-config (make deps installs it)"; exit 0; }
 cat > "$tmp/nocjson/pkg-config" <<EOF
 #!/bin/sh
 for a; do [ "\$a" = libcjson ] && exit 1; done
@@ -62,7 +71,7 @@ elif [ ! -x "$tmp/tree/rladv" ]; then
 else
 	ok
 fi
-[ -s "$tmp/called" ] && no "make called: $(head -1 "$tmp/called")" || ok
+none_called make
 
 # 2. A library missing.
 : > "$tmp/called"
@@ -78,13 +87,16 @@ elif [ "$(grep -c '^rladv: ' "$tmp/err")" -ne 1 ] ||
 else
 	ok
 fi
-[ -s "$tmp/called" ] && no "make without libcjson called: $(head -1 "$tmp/called")" || ok
+none_called "make without libcjson"
 
 # 3. make deps installs.
 : > "$tmp/called"
 shimmed -nocjson make deps >"$tmp/out" 2>"$tmp/err"
-grep -q '^apt-get install -y libcjson-dev' "$tmp/called" && ok ||
-    no "make deps did not call apt-get install (the shims see nothing)"
+if grep -q '^apt-get install -y libcjson-dev' "$tmp/called"; then
+	ok
+else
+	no "make deps did not call apt-get install (the shims see nothing)"
+fi
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
