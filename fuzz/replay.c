@@ -51,9 +51,9 @@ say(const char *a, const char *b)
 	(void)r;
 }
 
-/* The harnesses call this before abort(); without a sanitizer runtime,
- * this definition is the one linked (the runtime's, when present, is
- * weak, as this one is). */
+/* The harnesses call this before abort().  A plain build has no other
+ * definition; in a sanitized one this program's comes before the shared
+ * runtime's, and writes where the sanitizers report. */
 __attribute__((weak)) void
 __sanitizer_report_error_summary(const char *msg)
 {
