@@ -1,6 +1,6 @@
 /*
- * strata.c - stratum keys, their order and labels, the cells of a group,
- * running moments and the --json writer, for rladv stats and rladv diff.
+ * strata.c - the order and labels of stratum keys, the cells of a group
+ * and running moments, for rladv stats and rladv diff.
  * No function here can fail on its input, so none returns an error or
  * calls exit(); running out of memory ends the process in diag's
  * allocators, as it does everywhere in rladv.
@@ -9,8 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <cjson/cJSON.h>
 
 #include "batch.h"
 #include "buf.h"
@@ -201,21 +199,6 @@ strata_cells_free(struct strata_cells *c)
 	free(c->sum[0]);
 	free(c->sum[1]);
 	memset(c, 0, sizeof(*c));
-}
-
-/* ---- Reports ----------------------------------------------------- */
-
-int
-strata_json_print(struct cJSON *root)
-{
-	char *s = cJSON_Print(root);
-	int rc;
-
-	/* A text file ends in a newline; cJSON_Print() leaves it out. */
-	rc = fputs(s, stdout) == EOF || putchar('\n') == EOF;
-	free(s);
-	cJSON_Delete(root);
-	return rc;
 }
 
 /* ---- Moments ------------------------------------------------------- */

@@ -1,11 +1,11 @@
 /*
  * strata.h - what rladv stats and rladv diff share about the strata they
  * report: the order and labels people read canonical stratum keys
- * (record.h) in, the cells of one group (Stratified GRPO), running
- * moments, and the --json writer.  The keys themselves live in a keymap
- * of the caller's.  A cell set owns its memory until strata_cells_free();
- * the arrays and strings that strata_sorted() and strata_label() return
- * are the caller's to free.
+ * (record.h) in, the cells of one group (Stratified GRPO), and running
+ * moments.  The keys themselves live in a keymap of the caller's.  A cell
+ * set owns its memory until strata_cells_free(); the arrays and strings
+ * that strata_sorted() and strata_label() return are the caller's to
+ * free.
  */
 #ifndef RLADV_STRATA_H
 #define RLADV_STRATA_H
@@ -16,7 +16,6 @@
 #include "keymap.h"
 
 struct batch;
-struct cJSON;
 struct gbatch;
 
 /*
@@ -56,12 +55,6 @@ char	*strata_label_of(const struct keymap *t, size_t k);
 void	 strata_cells_fill(struct strata_cells *c, struct keymap *t,
 	    const struct gbatch *b, const struct batch *v, size_t g);
 void	 strata_cells_free(struct strata_cells *c);
-
-/*
- * Writes a --json report to standard output, pretty-printed with a final
- * newline, and deletes it; returns 1 when a write failed.
- */
-int	 strata_json_print(struct cJSON *root);
 
 void	 strata_mom_add(struct strata_mom *m, double x);
 /* The moments of the union of two sets. */

@@ -1,0 +1,393 @@
+/*
+ * stats.c - the sums behind rladv stats (SPEC §7).  Per batch and in
+ * total: records, groups and their sizes, the field names that were used,
+ * the strata, the share of groups whose rewards are all equal, response
+ * lengths and the gap between the lengths of positive and negative
+ * responses (Balanced Aggregation §4.3.3), and the split of the reward
+ * variance inside groups into within- and between-stratum parts
+ * (Stratified GRPO, Theorem 1).
+ *
+ * Every figure is a sum over groups, so groups are folded in one at a
+ * time and memory is bounded by a group, whatever the batch.  Running out
+ * of memory ends the process in diag's allocators.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "advmath.h"
+#include "batch.h"
+#include "diag.h"
+#include "stats.h"
+
+const char *const stats_role_names[STATS_NROLES] = { "group", "reward",
+	"logprobs", "mask", "stratum" };
+
+const struct strata_mom *
+stats_rewards(const struct stats_acc *a, size_t k)
+{
+	return keymap_val(&a->strata, k);
+}
+
+static struct strata_mom *
+srew(struct stats_acc *a, size_t k)
+{
+	return keymap_val(&a->strata, k);
+}
+
+/* An empty accumulator: its table must know the size of its values. */
+static void
+acc_init(struct stats_acc *a)
+{
+	memset(a, 0, sizeof(*a));
+	keymap_init(&a->strata, sizeof(struct strata_mom));
+}
+
+static void
+acc_free(struct stats_acc *a)
+{
+	free(a->label);
+	free(a->where);
+	free(a->hist);
+	keymap_free(&a->strata);
+}
+
+static void
+hist_add(struct stats_acc *a, size_t size, unsigned long long groups)
+{
+	size_t lo = 0, hi = a->nhist, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (a->hist[mid].size < size)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < a->nhist && a->hist[lo].size == size) {
+		a->hist[lo].groups += groups;
+		return;
+	}
+	if (a->nhist == a->hcap) {
+		a->hcap = a->hcap ? 2 * a->hcap : 8;
+		a->hist = diag_realloc(a->hist, a->hcap * sizeof(*a->hist));
+	}
+	memmove(a->hist + lo + 1, a->hist + lo,
+	    (a->nhist - lo) * sizeof(*a->hist));
+	a->hist[lo].size = size;
+	a->hist[lo].groups = groups;
+	a->nhist++;
+}
+
+/* Folds batch o into the total t. */
+static void
+acc_merge(struct stats_acc *t, const struct stats_acc *o)
+{
+	const char *key;
+	size_t i, k, j, len;
+
+	t->records += o->records;
+	t->groups += o->groups;
+	t->zero_std += o->zero_std;
+	t->with_stratum += o->with_stratum;
+	for (i = 0; i < 4; i++) {
+		t->noalias[i] += o->noalias[i];
+		for (j = 0; j < FIELD_MAXNAMES; j++)
+			t->alias[i][j] += o->alias[i][j];
+	}
+	for (i = 0; i < o->nhist; i++)
+		hist_add(t, o->hist[i].size, o->hist[i].groups);
+	for (i = 0; i < keymap_count(&o->strata); i++) {
+		key = keymap_key(&o->strata, i, &len);
+		k = keymap_get(&t->strata, key, len, NULL);
+		strata_mom_merge(srew(t, k), stats_rewards(o, i));
+	}
+	strata_mom_merge(&t->reward, &o->reward);
+	strata_mom_merge(&t->len, &o->len);
+	strata_mom_merge(&t->pos, &o->pos);
+	strata_mom_merge(&t->neg, &o->neg);
+	t->zero += o->zero;
+	t->ss_total += o->ss_total;
+	t->ss_within += o->ss_within;
+	t->ss_between += o->ss_between;
+	t->share_sum += o->share_sum;
+	t->share_groups += o->share_groups;
+}
+
+void
+stats_init(struct stats *s, const struct prefs *c)
+{
+	struct buf names = { 0 };
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	s->c = c;
+	acc_init(&s->total);
+	for (i = 0; i < c->fields.nstratum; i++) {
+		if (i)
+			buf_add(&names, ",", 1);
+		buf_add(&names, c->fields.stratum[i],
+		    strlen(c->fields.stratum[i]));
+	}
+	buf_add(&names, "", 1);
+	s->stratum = names.p;
+}
+
+void
+stats_free(struct stats *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nbatch; i++)
+		acc_free(&s->batch[i]);
+	free(s->batch);
+	acc_free(&s->total);
+	free(s->stratum);
+	strata_cells_free(&s->cells);
+}
+
+void
+stats_finish(struct stats *s, unsigned long long rejected)
+{
+	size_t i;
+
+	for (i = 0; i < s->nbatch; i++)
+		acc_merge(&s->total, &s->batch[i]);
+	s->rejected = rejected;
+}
+
+/*
+ * The batch that the groups at hand belong to: a new one unless the
+ * pipeline hands the input's batch over in parts (streaming, one group at
+ * a time) and this is not its first part.
+ */
+static struct stats_acc *
+batch_for(struct stats *s, const struct gbatch *b)
+{
+	struct stats_acc *a;
+	struct buf lab = { 0 };
+	const char *key, *file;
+	unsigned long long line;
+	char tmp[64];
+	size_t len;
+
+	if (!batch_starts(b) && s->nbatch > 0)
+		return &s->batch[s->nbatch - 1];
+	if (s->nbatch == s->bcap) {
+		s->bcap = s->bcap ? 2 * s->bcap : 4;
+		s->batch = diag_realloc(s->batch, s->bcap * sizeof(*s->batch));
+	}
+	a = &s->batch[s->nbatch++];
+	acc_init(a);
+	if (s->c->go.has_batch_key) {
+		key = batch_key(b, &len);
+		record_key_label(key, len, &lab);
+	} else {
+		snprintf(tmp, sizeof(tmp), "%zu", s->nbatch);
+		buf_add(&lab, tmp, strlen(tmp));
+	}
+	buf_add(&lab, "", 1);
+	a->label = lab.p;
+	file = batch_gwhere(b, 0, &line, NULL);
+	snprintf(tmp, sizeof(tmp), ":%llu", line);
+	a->where = diag_malloc(strlen(file) + strlen(tmp) + 1);
+	strcpy(a->where, file);
+	strcat(a->where, tmp);
+	return a;
+}
+
+/* The records of group g, view records o .. o + n - 1: counts, strata,
+ * lengths, and the sign of each advantage under GRPO. */
+static void
+add_records(struct stats *st, struct stats_acc *a, const struct gbatch *b,
+    const struct batch *v, size_t o, size_t n, const struct advmath_mom *gm)
+{
+	struct strata_cells *c = &st->cells;
+	const struct record *r;
+	size_t k, i;
+	uint32_t s;
+	double dev;
+
+	for (k = o; k < o + n; k++) {
+		r = batch_rec(b, k);
+		s = v->strat[k];
+		c->sum[0][s] += v->r[k];
+		a->records++;
+		if (r->has_stratum)
+			a->with_stratum++;
+		for (i = 0; i < 4; i++)
+			if (r->alias[i] >= 0)
+				a->alias[i][(int)r->alias[i]]++;
+			else
+				a->noalias[i]++;
+		strata_mom_add(srew(a, c->loc[s]), v->r[k]);
+		strata_mom_add(&a->reward, v->r[k]);
+		strata_mom_add(&a->len, v->T[k]);
+		/* The sign of GRPO's (r - mean) / (std + eps); equal rewards
+		 * give exactly 0 (SPEC §3). */
+		dev = gm->equal ? 0 : v->r[k] - gm->mean;
+		if (dev > 0)
+			strata_mom_add(&a->pos, v->T[k]);
+		else if (dev < 0)
+			strata_mom_add(&a->neg, v->T[k]);
+		else
+			a->zero++;
+		if (st->c->html != NULL && dev != 0)
+			bins_add(dev > 0 ? &st->len_pos : &st->len_neg,
+			    v->T[k]);
+	}
+}
+
+/*
+ * Theorem 1: sum (r - mu)^2 = sum (r - mu_k)^2 + sum_k n_k (mu_k - mu)^2,
+ * group by group.  Each cell's sum becomes its mean; a cell of equal
+ * rewards takes the reward itself, which sum / n may miss by a rounding.
+ */
+static void
+add_variance(struct stats_acc *a, struct strata_cells *c,
+    const struct batch *v, size_t o, size_t n, size_t ns, double mu)
+{
+	double tot = 0, wit = 0, bet = 0, dev, *mean = c->sum[0];
+	size_t j, k;
+
+	for (j = 0; j < ns; j++)
+		mean[j] = c->eq[j] ? c->first[j] : mean[j] / (double)c->cnt[j];
+	for (k = o; k < o + n; k++) {
+		dev = v->r[k] - mu;
+		tot += dev * dev;
+		dev = v->r[k] - mean[v->strat[k]];
+		wit += dev * dev;
+	}
+	for (j = 0; j < ns; j++) {
+		dev = mean[j] - mu;
+		bet += (double)c->cnt[j] * dev * dev;
+	}
+	a->ss_total += tot;
+	a->ss_within += wit;
+	a->ss_between += bet;
+	if (tot > 0) {
+		a->share_sum += bet / tot;
+		a->share_groups++;
+	}
+}
+
+int
+stats_add(void *ctx, const struct gbatch *b, const struct batch *v,
+    struct diag *d)
+{
+	struct stats *s = ctx;
+	struct stats_acc *a = batch_for(s, b);
+	struct advmath_mom gm;
+	size_t g, o, n;
+
+	(void)d;
+	for (g = 0; g < v->ngroups; g++) {
+		o = v->goff[g];
+		n = v->goff[g + 1] - o;
+		strata_cells_fill(&s->cells, &a->strata, b, v, g);
+		gm = advmath_moments(v->r + o, NULL, 0, n, 0);
+		a->groups++;
+		hist_add(a, n, 1);
+		if (gm.equal)
+			a->zero_std++;
+		add_records(s, a, b, v, o, n, &gm);
+		add_variance(a, &s->cells, v, o, n, v->nstrat[g], gm.mean);
+	}
+	return 0;
+}
+
+size_t
+stats_uses(const struct stats *s, const struct stats_acc *a,
+    struct stats_use *u)
+{
+	const struct fields *f = &s->c->fields;
+	const char *const *names[4] = { f->group, f->reward, f->logprobs,
+	    f->mask };
+	const int nn[4] = { f->ngroup, f->nreward, f->nlogprobs, f->nmask };
+	size_t n = 0;
+	int i, j;
+
+	for (i = 0; i < 4; i++) {
+		for (j = 0; j < nn[i]; j++)
+			if (a->alias[i][j]) {
+				u[n].role = (enum stats_role)i;
+				u[n].name = names[i][j];
+				u[n++].records = a->alias[i][j];
+			}
+		if (a->noalias[i]) {
+			u[n].role = (enum stats_role)i;
+			u[n].name = NULL;
+			u[n++].records = a->noalias[i];
+		}
+	}
+	if (a->with_stratum) {
+		u[n].role = STATS_STRATUM;
+		u[n].name = s->stratum;
+		u[n++].records = a->with_stratum;
+	}
+	if (a->records > a->with_stratum) {
+		u[n].role = STATS_STRATUM;
+		u[n].name = NULL;
+		u[n++].records = a->records - a->with_stratum;
+	}
+	return n;
+}
+
+/*
+ * Balanced Aggregation §4.3.3: token-mean suffers when positive and
+ * negative responses differ in length (sign-length coupling), seq-mean
+ * when lengths vary a lot (equal weight per sequence).  The paper gives
+ * no threshold; both quantities are relative to the mean length, so the
+ * larger one names the weakness that dominates.
+ */
+enum stats_favour
+stats_reading(const struct stats_acc *a, double *gap, double *rel,
+    double *cv)
+{
+	double m = strata_mom_mean(&a->len);
+
+	*cv = m > 0 ? strata_mom_std(&a->len) / m : 0;
+	*gap = strata_mom_mean(&a->pos) - strata_mom_mean(&a->neg);
+	*rel = m > 0 ? *gap / m : 0;
+	if (a->pos.n == 0 || a->neg.n == 0 || m <= 0)
+		return STATS_FAV_NONE;
+	return fabs(*rel) > *cv ? STATS_FAV_SEQ : STATS_FAV_TOKEN;
+}
+
+void
+stats_reading_text(const struct stats_acc *a, char *verdict, char *cmp,
+    char *why, size_t n)
+{
+	double gap, rel, cv;
+
+	switch (stats_reading(a, &gap, &rel, &cv)) {
+	case STATS_FAV_NONE:
+		snprintf(verdict, n, "undefined");
+		snprintf(cmp, n, "no group has both positive and negative "
+		    "advantages");
+		snprintf(why, n, "no length gap to weigh");
+		break;
+	case STATS_FAV_SEQ:
+		snprintf(verdict, n, "seq-mean favoured over token-mean");
+		snprintf(cmp, n, "|gap|/mean %.3f > length CV %.3f",
+		    fabs(rel), cv);
+		snprintf(why, n, "token-mean's sign-length coupling costs more "
+		    "than seq-mean's equal weight per sequence");
+		break;
+	case STATS_FAV_TOKEN:
+		snprintf(verdict, n, "token-mean favoured over seq-mean");
+		snprintf(cmp, n, "length CV %.3f > |gap|/mean %.3f", cv,
+		    fabs(rel));
+		snprintf(why, n, "seq-mean's equal weight per sequence costs "
+		    "more than token-mean's sign-length coupling");
+		break;
+	}
+}
+
+double
+stats_pooled(double ss, unsigned long long n)
+{
+	return n ? ss / (double)n : 0;
+}

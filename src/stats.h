@@ -1,0 +1,109 @@
+/*
+ * stats.h - what rladv stats reports, summed group by group for each
+ * batch and for the whole input, and what its renderers (text, --json)
+ * share.  A struct stats owns its batches' figures until stats_free(); a
+ * renderer reads them and owns nothing of them.
+ */
+#ifndef RLADV_STATS_H
+#define RLADV_STATS_H
+
+#include <stddef.h>
+
+#include "bins.h"
+#include "keymap.h"
+#include "options.h"
+#include "strata.h"
+
+struct batch;
+struct diag;
+struct gbatch;
+
+/* Groups of one size. */
+struct stats_hbin {
+	size_t			size;
+	unsigned long long	groups;
+};
+
+/* Everything stats reports about a batch, or about the whole input. */
+struct stats_acc {
+	char			*label;	/* batch key, or its number */
+	char			*where;	/* FILE:LINE of its first record */
+	unsigned long long	 records, groups, zero_std;
+	/* Records that took their group, reward, log-probs, mask from each
+	 * name, and that had none. */
+	unsigned long long	 alias[4][FIELD_MAXNAMES], noalias[4];
+	unsigned long long	 with_stratum;
+	struct stats_hbin	*hist;		/* sorted by size */
+	size_t			 nhist, hcap;
+	struct keymap		 strata;	/* values: reward moments */
+	struct strata_mom	 reward;	/* all records */
+	/* Trained tokens T_i: all records, A > 0, A < 0. */
+	struct strata_mom	 len, pos, neg;
+	unsigned long long	 zero;		/* records with A = 0 */
+	/* Sums of squares over groups: pooled over records they give the
+	 * record-weighted mean of the groups' variances. */
+	double			 ss_total, ss_within, ss_between;
+	double			 share_sum;	/* per-group shares */
+	unsigned long long	 share_groups;	/* groups with variance */
+};
+
+struct stats {
+	const struct prefs	*c;
+	struct stats_acc	*batch;
+	size_t			 nbatch, bcap;
+	struct stats_acc	 total;		/* after stats_finish() */
+	unsigned long long	 rejected;	/* records, skip mode */
+	char			*stratum;	/* the stratum key's names,
+						   joined by commas */
+	struct strata_cells	 cells;		/* of the group at hand */
+	/* --html: trained tokens of records with A > 0, A < 0. */
+	struct bins		 len_pos, len_neg;
+};
+
+/* The roles of the fields whose use stats counts. */
+enum stats_role {
+	STATS_GROUP, STATS_REWARD, STATS_LOGPROBS, STATS_MASK, STATS_STRATUM,
+	STATS_NROLES
+};
+extern const char *const stats_role_names[STATS_NROLES];
+
+/* One row of the table of fields used. */
+struct stats_use {
+	enum stats_role		 role;
+	const char		*name;	/* NULL: the records without one */
+	unsigned long long	 records;
+};
+#define STATS_MAXUSE	(STATS_NROLES * (FIELD_MAXNAMES + 1))
+
+/* What the sign-length reading of Balanced Aggregation §4.3.3 says. */
+enum stats_favour { STATS_FAV_NONE, STATS_FAV_TOKEN, STATS_FAV_SEQ };
+
+void	stats_init(struct stats *s, const struct prefs *c);
+/* The pipeline's callback (pipeline.h): folds in a batch's groups. */
+int	stats_add(void *s, const struct gbatch *b, const struct batch *v,
+	    struct diag *d);
+/* Sums the batches into s->total; rejected: the pipeline's count. */
+void	stats_finish(struct stats *s, unsigned long long rejected);
+void	stats_free(struct stats *s);
+
+/* The reward moments of stratum k (an index of a->strata). */
+const struct strata_mom *stats_rewards(const struct stats_acc *a, size_t k);
+/*
+ * The table of fields used, in u (STATS_MAXUSE rows at most): role by
+ * role, each name that records took the field from, then the records
+ * without it; returns the number of rows.
+ */
+size_t	stats_uses(const struct stats *s, const struct stats_acc *a,
+	    struct stats_use *u);
+/* The sign-length reading: the gap of mean lengths, positive minus
+ * negative, that gap over the mean length, and the length CV. */
+enum stats_favour stats_reading(const struct stats_acc *a, double *gap,
+	    double *rel, double *cv);
+/* The reading in words: the verdict, the comparison behind it and what it
+ * means (n bytes each). */
+void	stats_reading_text(const struct stats_acc *a, char *verdict,
+	    char *cmp, char *why, size_t n);
+/* A sum of squares pooled over n records (0 when none). */
+double	stats_pooled(double ss, unsigned long long n);
+
+#endif
