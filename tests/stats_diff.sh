@@ -804,5 +804,39 @@ if [ "$(grep -c '^A.jsonl:' out)" -eq 1 ]; then ok; else
 	bad "outputs --top 1 shows one difference"; fi
 has "outputs --top 1: the rest counted" out "more"
 
+# --- Strata in numeric order past 9 -----------------------------------------
+# Tool-call counts 0 to 11 (six prompts of four responses, verl's field
+# names), and two responses without the field: the strata read 0, 1, 2,
+# ..., 9, 10, 11, then (none), never 0, 1, 10, 11, 2 as bytes sort.
+for g in 0 1 2 3 4 5; do
+	for j in 0 1 2 3; do
+		tc=$(( (g * 4 + j) % 12 ))
+		printf '{"uid":"p%d","tool_calls":%d,"reward":%d,"response_mask":[1,1],"rollout_log_probs":[-0.5,-0.25]}\n' \
+		    "$g" "$tc" $(( j % 2 ))
+	done
+done >tc12.jsonl
+printf '{"uid":"p6","reward":1,"response_mask":[1],"rollout_log_probs":[-0.5]}\n{"uid":"p6","reward":0,"response_mask":[1],"rollout_log_probs":[-0.5]}\n' >>tc12.jsonl
+order="0 1 2 3 4 5 6 7 8 9 10 11 (none)"
+expect_rc 0 "strata order: stats" "$RLADV" stats tc12.jsonl
+got=$(sed -n '/^stratum (tool_calls)/,/^$/p' out | sed '1,2d;/^$/d' | awk '{ printf "%s%s", (NR > 1 ? " " : ""), $1 }')
+if [ "$got" = "$order" ]; then ok; else
+	bad "strata order: stats prints \"$got\", expected \"$order\""; fi
+expect_rc 0 "strata order: stats --json" "$RLADV" stats --json tc12.jsonl
+py "strata order: stats --json" out '
+got = [s["stratum"] for s in d["total"]["strata"]]
+assert got == "'"$order"'".split(" "), got
+'
+expect_rc 0 "strata order: diff" "$RLADV" diff --a "-a grpo" --b "-a rloo" \
+    tc12.jsonl
+got=$(sed -n '/^stratum  *records/,/^all /p' out | sed '1d;$d' | awk '{ printf "%s%s", (NR > 1 ? " " : ""), $1 }')
+if [ "$got" = "$order" ]; then ok; else
+	bad "strata order: diff prints \"$got\", expected \"$order\""; fi
+expect_rc 0 "strata order: diff --json" "$RLADV" diff --json --a "-a grpo" \
+    --b "-a rloo" tc12.jsonl
+py "strata order: diff --json" out '
+got = [s["stratum"] for s in d["strata"]]
+assert got == "'"$order"'".split(" "), got
+'
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
