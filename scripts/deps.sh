@@ -7,6 +7,10 @@
 #           g++ for the CUDA backend on its CPU emulation, python3 for the
 #           conformance and agreement checkers
 #   fuzz    clang and its libFuzzer runtime, for fuzzing for time
+#   isal    Intel ISA-L (libisal-dev), which inflates and deflates gzip
+#           several times faster than zlib; optional: without it rladv
+#           builds with zlib alone, so it is installed when possible and
+#           its absence is never an error
 # Without -n (make deps, make deps-fuzz) it installs what is missing with
 # apt-get when run as root on Debian, and otherwise prints the one line to
 # run.  With -n (every other make target) it never installs: it prints the
@@ -19,6 +23,7 @@ if [ "$1" = -n ]; then
 fi
 
 missing=
+optional=
 target="make deps"
 # need PACKAGE TEST...: PACKAGE is missing unless TEST succeeds.
 need() {
@@ -28,6 +33,12 @@ need() {
 	*" $pkg "*) ;;
 	*) missing="${missing:+$missing }$pkg";;
 	esac
+}
+# want PACKAGE TEST...: the same for an optional package.
+want() {
+	pkg=$1
+	shift
+	"$@" >/dev/null 2>&1 || optional="${optional:+$optional }$pkg"
 }
 pc() {
 	command -v pkg-config && pkg-config --exists "$1"
@@ -51,32 +62,52 @@ for group in "$@"; do
 		need g++ command -v g++
 		need python3 command -v python3
 		;;
+	isal)
+		want libisal-dev pc libisal
+		;;
 	fuzz)
 		target="make deps-fuzz"
 		need clang command -v clang
 		need libclang-rt-dev fuzzer
 		;;
 	*)
-		echo "usage: deps.sh [-n] build|test|fuzz..." >&2
+		echo "usage: deps.sh [-n] build|test|isal|fuzz..." >&2
 		exit 2
 		;;
 	esac
 done
-[ -z "$missing" ] && exit 0
+[ -z "$missing$optional" ] && exit 0
+[ -z "$missing" ] && [ $dry = 1 ] && exit 0
 
 if [ $dry = 1 ]; then
 	echo "rladv: missing $missing; run as root: $target" >&2
 	exit 1
 fi
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-	echo "rladv: installing $missing" >&2
 	export DEBIAN_FRONTEND=noninteractive
-	# shellcheck disable=SC2086
-	apt-get install -y $missing >/dev/null ||
-	    { apt-get update >/dev/null &&
-	    apt-get install -y $missing >/dev/null; } ||
-	    { echo "rladv: apt-get install -y $missing failed" >&2; exit 1; }
+	if [ -n "$missing" ]; then
+		echo "rladv: installing $missing" >&2
+		# shellcheck disable=SC2086
+		apt-get install -y $missing >/dev/null ||
+		    { apt-get update >/dev/null &&
+		    apt-get install -y $missing >/dev/null; } ||
+		    { echo "rladv: apt-get install -y $missing failed" >&2
+		    exit 1; }
+	fi
+	if [ -n "$optional" ]; then
+		echo "rladv: installing $optional" >&2
+		# shellcheck disable=SC2086
+		apt-get install -y $optional >/dev/null 2>&1 ||
+		    echo "rladv: could not install $optional; gzip goes" \
+		    "through zlib alone" >&2
+	fi
 	exec sh "$0" -n "$@"
+fi
+if [ -z "$missing" ]; then
+	echo "rladv: optional $optional is not installed, so gzip goes" \
+	    "through zlib alone; to install it: sudo apt-get install -y" \
+	    "$optional" >&2
+	exit 0
 fi
 echo "rladv: missing $missing; run: sudo apt-get install -y $missing" >&2
 exit 1

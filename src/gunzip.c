@@ -5,12 +5,10 @@
  * decoding reads many symbols per table look-up); rladv uses it when it
  * is built with it and zlib otherwise, behind the same calls.
  *
- * Between members the next byte must start another member (0x1f);
- * anything else is trailing garbage, an error as in gzip -t.  zlib stops
- * exactly after a member's trailer, but ISA-L reads its input 8 bytes at
- * a time into a bit buffer, so at a member's end up to 8 bytes of what
- * follows sit in that buffer: they are taken out into carry[] and decoded
- * before the rest of the caller's input.
+ * Both stop exactly after a member's trailer (ISA-L reads its input 8
+ * bytes at a time, but reads a gzip trailer on its own), so the next byte
+ * must start another member (0x1f); anything else is trailing garbage, an
+ * error as in gzip -t.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,8 +30,6 @@ enum { G_BETWEEN, G_MEMBER };
 struct gunzip {
 	int			 state;		/* G_* */
 	int			 started;	/* the decoder holds a member */
-	unsigned char		 carry[16];	/* bytes after a member's end */
-	size_t			 ncarry, cpos;
 #ifdef RLADV_ISAL
 	struct inflate_state	 st;
 #else
@@ -78,20 +74,15 @@ backend_reset(struct gunzip *g)
 	g->st.crc_flag = ISAL_GZIP;
 }
 
-/*
- * One decoder call on *in; sets *end when the member is complete, with
- * the bytes read past its end in extra[0..*nextra).
- */
+/* One decoder call on *in; sets *end when the member is complete. */
 static int
 backend_step(struct gunzip *g, const unsigned char **in, size_t *avail_in,
-    struct gunzip_io *io, int *end, unsigned char *extra, int *nextra,
-    struct diag *d)
+    struct gunzip_io *io, int *end, struct diag *d)
 {
 	struct inflate_state *st = &g->st;
 	size_t nin = *avail_in < STEP_MAX ? *avail_in : STEP_MAX;
 	size_t nout = io->avail_out < STEP_MAX ? io->avail_out : STEP_MAX;
-	uint64_t bits;
-	int rc, i;
+	int rc;
 
 	st->next_in = (uint8_t *)(uintptr_t)*in;
 	st->avail_in = (uint32_t)nin;
@@ -106,16 +97,6 @@ backend_step(struct gunzip *g, const unsigned char **in, size_t *avail_in,
 		return diag_set(d, EXIT_DATA, "corrupt gzip data (%s)",
 		    isal_error(rc));
 	*end = st->block_state == ISAL_BLOCK_FINISH;
-	*nextra = 0;
-	if (*end) {
-		/* The trailer ends on a byte, so whole bytes remain. */
-		*nextra = st->read_in_length / 8;
-		bits = st->read_in >> (st->read_in_length % 8);
-		for (i = 0; i < *nextra; i++)
-			extra[i] = (unsigned char)(bits >> (8 * i));
-		st->read_in = 0;
-		st->read_in_length = 0;
-	}
 	return 0;
 }
 
@@ -145,8 +126,7 @@ backend_reset(struct gunzip *g)
 
 static int
 backend_step(struct gunzip *g, const unsigned char **in, size_t *avail_in,
-    struct gunzip_io *io, int *end, unsigned char *extra, int *nextra,
-    struct diag *d)
+    struct gunzip_io *io, int *end, struct diag *d)
 {
 	z_stream *zs = &g->zs;
 	size_t nin = *avail_in < STEP_MAX ? *avail_in : STEP_MAX;
@@ -163,8 +143,6 @@ backend_step(struct gunzip *g, const unsigned char **in, size_t *avail_in,
 	io->out += nout - zs->avail_out;
 	io->avail_out -= nout - zs->avail_out;
 	*end = zr == Z_STREAM_END;
-	*nextra = 0;		/* zlib stops right after the trailer */
-	(void)extra;
 	if (zr == Z_OK || zr == Z_STREAM_END || zr == Z_BUF_ERROR)
 		return 0;
 	if (zr == Z_MEM_ERROR)
@@ -201,33 +179,17 @@ gunzip_open(void)
 	return g;
 }
 
-/* Puts the n bytes read past a member's end before the rest of carry. */
-static void
-push_carry(struct gunzip *g, const unsigned char *extra, int n)
-{
-	memmove(g->carry + n, g->carry + g->cpos, g->ncarry - g->cpos);
-	memcpy(g->carry, extra, (size_t)n);
-	g->ncarry = g->ncarry - g->cpos + (size_t)n;
-	g->cpos = 0;
-}
-
 int
 gunzip_run(struct gunzip *g, struct gunzip_io *io, struct diag *d)
 {
-	const unsigned char *p;
-	unsigned char extra[8];
-	size_t n, n0, room;
-	int fromcarry, end, nextra, rc;
+	size_t n0, room;
+	int end = 0, rc;
 
 	while (io->avail_out > 0) {
-		/* What followed a member's end comes first. */
-		fromcarry = g->cpos < g->ncarry;
-		p = fromcarry ? g->carry + g->cpos : io->in;
-		n = n0 = fromcarry ? g->ncarry - g->cpos : io->avail_in;
-		if (n == 0 && g->state == G_BETWEEN)
+		if (io->avail_in == 0 && g->state == G_BETWEEN)
 			return 0;
 		if (g->state == G_BETWEEN) {
-			if (p[0] != 0x1f)
+			if (io->in[0] != 0x1f)
 				return diag_set(d, EXIT_DATA,
 				    "trailing garbage after gzip data");
 			if (g->started)
@@ -237,24 +199,15 @@ gunzip_run(struct gunzip *g, struct gunzip_io *io, struct diag *d)
 		}
 		/* With no input left, the call still flushes what the
 		 * decoder holds. */
+		n0 = io->avail_in;
 		room = io->avail_out;
-		rc = backend_step(g, &p, &n, io, &end, extra, &nextra, d);
-		if (rc != 0)
+		if ((rc = backend_step(g, &io->in, &io->avail_in, io, &end,
+		    d)) != 0)
 			return rc;
-		if (fromcarry)
-			g->cpos = g->ncarry - n;
-		else {
-			io->in = p;
-			io->avail_in = n;
-		}
-		if (end) {
+		if (end)
 			g->state = G_BETWEEN;
-			if (nextra > 0)
-				push_carry(g, extra, nextra);
-		} else if (n == n0 && io->avail_out == room)
+		else if (io->avail_in == n0 && io->avail_out == room)
 			return 0;	/* it needs more input */
-		if (g->cpos == g->ncarry)
-			g->cpos = g->ncarry = 0;
 	}
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include "backend.h"
 #include "cmd.h"
 #include "compute.h"
+#include "gunzip.h"
 #include "opthelp.h"
 
 #define CMD_DEVICE	0x100u	/* pick the device before the command */
@@ -96,8 +97,9 @@ run_cmd(const struct cmd *c, int named, int argc, char **argv)
 		usage(named ? c : NULL);
 		rc = 0;
 	} else if (rc == OPT_VERSION) {
-		printf("rladv %s (cuda: %s)\n", RLADV_VERSION,
-		    backend_has_cuda() ? "compiled in" : "not compiled in");
+		printf("rladv %s (cuda: %s, gzip: %s)\n", RLADV_VERSION,
+		    backend_has_cuda() ? "compiled in" : "not compiled in",
+		    gunzip_library());
 		rc = 0;
 	} else if (rc == 0 && (rc = options_check(&r.p, &d)) == 0 &&
 	    (!(c->flags & CMD_DEVICE) || (rc = compute_device(&r.p, &d)) ==

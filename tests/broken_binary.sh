@@ -37,6 +37,7 @@ for kind in fails silent; do
 	    man/rladv.1
 	must_fail "conformance check.py ($kind)" \
 	    python3 tests/conformance/check.py "$b"
+	must_fail "io.sh ($kind)" sh tests/io.sh "$b"
 done
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

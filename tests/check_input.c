@@ -3,9 +3,14 @@
  * files: plain and gzip (one member and several), CRLF, blank lines, a
  * missing final newline, truncated and corrupt gzip (status 1), missing
  * files (status 3), --max-line (status 1), several files in order with
- * per-file line numbers, and standard input.
+ * per-file line numbers, and standard input: from its offset, left at
+ * its end, read once when named twice.  Pipes and gzip are read by a
+ * second thread into blocks: lines across blocks, lines that stay valid,
+ * the line named after gzip trailing garbage, and a close that does not
+ * wait for a silent writer.
  */
 #include <check.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -746,6 +751,229 @@ START_TEST(pipe_large_and_max_line)
 }
 END_TEST
 
+/* Makes path standard input, at offset off; returns the saved one. */
+static int
+stdin_from(const char *path, off_t off)
+{
+	int fd = open(path, O_RDONLY), saved = dup(STDIN_FILENO);
+
+	ck_assert(fd >= 0 && saved >= 0);
+	ck_assert(lseek(fd, off, SEEK_SET) == off);
+	ck_assert(dup2(fd, STDIN_FILENO) == STDIN_FILENO);
+	close(fd);
+	return saved;
+}
+
+static void
+stdin_back(int saved)
+{
+	dup2(saved, STDIN_FILENO);
+	close(saved);
+}
+
+START_TEST(stdin_offset)
+{
+	/* Standard input is read from where it stands (a command before
+	 * rladv read line 1), numbered from there, and left at its end
+	 * for what comes after; plain and gzip. */
+	const char *p = tu_path("off.jsonl"), *q = tu_path("off.gz");
+	struct input *in;
+	int saved;
+
+	tu_write_str(p, "l1\nl2\nl3\n");
+	saved = stdin_from(p, 3);
+	in = input_open(NULL, 0, MAXLINE_DEFAULT);
+	expect_line(in, "l2", "<stdin>", 1);
+	expect_line(in, "l3", "<stdin>", 2);
+	expect_end(in);
+	ck_assert_int_eq(lseek(STDIN_FILENO, 0, SEEK_CUR), 9);
+	input_close(in);
+	stdin_back(saved);
+	/* Past the end: nothing. */
+	saved = stdin_from(p, 9);
+	in = input_open(NULL, 0, MAXLINE_DEFAULT);
+	expect_end(in);
+	input_close(in);
+	stdin_back(saved);
+	/* gzip after 4 bytes of something else. */
+	tu_write_str(q, "xyz\n");
+	tu_gzwrite(q, "ab", "g1\ng2\n", 6);
+	saved = stdin_from(q, 4);
+	in = input_open(NULL, 0, MAXLINE_DEFAULT);
+	expect_line(in, "g1", "<stdin>", 1);
+	expect_line(in, "g2", "<stdin>", 2);
+	expect_end(in);
+	input_close(in);
+	stdin_back(saved);
+}
+END_TEST
+
+START_TEST(stdin_twice)
+{
+	/* A second "-" is the same stream, already ended: the lines come
+	 * once, in one input and in another opened after it. */
+	const char *p = tu_path("twice.jsonl"), *b = tu_path("mid.jsonl");
+	char *names[3];
+	struct input *in;
+	int saved;
+
+	tu_write_str(p, "s1\ns2\n");
+	tu_write_str(b, "m1\n");
+	names[0] = "-";
+	names[1] = (char *)b;
+	names[2] = "-";
+	saved = stdin_from(p, 0);
+	in = input_open(names, 3, MAXLINE_DEFAULT);
+	expect_line(in, "s1", "<stdin>", 1);
+	expect_line(in, "s2", "<stdin>", 2);
+	expect_line(in, "m1", b, 1);
+	expect_end(in);
+	input_close(in);
+	in = input_open(NULL, 0, MAXLINE_DEFAULT);
+	expect_end(in);
+	input_close(in);
+	stdin_back(saved);
+}
+END_TEST
+
+START_TEST(gzip_garbage_line)
+{
+	/* Three lines, then bytes that are not gzip: the three lines are
+	 * read, and the error names line 4 (and, the last line without a
+	 * newline, line 3). */
+	const char *p = tu_path("tg.gz");
+	struct input *in;
+	struct diag d;
+	size_t nlines;
+	char *z;
+	size_t zlen;
+
+	tu_gzwrite(p, "wb", "a\nb\nc\n", 6);
+	z = tu_read(p, &zlen);
+	z = realloc(z, zlen + 5);
+	memcpy(z + zlen, "junk\n", 5);
+	tu_write(p, z, zlen + 5);
+	in = open1(p, MAXLINE_DEFAULT);
+	expect_line(in, "a", p, 1);
+	expect_line(in, "b", p, 2);
+	expect_line(in, "c", p, 3);
+	ck_assert_int_eq(expect_error(in, &d, &nlines), 1);
+	ck_assert_uint_eq(nlines, 0);
+	ck_assert_has(d.msg, ":4: trailing garbage after gzip data");
+	input_close(in);
+	free(z);
+	tu_gzwrite(p, "wb", "a\nb\nc", 5);
+	z = tu_read(p, &zlen);
+	z = realloc(z, zlen + 1);
+	z[zlen] = 'J';
+	tu_write(p, z, zlen + 1);
+	in = open1(p, MAXLINE_DEFAULT);
+	ck_assert_int_eq(expect_error(in, &d, &nlines), 1);
+	ck_assert_uint_eq(nlines, 2);
+	ck_assert_has(d.msg, ":3: trailing garbage after gzip data");
+	input_close(in);
+	free(z);
+}
+END_TEST
+
+/* Line lineno of pipe_lines_stay's input reads as it was written. */
+static int
+line_intact(const struct line *ln)
+{
+	size_t i;
+
+	if (ln->text[0] != '#')
+		return 0;
+	for (i = 1; i < ln->len; i++)
+		if (ln->text[i] != (char)('a' + (ln->lineno - 1 + i) % 26))
+			return 0;
+	return 1;
+}
+
+START_TEST(pipe_lines_stay)
+{
+	/* 8 MB of lines of every length from 0 to 4999 bytes through a
+	 * pipe, so lines cross the ends of blocks: each arrives whole, and
+	 * all of them still read the same at the end (stable until
+	 * released); then a release keeps the lines from keep on. */
+	size_t n = 0, cap = 9u << 20, i, k = 0, nl;
+	char *s = malloc(cap);
+	const char *piece[1];
+	size_t len[1];
+	struct line *ln = calloc(4000, sizeof(*ln));
+	struct input *in;
+	struct diag d = { 0 };
+	int saved;
+	pid_t pid;
+
+	ck_assert(s != NULL && ln != NULL);
+	for (nl = 0; n + 5100 < cap && nl < 4000; nl++) {
+		size_t l = (nl * 7919) % 5000;
+
+		for (i = 0; i < l; i++)
+			s[n + i] = (char)('a' + (nl + i) % 26);
+		if (l > 0)
+			s[n] = '#';	/* never blank */
+		n += l;
+		s[n++] = '\n';
+	}
+	piece[0] = s;
+	len[0] = n;
+	pid = pipe_stdin(piece, len, 1, &saved);
+	in = input_open(NULL, 0, MAXLINE_DEFAULT);
+	for (i = 0; i < nl; i++) {
+		if ((i * 7919) % 5000 == 0)
+			continue;	/* blank */
+		ck_assert_int_eq(input_next(in, &ln[k], &d), 1);
+		ck_assert_uint_eq(ln[k].len, (i * 7919) % 5000);
+		ck_assert_uint_eq(ln[k].lineno, i + 1);
+		k++;
+	}
+	expect_end(in);
+	for (i = 0; i < k; i++)
+		ck_assert(line_intact(&ln[i]));
+	input_release(in, ln[k / 2].text);
+	for (i = k / 2; i < k; i++)
+		ck_assert(line_intact(&ln[i]));
+	input_close(in);
+	pipe_done(pid, saved);
+	free(ln);
+	free(s);
+}
+END_TEST
+
+START_TEST(close_silent_writer)
+{
+	/* A writer sends one line and stays silent: after that line the
+	 * caller closes the input (an error elsewhere), and the close does
+	 * not wait for the writer (a hang fails by the test's timeout). */
+	int fd[2], saved, st;
+	pid_t pid;
+	struct input *in;
+
+	ck_assert(pipe(fd) == 0);
+	pid = fork();
+	ck_assert(pid >= 0);
+	if (pid == 0) {
+		close(fd[0]);
+		if (write(fd[1], "one\n", 4) != 4)
+			_exit(1);
+		sleep(60);
+		_exit(0);
+	}
+	close(fd[1]);
+	saved = dup(STDIN_FILENO);
+	ck_assert(dup2(fd[0], STDIN_FILENO) == STDIN_FILENO);
+	close(fd[0]);
+	in = input_open(NULL, 0, MAXLINE_DEFAULT);
+	expect_line(in, "one", "<stdin>", 1);
+	input_close(in);
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	stdin_back(saved);
+}
+END_TEST
+
 static Suite *
 input_suite(void)
 {
@@ -794,6 +1022,11 @@ input_suite(void)
 	tcase_add_test(tc, pipe_plain);
 	tcase_add_test(tc, pipe_gzip_split_magic);
 	tcase_add_test(tc, pipe_large_and_max_line);
+	tcase_add_test(tc, stdin_offset);
+	tcase_add_test(tc, stdin_twice);
+	tcase_add_test(tc, gzip_garbage_line);
+	tcase_add_test(tc, pipe_lines_stay);
+	tcase_add_test(tc, close_silent_writer);
 	suite_add_tcase(s, tc);
 	return s;
 }
