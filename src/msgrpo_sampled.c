@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "advmath_ms.h"
+#include "keymap.h"
 #include "msgrpo.h"
 
 /*
@@ -202,48 +203,31 @@ popcount64(uint64_t v)
 	return (size_t)((v * 0x0101010101010101ULL) >> 56);
 }
 
-static uint64_t
-bits_hash(const uint64_t *b, size_t nw)
-{
-	uint64_t h = 0x6d732d6772706f31ULL;
-	size_t j;
-
-	for (j = 0; j < nw; j++)
-		h = mix64(h ^ b[j]);
-	return h;
-}
-
 /*
  * Fills pool with P distinct random tau-subsets.  Requires C(G,tau) > P,
  * so the rejection loop ends (expected draws at most ~N ln(N / (N - P))).
+ * The subsets drawn so far are keys of a keymap (rladv's one hash table,
+ * which ends the process if it runs out of memory).
  */
-static int
+static void
 pool_random(size_t G, size_t tau, size_t P, size_t nw, uint64_t *rng,
     uint64_t *pool)
 {
-	size_t hcap = 1, *ht, got = 0, h;
+	struct keymap drawn;
+	size_t got = 0;
+	int added;
 
-	while (hcap < 2 * P)
-		hcap <<= 1;
-	ht = calloc(hcap, sizeof(*ht));	/* candidate index + 1, 0 empty */
-	if (ht == NULL)
-		return -2;
+	keymap_init(&drawn, 0);
 	while (got < P) {
 		uint64_t *b = pool + got * nw;
 
 		rand_subset(G, tau, rng, b, nw);
-		h = (size_t)bits_hash(b, nw) & (hcap - 1);
-		while (ht[h] != 0 &&
-		    memcmp(pool + (ht[h] - 1) * nw, b, nw * sizeof(*b)) != 0)
-			h = (h + 1) & (hcap - 1);
-		if (ht[h] != 0)
-			continue;	/* seen: draw again */
-		ht[h] = ++got;
+		keymap_get(&drawn, b, nw * sizeof(*b), &added);
+		if (added)
+			got++;	/* else seen: draw again */
 	}
-	free(ht);
-	return 0;
+	keymap_free(&drawn);
 }
-
 
 /* Every tau-subset of 0..G-1 in lexicographic order into pool (zeroed),
  * idx[] G indexes of scratch. */
@@ -337,8 +321,8 @@ sample_scale(const struct ms_canon *g, size_t tau, size_t K, uint64_t *rng,
 	/* Few enough: candidates in lexicographic order, index = rank. */
 	if (N <= cap)
 		pool_lex(G, tau, nw, idx, pool);
-	else if (pool_random(G, tau, P, nw, rng, pool) != 0)
-		goto out;
+	else
+		pool_random(G, tau, P, nw, rng, pool);
 	if (N <= K) {
 		/* Every subgroup (Eq. 7, first case). */
 		for (c = 0; c < P; c++)
