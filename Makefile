@@ -236,6 +236,7 @@ check test: rladv unit
 	@$(MAKE) --no-print-directory emu-check
 	@$(MAKE) --no-print-directory gpu-check
 	@python3 tests/presets/reference.py --verify
+	@python3 tests/presets/reference.py --check ./rladv
 
 # make bench: rladv against its baselines; make bench DEVICE=cuda (with a
 # CUDA=1 build): CPU against GPU on large shards and exact MS-GRPO.

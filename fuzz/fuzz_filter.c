@@ -64,6 +64,11 @@ static const struct {
 	{ "opo", "seq-sum" },
 	{ "rpp-baseline", "balanced-gen" },
 	{ "rloo", "token" },
+	{ "loo", "seq" },
+	{ "passk", "token" },
+	{ "gpg", "seq-sum" },
+	{ "grpo-whiten", "balanced" },
+	{ "rpp", "token" },
 };
 #define NEXTRA (sizeof(extras) / sizeof(extras[0]))
 
@@ -126,7 +131,11 @@ check_equal_zero(const struct prefs *c, const struct batch *v,
 {
 	size_t g, i, o, n;
 
-	if (strcmp(c->est->name, "rpp-baseline") == 0 || c->ap.gn_batch)
+	/* Whitened over the batch, or against a baseline field: the rule
+	 * is the group's, which these leave. */
+	if (c->est->kind == EST_RPP_BASELINE || c->est->kind == EST_RPP ||
+	    c->est->kind == EST_GRPO_WHITEN || c->est->kind == EST_REMAX ||
+	    c->ap.gn_batch)
 		return;
 	for (g = 0; g < v->ngroups; g++) {
 		int equal = 1;

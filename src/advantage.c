@@ -16,7 +16,9 @@ advantage_defaults(struct adv_params *p)
 	memset(p, 0, sizeof(*p));
 	p->eps = 1e-6;
 	p->alpha = 0.6;
-	p->var_eps = 1e-8;
+	p->wh.kind = WHITEN_VERL;
+	p->wh.var_eps = 1e-8;
+	p->wh.std_eps = 1e-5;
 	p->std_scope = STD_GROUP;
 	msgrpo_defaults(&p->ms);
 }
@@ -25,6 +27,13 @@ static size_t
 gsize(const struct batch *b, size_t g)
 {
 	return b->goff[g + 1] - b->goff[g];
+}
+
+/* Whether a group of one of kind k takes verl's rule (a preset's). */
+static int
+single(const struct adv_params *p, enum est_kind k)
+{
+	return (p->single & EST_BIT(k)) != 0;
 }
 
 /*
@@ -37,10 +46,10 @@ gsize(const struct batch *b, size_t g)
  */
 static void
 gn_group(const struct batch *b, size_t g, const struct adv_params *p,
-    const struct advmath_mom *bm, double *out)
+    const struct advmath_mom *bm, enum est_kind k, double *out)
 {
 	advmath_gn_group(b->r + b->goff[g], gsize(b, g), p->sample, p->eps,
-	    p->std_scope, p->gn_batch, bm, p->verl_single, out);
+	    p->std_scope, p->gn_batch, bm, single(p, k), out);
 }
 
 static struct advmath_mom
@@ -49,31 +58,51 @@ batch_moments(const struct batch *b, const struct adv_params *p)
 	return advmath_moments(b->r, NULL, 0, b->n, p->sample);
 }
 
-/* grpo: GN above.  Source: GRPO (DeepSeekMath); verl, TRL. */
-static int
-adv_grpo(const struct batch *b, struct adv_params *p, double *adv,
-    struct diag *d)
+/* GN of every group, a group of one by kind k's rule. */
+static void
+gn_batch(const struct batch *b, const struct adv_params *p, enum est_kind k,
+    double *adv)
 {
 	struct advmath_mom bm = batch_moments(b, p);
 	size_t g;
 
-	(void)d;
 	for (g = 0; g < b->ngroups; g++)
-		gn_group(b, g, p, &bm, adv + b->goff[g]);
+		gn_group(b, g, p, &bm, k, adv + b->goff[g]);
+}
+
+/* grpo: GN above.  Source: GRPO (DeepSeekMath); verl's
+ * compute_grpo_outcome_advantage, TRL, OpenRLHF's group_norm. */
+static int
+adv_grpo(const struct batch *b, struct adv_params *p, double *adv,
+    struct diag *d)
+{
+	(void)d;
+	gn_batch(b, p, EST_GRPO, adv);
 	return 0;
 }
 
-/* drgrpo: A_i = r_i - mu.  Source: Dr. GRPO ("Understanding R1-Zero-Like
- * Training"), which drops the division by sigma. */
-static int
-adv_drgrpo(const struct batch *b, struct adv_params *p, double *adv,
-    struct diag *d)
+/* r_i - mu of every group (GN without a deviation), a group of one by
+ * kind k's rule. */
+static void
+centered(const struct batch *b, const struct adv_params *p, enum est_kind k,
+    double *adv)
 {
 	struct adv_params q = *p;
 
 	q.std_scope = STD_NONE;
 	q.gn_batch = 0;
-	return adv_grpo(b, &q, adv, d);
+	gn_batch(b, &q, k, adv);
+}
+
+/* drgrpo: A_i = r_i - mu.  Source: Dr. GRPO ("Understanding R1-Zero-Like
+ * Training"), which drops the division by sigma; OpenRLHF's dr_grpo. */
+static int
+adv_drgrpo(const struct batch *b, struct adv_params *p, double *adv,
+    struct diag *d)
+{
+	(void)d;
+	centered(b, p, EST_DRGRPO, adv);
+	return 0;
 }
 
 /* rloo: A_i = r_i - mean_{j != i} r_j, 0 for a group of one.  Source:
@@ -87,7 +116,7 @@ adv_rloo(const struct batch *b, struct adv_params *p, double *adv,
 	(void)d;
 	for (g = 0; g < b->ngroups; g++)
 		advmath_rloo_group(b->r + b->goff[g], gsize(b, g),
-		    p->verl_single, adv + b->goff[g]);
+		    single(p, EST_RLOO), adv + b->goff[g]);
 	return 0;
 }
 
@@ -103,7 +132,7 @@ san_group(const struct batch *b, size_t g, const struct adv_params *p,
 	size_t o = b->goff[g];
 
 	advmath_san_group(b->r + o, b->strat + o, b->nstrat[g], gsize(b, g),
-	    p->sample, p->eps, p->verl_single, out);
+	    p->sample, p->eps, single(p, EST_SAN), out);
 }
 
 static int
@@ -135,7 +164,7 @@ adv_stratified(const struct batch *b, struct adv_params *p, double *adv,
 	for (g = 0; g < b->ngroups; g++) {
 		o = b->goff[g];
 		san_group(b, g, p, adv + o);
-		gn_group(b, g, p, &bm, gn + o);
+		gn_group(b, g, p, &bm, EST_STRATIFIED, gn + o);
 		for (i = o; i < b->goff[g + 1]; i++)
 			adv[i] = advmath_mix(p->alpha, adv[i], gn[i]);
 	}
@@ -158,24 +187,169 @@ adv_opo(const struct batch *b, struct adv_params *p, double *adv,
 	(void)d;
 	for (g = 0; g < b->ngroups; g++)
 		advmath_opo_group(b->r + b->goff[g], b->T + b->goff[g],
-		    gsize(b, g), p->verl_single, adv + b->goff[g]);
+		    gsize(b, g), single(p, EST_OPO), adv + b->goff[g]);
 	return 0;
 }
 
 /*
- * rpp-baseline: a_i = r_i - mu (drgrpo's), then whitened over the
- * batch's trained tokens: A_i = (a_i - abar) / sqrt(v + 1e-8), abar and v
- * token-weighted, v with n - 1 (n = trained tokens).  Source:
- * REINFORCE++-baseline, verl's compute_reinforce_plus_plus_baseline_
- * outcome_advantage with masked_whiten.  With one trained token or none
- * v is taken as 0; when every a_i with trained tokens is equal, 0.
+ * rpp-baseline: a_i = r_i - mu (group), then whitened over the batch's
+ * trained tokens (advmath_whiten, the preset's kind; by default verl's:
+ * A_i = (a_i - abar) / sqrt(v + 1e-8), abar and v token-weighted, v with
+ * n - 1, n = trained tokens).  Source: REINFORCE++-baseline, verl's
+ * compute_reinforce_plus_plus_baseline_outcome_advantage with
+ * masked_whiten; OpenRLHF's reinforce_baseline; slime's and NeMo-RL's
+ * (minus_baseline) reinforce_plus_plus_baseline.  With one trained
+ * token or none v is taken as 0; when every a_i with trained tokens is
+ * equal, 0.
+ */
+static int
+adv_rpp_baseline(const struct batch *b, struct adv_params *p, double *adv,
+    struct diag *d)
+{
+	(void)d;
+	centered(b, p, EST_RPP_BASELINE, adv);
+	advmath_whiten(adv, b->T, b->n, &p->wh);
+	return 0;
+}
+
+/*
+ * rpp: a_i = r_i, the return of an outcome reward with gamma 1 on every
+ * trained token, whitened as rpp-baseline.  Source: REINFORCE++ (Hu
+ * 2025); verl's compute_reinforce_plus_plus_outcome_advantage, OpenRLHF's
+ * reinforce, slime's reinforce_plus_plus (which asserts that no record is
+ * fully masked: refused under --like slime).  verl and SkyRL reset the
+ * return at a masked token, so a trained token before a tool output gets
+ * 0 there; rladv gives r_i to every trained token, the estimator as
+ * written (the man page says so).
  */
 static int
 adv_rpp(const struct batch *b, struct adv_params *p, double *adv,
     struct diag *d)
 {
-	adv_drgrpo(b, p, adv, d);
-	advmath_whiten(adv, b->T, b->n, p->var_eps);
+	size_t g, i;
+
+	for (g = 0; g < b->ngroups; g++)
+		for (i = b->goff[g]; i < b->goff[g + 1]; i++) {
+			if (p->rpp_tokens && b->T[i] <= 0)
+				return diag_setl(d, EXIT_DATA, b->gfile[g],
+				    b->gline[g], "group %s: a record without "
+				    "a trained token (slime's "
+				    "reinforce_plus_plus asserts there is "
+				    "none)", b->gname[g]);
+			adv[i] = b->r[i];
+		}
+	advmath_whiten(adv, b->T, b->n, &p->wh);
+	return 0;
+}
+
+/*
+ * passk: in each group only the best response gets
+ * (r_max - r_second) / (sigma + eps); the others 0 (advmath_passk_group).
+ * Source: verl's compute_grpo_passk_outcome_advantage ("Pass@k Training
+ * for Adaptively Balancing Exploration and Exploitation").  A group of
+ * one: 0, or refused under verl's rule, as verl raises ValueError.
+ */
+static int
+adv_passk(const struct batch *b, struct adv_params *p, double *adv,
+    struct diag *d)
+{
+	struct advmath_mom bm = batch_moments(b, p);
+	size_t g, o;
+
+	for (g = 0; g < b->ngroups; g++) {
+		o = b->goff[g];
+		if (gsize(b, g) > 1) {
+			advmath_passk_group(b->r + o, gsize(b, g), p->sample,
+			    p->eps, p->std_scope, &bm, adv + o);
+			continue;
+		}
+		if (single(p, EST_PASSK))
+			return diag_setl(d, EXIT_DATA, b->gfile[g],
+			    b->gline[g], "group %s has one response; verl's "
+			    "grpo_passk needs two (it raises ValueError)",
+			    b->gname[g]);
+		adv[o] = 0;
+	}
+	return 0;
+}
+
+/*
+ * gpg: A_i = alpha (r_i - mu), alpha = B / max(#{i : r_i != 0}, 1) over
+ * the batch's B records (fully masked ones too), f_norm 1.  Source: GPG
+ * ("GPG: A Simple and Strong Reinforcement Learning Baseline"), verl's
+ * compute_gpg_outcome_advantage.
+ */
+static int
+adv_gpg(const struct batch *b, struct adv_params *p, double *adv,
+    struct diag *d)
+{
+	size_t g, i, nz = 0;
+	double alpha;
+
+	(void)d;
+	for (i = 0; i < b->n; i++)
+		nz += b->r[i] != 0;
+	alpha = (double)b->n / (double)(nz > 0 ? nz : 1);
+	for (g = 0; g < b->ngroups; g++)
+		advmath_gpg_group(b->r + b->goff[g], gsize(b, g), alpha,
+		    single(p, EST_GPG), adv + b->goff[g]);
+	return 0;
+}
+
+/*
+ * remax: A_i = r_i - b_i, b_i the reward of the greedy response to the
+ * same prompt, read from --baseline-key (verl's reward_baselines); no
+ * group statistic.  Source: ReMax (Li et al. 2023), verl's
+ * compute_remax_outcome_advantage.  verl gives -b_i to the trained tokens
+ * of a response whose last token is masked (its reward is masked away);
+ * rladv gives r_i - b_i.
+ */
+static int
+adv_remax(const struct batch *b, struct adv_params *p, double *adv,
+    struct diag *d)
+{
+	size_t i;
+
+	(void)p;
+	(void)d;
+	for (i = 0; i < b->n; i++)
+		adv[i] = b->r[i] - b->base[i];
+	return 0;
+}
+
+/*
+ * loo: A_i = (r_i - b_i) / (s_i + eps) where s_i > 0, else r_i - b_i,
+ * with b_i and s_i the mean and deviation of the group's other responses
+ * (advmath_loo_group).  Source: NeMo-RL's GRPO with
+ * use_leave_one_out_baseline (calculate_baseline_and_std_per_prompt,
+ * GRPOAdvantageEstimator.normalize_rewards).
+ */
+static int
+adv_loo(const struct batch *b, struct adv_params *p, double *adv,
+    struct diag *d)
+{
+	size_t g;
+
+	(void)d;
+	for (g = 0; g < b->ngroups; g++)
+		advmath_loo_group(b->r + b->goff[g], gsize(b, g), p->sample,
+		    p->eps, adv + b->goff[g]);
+	return 0;
+}
+
+/*
+ * grpo-whiten: GN of each group, then whitened over the batch's trained
+ * tokens as rpp-baseline (under --like areal as AReaL's Normalization:
+ * deviation with N - 1, plus 1e-5).  Source: AReaL's PPOActor
+ * (reward_norm group, adv_norm batch in examples/math/gsm8k_grpo.yaml).
+ */
+static int
+adv_grpo_whiten(const struct batch *b, struct adv_params *p, double *adv,
+    struct diag *d)
+{
+	(void)d;
+	gn_batch(b, p, EST_GRPO_WHITEN, adv);
+	advmath_whiten(adv, b->T, b->n, &p->wh);
 	return 0;
 }
 
@@ -230,16 +404,64 @@ const struct estimator advantage_table[] = {
 	    "multi-scale subgroup average (MS-GRPO)" },
 	{ "opo", adv_opo, EST_OPO, ADV_SCALES,
 	    "r - length-weighted mean (OPO, as in verl)" },
-	{ "rpp-baseline", adv_rpp, EST_RPP_BASELINE, ADV_BATCH,
+	{ "rpp-baseline", adv_rpp_baseline, EST_RPP_BASELINE, ADV_BATCH,
 	    "r - mean, whitened over the batch (REINFORCE++-baseline)" },
+	{ "rpp", adv_rpp, EST_RPP, ADV_BATCH,
+	    "r, whitened over the batch (REINFORCE++)" },
+	{ "passk", adv_passk, EST_PASSK, 0,
+	    "the best gets (r_max - r_second) / (std + eps) (verl's "
+	    "grpo_passk)" },
+	{ "gpg", adv_gpg, EST_GPG, ADV_BATCH | ADV_SCALES,
+	    "(r - mean) B / #{r != 0} (GPG, as in verl)" },
+	/* Its baseline is not prescaled with the rewards: ADV_MIXED. */
+	{ "remax", adv_remax, EST_REMAX, ADV_MIXED | ADV_BASE,
+	    "r - the greedy response's reward, --baseline-key (ReMax)" },
+	{ "loo", adv_loo, EST_LOO, ADV_MIXED,
+	    "r - mean of the others, / their std if > 0 (NeMo-RL)" },
+	{ "grpo-whiten", adv_grpo_whiten, EST_GRPO_WHITEN, ADV_BATCH,
+	    "GRPO, then whitened over the batch (AReaL)" },
 	{ NULL, NULL, EST_GRPO, 0, NULL }
 };
+
+/*
+ * The frameworks' names for the rows above, by target.  verl's
+ * grpo_vectorized floors the variance at 1e-6 before adding eps again,
+ * so it is grpo only for groups whose variance exceeds 1e-6.  NeMo-RL's
+ * reinforce_plus_plus (minus_baseline true by default) is rpp-baseline,
+ * not this list's rpp.
+ */
+const struct alias advantage_aliases[] = {
+	{ "group_norm", "grpo", "OpenRLHF" },
+	{ "grpo_vectorized", "grpo", "verl" },
+	{ "gspo", "grpo", "slime" },
+	{ "cispo", "grpo", "slime" },
+	{ "dr_grpo", "drgrpo", "OpenRLHF" },
+	{ "rloo_vectorized", "rloo", "verl" },
+	{ "reinforce_plus_plus_baseline", "rpp-baseline",
+	    "verl, slime, NeMo-RL" },
+	{ "reinforce_baseline", "rpp-baseline", "OpenRLHF" },
+	{ "reinforce_plus_plus", "rpp", "verl, slime" },
+	{ "reinforce", "rpp", "OpenRLHF" },
+	{ "reinforce++", "rpp", "SkyRL" },
+	{ "grpo_passk", "passk", "verl" },
+	{ NULL, NULL, NULL }
+};
+
+const char *
+alias_resolve(const struct alias *a, const char *name)
+{
+	for (; a->name != NULL; a++)
+		if (strcmp(a->name, name) == 0)
+			return a->target;
+	return name;
+}
 
 const struct estimator *
 advantage_find(const char *name)
 {
 	const struct estimator *e;
 
+	name = alias_resolve(advantage_aliases, name);
 	for (e = advantage_table; e->name != NULL; e++)
 		if (strcmp(e->name, name) == 0)
 			return e;
@@ -250,11 +472,16 @@ unsigned
 advantage_flags(const struct estimator *e, const struct adv_params *p)
 {
 	unsigned f = e->flags;
-	int gn = e->kind == EST_GRPO || e->kind == EST_STRATIFIED;
+	int gn = e->kind == EST_GRPO || e->kind == EST_STRATIFIED ||
+	    e->kind == EST_GRPO_WHITEN, passk = e->kind == EST_PASSK;
 
-	if (gn && (p->gn_batch || p->std_scope == STD_BATCH))
+	if ((gn && p->gn_batch) || ((gn || passk) &&
+	    p->std_scope == STD_BATCH))
 		f |= ADV_BATCH;
 	if (gn && !p->gn_batch && p->std_scope == STD_NONE)
-		f |= e->kind == EST_GRPO ? ADV_SCALES : ADV_MIXED;
+		f |= e->kind == EST_STRATIFIED ? ADV_MIXED :
+		    e->kind == EST_GRPO_WHITEN ? 0 : ADV_SCALES;
+	if (passk && p->std_scope == STD_NONE)
+		f |= ADV_SCALES;
 	return f;
 }

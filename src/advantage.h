@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "advmath.h"
 #include "batch.h"
 #include "diag.h"
 #include "kinds.h"
@@ -20,8 +21,12 @@ struct adv_params {
 	double		alpha;		/* --alpha */
 	enum std_scope	std_scope;	/* --std-scope */
 	int		gn_batch;	/* --gn-scope batch */
-	int		verl_single;	/* --like verl: group of one rule */
-	double		var_eps;	/* rpp-baseline: added to the variance */
+	/* Kinds (EST_BIT) whose group of one takes verl's rule, mean 0 and
+	 * std 1 (a preset's); passk then refuses, as verl raises. */
+	unsigned	single;
+	struct advmath_whiten wh;	/* rpp-baseline, rpp, grpo-whiten */
+	int		rpp_tokens;	/* rpp: a record without trained
+					   tokens is an error (slime) */
 	struct ms_params ms;
 	/* Filled by msgrpo: groups that took each path. */
 	size_t		ms_exact, ms_sampled;
@@ -30,7 +35,8 @@ struct adv_params {
 #define ADV_STRATA	1	/* needs the stratum key */
 #define ADV_BATCH	2	/* result depends on the whole batch */
 #define ADV_SCALES	4	/* result scales with the rewards (no sigma) */
-#define ADV_MIXED	8	/* partly scales, partly not */
+#define ADV_MIXED	8	/* partly scales, partly not: never prescaled */
+#define ADV_BASE	16	/* reads the baseline field (remax) */
 
 struct estimator {
 	const char	*name;
@@ -43,8 +49,20 @@ struct estimator {
 
 extern const struct estimator advantage_table[];
 
+/* A framework's name for a row of a table (group_norm for grpo). */
+struct alias {
+	const char	*name;
+	const char	*target;	/* the row's name */
+	const char	*who;		/* whose name it is */
+};
+
+/* Ordered by target, ended by a NULL name. */
+extern const struct alias advantage_aliases[];
+/* The target of name in a (a NULL-ended alias table), else name. */
+const char *alias_resolve(const struct alias *a, const char *name);
+
 void	advantage_defaults(struct adv_params *p);
-/* NULL when no estimator has that name. */
+/* The row of that name or alias; NULL when none. */
 const struct estimator *advantage_find(const char *name);
 /* ADV_BATCH as the options make it (--std-scope/--gn-scope batch). */
 unsigned advantage_flags(const struct estimator *e,

@@ -203,15 +203,131 @@ advmath_opo_group(const double *r, const double *T, size_t n, int verl,
 }
 
 /*
- * REINFORCE++-baseline's batch whitening of a[] (already r - group mean),
- * in place: token-weighted mean and variance (n - 1) over the records
- * with T > 0, then A_i = (a_i - mean) / sqrt(v + var_eps) for every
- * record (var_eps: adv_params.var_eps, 1e-8 as verl's masked_whiten).
- * When those a_i are all equal (or there is none) every A_i is 0.  A
- * reduction over the whole batch: the CUDA backend runs it on the host.
+ * NeMo-RL's leave-one-out normalization (its GRPO default,
+ * use_leave_one_out_baseline): for each i, b_i and s_i are the mean and
+ * deviation (--std: sample divides by G - 2, population by G - 1) of the
+ * G - 1 others; A_i = (r_i - b_i) / (s_i + eps) where s_i > 0, else
+ * r_i - b_i unscaled.  s_i is 0 when the others are all equal (decided by
+ * comparison, not by NeMo-RL's float32 E[r^2] - b^2) or when there is
+ * one other.  A group of one has no other: 0.  Two passes per i: O(G^2).
  */
 ADV_HD static inline void
-advmath_whiten(double *a, const double *T, size_t n, double var_eps)
+advmath_loo_group(const double *r, size_t n, int sample, double eps,
+    double *out)
+{
+	double s, ss, b, sd, first, d;
+	size_t i, j, c = n - 1;
+	int equal;
+
+	if (n == 1) {
+		out[0] = 0;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		first = r[i == 0 ? 1 : 0];
+		equal = 1;
+		s = 0;
+		for (j = 0; j < n; j++) {
+			if (j == i)
+				continue;
+			equal &= r[j] == first;
+			s += r[j];
+		}
+		if (equal) {
+			out[i] = r[i] - first;
+			continue;
+		}
+		b = s / (double)c;
+		ss = 0;
+		for (j = 0; j < n; j++)
+			if (j != i) {
+				d = r[j] - b;
+				ss += d * d;
+			}
+		sd = sample ? (c > 1 ? sqrt(ss / (double)(c - 1)) : 0) :
+		    sqrt(ss / (double)c);
+		out[i] = sd > 0 ? (r[i] - b) / (sd + eps) : r[i] - b;
+	}
+}
+
+/*
+ * verl's grpo_passk: only the best response of the group gets
+ * r_max - r_second, divided by the group's deviation plus eps (by the
+ * batch's with --std-scope batch, by nothing with none, verl's
+ * norm_adv_by_std_in_grpo false); every other response 0, and all 0 when
+ * the best two tie.  n >= 2 (the caller decides a group of one).
+ */
+ADV_HD static inline void
+advmath_passk_group(const double *r, size_t n, int sample, double eps,
+    enum std_scope scope, const struct advmath_mom *bm, double *out)
+{
+	struct advmath_mom m;
+	size_t i, best = 0, second;
+
+	for (i = 0; i < n; i++) {
+		out[i] = 0;
+		if (r[i] > r[best])
+			best = i;
+	}
+	second = best == 0 ? 1 : 0;
+	for (i = 0; i < n; i++)
+		if (i != best && r[i] > r[second])
+			second = i;
+	if (r[best] == r[second])
+		return;
+	if (scope == STD_NONE) {
+		out[best] = r[best] - r[second];
+		return;
+	}
+	m = advmath_moments(r, NULL, 0, n, sample);
+	out[best] = (r[best] - r[second]) /
+	    ((scope == STD_BATCH ? bm->std : m.std) + eps);
+}
+
+/* GPG: alpha (r_i - mean), alpha from the whole batch (the caller's); a
+ * group of one is alpha r under verl's rule (mean 0), else 0. */
+ADV_HD static inline void
+advmath_gpg_group(const double *r, size_t n, double alpha, int verl,
+    double *out)
+{
+	struct advmath_mom m;
+	size_t i;
+
+	if (n == 1) {
+		out[0] = verl ? alpha * r[0] : 0;
+		return;
+	}
+	m = advmath_moments(r, NULL, 0, n, 0);
+	for (i = 0; i < n; i++)
+		out[i] = m.equal ? 0 : alpha * (r[i] - m.mean);
+}
+
+/* A batch whitening's kind and constants (adv_params' wh). */
+struct advmath_whiten {
+	enum whiten_kind kind;
+	double	var_eps;	/* VERL: added to the variance; CLAMP: its floor */
+	double	std_eps;	/* STD: added to the deviation */
+};
+
+/*
+ * Whitens a[] in place over the batch's trained tokens: a record's value
+ * counts T_i times, records with T_i = 0 not at all.  mean = sum T a / N;
+ * then by w->kind:
+ *   WHITEN_VERL   v = sum T (a - mean)^2 / (N - 1) (0 when N <= 1),
+ *                 scale sqrt(v + var_eps): verl's masked_whiten (slime's
+ *                 distributed_masked_whiten, SkyRL's port);
+ *   WHITEN_CLAMP  v with N, scale sqrt(max(v, var_eps)): OpenRLHF's and
+ *                 NeMo-RL's var.clamp(min=1e-8).rsqrt();
+ *   WHITEN_STD    s = sqrt(sum T (a - mean)^2 / (N - 1)) (1 when N <= 1),
+ *                 scale s + std_eps: AReaL's Normalization.
+ * A_i = (a_i - mean) / scale for every record.  When the a_i with trained
+ * tokens are all equal every A_i is 0 (rladv's rule); with no trained
+ * token at all, 0 too, except WHITEN_STD, which leaves a[] as AReaL does.
+ * A reduction over the whole batch: the CUDA backend runs it on the host.
+ */
+ADV_HD static inline void
+advmath_whiten(double *a, const double *T, size_t n,
+    const struct advmath_whiten *w)
 {
 	double N = 0, s = 0, ss = 0, first = 0, mu, v, scale;
 	size_t i;
@@ -228,6 +344,8 @@ advmath_whiten(double *a, const double *T, size_t n, double var_eps)
 		N += T[i];
 		s += T[i] * a[i];
 	}
+	if (!any && w->kind == WHITEN_STD)
+		return;
 	if (equal) {
 		for (i = 0; i < n; i++)
 			a[i] = 0;
@@ -237,8 +355,20 @@ advmath_whiten(double *a, const double *T, size_t n, double var_eps)
 	for (i = 0; i < n; i++)
 		if (T[i] > 0)
 			ss += T[i] * (a[i] - mu) * (a[i] - mu);
-	v = N > 1 ? ss / (N - 1) : 0;
-	scale = sqrt(v + var_eps);
+	switch (w->kind) {
+	case WHITEN_CLAMP:
+		v = ss / N;
+		scale = sqrt(v > w->var_eps ? v : w->var_eps);
+		break;
+	case WHITEN_STD:
+		scale = (N > 1 ? sqrt(ss / (N - 1)) : 1) + w->std_eps;
+		break;
+	case WHITEN_VERL:
+	default:
+		v = N > 1 ? ss / (N - 1) : 0;
+		scale = sqrt(v + w->var_eps);
+		break;
+	}
 	for (i = 0; i < n; i++)
 		a[i] = (a[i] - mu) / scale;
 }

@@ -24,12 +24,20 @@ struct advmath_lw {
 	double	max_len;	/* seq-sum-norm's L, --max-len; 0 unset */
 	int	count_all;	/* seq modes: n counts every record (presets) */
 	double	seq_eps;	/* seq adds this to T_i (verl: 1e-8) */
+	/* What the presets add (preset.c says whose rule each is). */
+	double	n_eps;		/* seq modes add this to n */
+	double	tok_eps;	/* token adds this to N */
+	int	tok_floor;	/* token: N = sum max(T_i, 1) */
+	int	norm_plain;	/* seq-sum-norm: 1/L, no 1/n */
+	int	seq_refuse;	/* seq: a record with T_i = 0 is an error
+				   (loss_weights_check; 0/0 in the framework) */
 };
 
 struct advmath_lscope {
 	double	n;		/* records with T_i > 0 */
 	double	all;		/* every record */
 	double	N;		/* trained tokens */
+	double	N1;		/* sum max(T_i, 1) */
 	double	live;		/* groups with a trained token */
 };
 
@@ -43,6 +51,7 @@ advmath_lw_scope(const double *T, size_t n, struct advmath_lscope *s)
 
 	for (i = 0; i < n; i++) {
 		s->all++;
+		s->N1 += T[i] > 1 ? T[i] : 1;
 		if (T[i] > 0) {
 			s->n++;
 			s->N += T[i];
@@ -53,24 +62,25 @@ advmath_lw_scope(const double *T, size_t n, struct advmath_lscope *s)
 }
 
 /* The n of the seq modes: records with tokens, or every record under the
- * presets, which follow the frameworks' batch counts. */
+ * presets whose frameworks count them (plus n_eps). */
 ADV_HD static inline double
 advmath_lw_seq_n(const struct advmath_lw *p, const struct advmath_lscope *s)
 {
-	return p->count_all ? s->all : s->n;
+	return (p->count_all ? s->all : s->n) + p->n_eps;
 }
 
-/* token: c_i = 1/N, token-mean (DAPO; verl's default). */
+/* token: c_i = 1/N, token-mean (DAPO; verl's default); N + tok_eps, or
+ * sum max(T_i, 1) under tok_floor (slime's per-token loss). */
 ADV_HD static inline void
 advmath_lw_token(const struct advmath_lw *p, const struct advmath_lscope *s,
     const double *T, const double *adv, size_t n, double *w)
 {
+	double N = p->tok_floor ? s->N1 : s->N + p->tok_eps;
 	size_t i;
 
-	(void)p;
 	(void)adv;
 	for (i = 0; i < n; i++)
-		w[i] = T[i] > 0 ? 1 / s->N : 0;
+		w[i] = T[i] > 0 ? 1 / N : 0;
 }
 
 /* seq: c_i = 1/(n T_i), seq-mean-token-mean (the original GRPO). */
@@ -101,13 +111,14 @@ advmath_lw_seq_sum(const struct advmath_lw *p,
 }
 
 /* seq-sum-norm: c_i = 1/(n L), L = --max-len: Dr. GRPO's constant
- * normalizer (verl's seq-mean-token-sum-norm). */
+ * normalizer (TRL's dr_grpo); 1/L under norm_plain (verl's
+ * seq-mean-token-sum-norm, which divides by L alone). */
 ADV_HD static inline void
 advmath_lw_seq_sum_norm(const struct advmath_lw *p,
     const struct advmath_lscope *s, const double *T, const double *adv,
     size_t n, double *w)
 {
-	double sn = advmath_lw_seq_n(p, s);
+	double sn = p->norm_plain ? 1 : advmath_lw_seq_n(p, s);
 	size_t i;
 
 	(void)adv;

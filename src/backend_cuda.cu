@@ -256,7 +256,7 @@ backend_cuda_advantages(const struct estimator *e, struct adv_params *ap,
 	p.sample = ap->sample;
 	p.eps = ap->eps;
 	p.alpha = ap->alpha;
-	p.verl = ap->verl_single;
+	p.verl = (ap->single & EST_BIT(e->kind)) != 0;
 	p.scope = ap->std_scope;
 	p.gn_batch = ap->gn_batch;
 	if (e->kind == EST_DRGRPO || e->kind == EST_RPP_BASELINE) {
@@ -276,6 +276,6 @@ backend_cuda_advantages(const struct estimator *e, struct adv_params *ap,
 	if ((rc = groups_on_gpu(&p, v, adv, d)) != 0)
 		return rc;
 	if (p.kind == EST_RPP_BASELINE)
-		advmath_whiten(adv, v->T, v->n, ap->var_eps);
+		advmath_whiten(adv, v->T, v->n, &ap->wh);
 	return 0;
 }

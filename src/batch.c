@@ -51,7 +51,7 @@ struct gbatch {
 	size_t		*scratch;	/* batch_rejects()'s records, or
 					   perm's inverse in batch_view() */
 	size_t		 nv;		/* records in the view */
-	double		*r, *T;
+	double		*r, *T, *base;
 	uint32_t	*strat;
 	uint64_t	*tie;
 	size_t		*goff;
@@ -96,6 +96,7 @@ batch_free(struct gbatch *b)
 	free(b->scratch);
 	free(b->r);
 	free(b->T);
+	free(b->base);
 	free(b->strat);
 	free(b->tie);
 	free(b->goff);
@@ -264,6 +265,7 @@ grow_view(struct gbatch *b)
 		    sizeof(*b->scratch));
 		b->r = diag_realloc(b->r, b->vcap * sizeof(*b->r));
 		b->T = diag_realloc(b->T, b->vcap * sizeof(*b->T));
+		b->base = diag_realloc(b->base, b->vcap * sizeof(*b->base));
 		b->strat = diag_realloc(b->strat, b->vcap * sizeof(*b->strat));
 		b->tie = diag_realloc(b->tie, b->vcap * sizeof(*b->tie));
 	}
@@ -384,6 +386,7 @@ view_group(struct gbatch *b, size_t g, size_t ng, size_t o, size_t e,
 		h = &b->rec[b->perm[k]];
 		b->r[k] = h->r.reward;
 		b->T[k] = (double)h->r.T;
+		b->base[k] = h->r.baseline;
 		s = local_stratum(b, k, first, nk);
 		if (s == nk) {
 			if (nk < FEW_STRATA)
@@ -430,6 +433,7 @@ batch_view(struct gbatch *b, struct batch *v, int need_tie)
 	v->ngroups = ng;
 	v->r = b->r;
 	v->T = b->T;
+	v->base = b->base;
 	v->goff = b->goff;
 	v->strat = b->strat;
 	v->nstrat = b->nstrat;

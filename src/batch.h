@@ -22,6 +22,7 @@ struct batch {
 	size_t		 ngroups;
 	const double	*r;		/* rewards [n] */
 	const double	*T;		/* trained tokens [n] */
+	const double	*base;		/* baselines [n] (remax; else 0) */
 	const size_t	*goff;		/* [ngroups + 1] group offsets */
 	const uint32_t	*strat;		/* [n] stratum index in its group */
 	const uint32_t	*nstrat;	/* [ngroups] strata in the group */

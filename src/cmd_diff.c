@@ -502,6 +502,7 @@ same_input(const struct prefs *p, const struct prefs *q)
 	SAME_NAMES(logprobs, nlogprobs);
 	SAME_NAMES(mask, nmask);
 	SAME_NAMES(stratum, nstratum);
+	SAME_NAMES(baseline, nbaseline);
 #undef SAME_NAMES
 	if ((a->batch == NULL) != (b->batch == NULL) ||
 	    (a->batch && strcmp(a->batch, b->batch) != 0) ||
@@ -579,6 +580,8 @@ diff_configs(struct prefs *outer, const struct dopts *o)
 		 * required when either side stratifies. */
 		outer->fields.need_stratum = x.s[0].c.fields.need_stratum ||
 		    x.s[1].c.fields.need_stratum;
+		outer->fields.need_baseline = x.s[0].c.fields.need_baseline ||
+		    x.s[1].c.fields.need_baseline;
 		need_tie = x.s[0].c.est->kind == EST_MSGRPO ||
 		    x.s[1].c.est->kind == EST_MSGRPO;
 		stream = compute_streams(&x.s[0].c) &&

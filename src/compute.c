@@ -41,7 +41,12 @@ compute_advantages(const struct estimator *e, struct adv_params *ap,
 	sv.r = r;
 	q = *ap;
 	q.eps = ap->eps * s;
-	q.var_eps = ap->var_eps * s * s;
+	/* rpp and rpp-baseline whiten the rewards, now scaled;
+	 * grpo-whiten whitens GN, which does not scale. */
+	if (e->kind != EST_GRPO_WHITEN) {
+		q.wh.var_eps = ap->wh.var_eps * s * s;
+		q.wh.std_eps = ap->wh.std_eps * s;
+	}
 	rc = backend_advantages(e, &q, &sv, adv, d);
 	ap->ms_exact = q.ms_exact;
 	ap->ms_sampled = q.ms_sampled;
@@ -59,6 +64,8 @@ compute_batch(const struct prefs *c, struct adv_params *ap,
 	size_t i, g;
 
 	if (compute_advantages(c->est, ap, v, adv, d) != 0 ||
+	    loss_weights_check(c->loss, &c->lp, v, c->like ?
+	    c->like->name : "", c->like ? c->like->release : "", d) != 0 ||
 	    backend_loss_weights(c, v, adv, w, d) != 0)
 		return d->status;
 	for (g = 0; g < v->ngroups; g++)

@@ -14,8 +14,21 @@
  */
 enum est_kind {
 	EST_GRPO, EST_DRGRPO, EST_RLOO, EST_SAN, EST_STRATIFIED, EST_MSGRPO,
-	EST_OPO, EST_RPP_BASELINE
+	EST_OPO, EST_RPP_BASELINE, EST_RPP, EST_PASSK, EST_GPG, EST_REMAX,
+	EST_LOO, EST_GRPO_WHITEN
 };
+
+/* The bit of kind k in a set of kinds (adv_params' single). */
+#define EST_BIT(k)	(1u << (k))
+
+/*
+ * How a batch is whitened over its trained tokens (rpp-baseline, rpp,
+ * grpo-whiten; the presets choose): verl's masked_whiten (variance with
+ * N - 1, sqrt(v + var_eps)), OpenRLHF's and NeMo-RL's (population
+ * variance, floored at var_eps, then rsqrt), or AReaL's Normalization
+ * (deviation with N - 1, plus std_eps).
+ */
+enum whiten_kind { WHITEN_VERL, WHITEN_CLAMP, WHITEN_STD };
 
 /* Whose deviation divides GN: the group's, the batch's, or none
  * (--std-scope). */

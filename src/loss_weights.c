@@ -26,15 +26,51 @@ const struct loss_mode loss_weights_table[] = {
 	{ NULL, NULL, 0, 0, NULL }
 };
 
+/* verl's and SkyRL's loss_agg_mode / loss_reduction names.  TRL's
+ * loss_type names stay out: its grpo and dr_grpo are estimators here. */
+const struct alias loss_weights_aliases[] = {
+	{ "token-mean", "token", "verl" },
+	{ "token_mean", "token", "SkyRL" },
+	{ "seq-mean-token-mean", "seq", "verl" },
+	{ "sequence_mean", "seq", "SkyRL" },
+	{ "seq-mean-token-sum", "seq-sum", "verl" },
+	{ "seq-mean-token-sum-norm", "seq-sum-norm", "verl" },
+	{ "seq_mean_token_sum_norm", "seq-sum-norm", "SkyRL" },
+	{ NULL, NULL, NULL }
+};
+
 const struct loss_mode *
 loss_weights_find(const char *name)
 {
 	const struct loss_mode *m;
 
+	name = alias_resolve(loss_weights_aliases, name);
 	for (m = loss_weights_table; m->name != NULL; m++)
 		if (strcmp(m->name, name) == 0)
 			return m;
 	return NULL;
+}
+
+int
+loss_weights_check(const struct loss_mode *m, const struct advmath_lw *p,
+    const struct batch *b, const char *who, const char *release,
+    struct diag *d)
+{
+	size_t g, i;
+
+	if (m->kind != ADVMATH_LW_SEQ || !p->seq_refuse)
+		return 0;
+	for (g = 0; g < b->ngroups; g++)
+		for (i = b->goff[g]; i < b->goff[g + 1]; i++)
+			if (b->T[i] <= 0)
+				return diag_setl(d, EXIT_DATA, b->gfile[g],
+				    b->gline[g], "group %s: a record without "
+				    "a trained token, where %s %s's "
+				    "seq-mean-token-mean divides 0 by 0 (a NaN "
+				    "loss); use --like %s for its newest rule, "
+				    "or -g token", b->gname[g], who, release,
+				    who);
+	return 0;
 }
 
 void

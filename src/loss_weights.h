@@ -26,12 +26,22 @@ struct loss_mode {
 };
 
 extern const struct loss_mode loss_weights_table[];
+/* The frameworks' names of the modes, by target; a NULL name ends it. */
+extern const struct alias loss_weights_aliases[];
 
-/* NULL when no mode has that name. */
+/* The mode of that name or alias; NULL when none. */
 const struct loss_mode *loss_weights_find(const char *name);
 /* The totals of the scope made of groups [g0, g1) of b. */
 void	loss_weights_scope(const struct batch *b, size_t g0, size_t g1,
 	    struct advmath_lscope *s);
+/*
+ * Refuses what the mode cannot weigh under p: a record without a trained
+ * token where seq_refuse (the framework, who at release, divides 0 by 0
+ * there).  Status 1 with the group's file and line in d.
+ */
+int	loss_weights_check(const struct loss_mode *m,
+	    const struct advmath_lw *p, const struct batch *b,
+	    const char *who, const char *release, struct diag *d);
 /* Runs m over the whole batch (scope_group 0) or group by group. */
 void	loss_weights_apply(const struct loss_mode *m, const struct batch *b,
 	    int scope_group, const double *adv, const struct advmath_lw *p,

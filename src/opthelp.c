@@ -62,7 +62,8 @@ static void
 help_row(FILE *f, const struct opt *o)
 {
 	const char *const *c;
-	char list[512];
+	char list[1024];
+	size_t n;
 	int col, first = 1;
 
 	if (o->shortname)
@@ -81,7 +82,13 @@ help_row(FILE *f, const struct opt *o)
 	if (o->help)
 		help_words(f, o->help, &col, &first);
 	if (o->list) {
-		options_list(o, 1, list, sizeof(list));
+		options_list(o, o->listdef, list, sizeof(list));
+		if (o->alias) {
+			strncat(list, "; frameworks' names: ",
+			    sizeof(list) - strlen(list) - 1);
+			n = strlen(list);
+			options_aliases(o, list + n, sizeof(list) - n);
+		}
 		help_words(f, list, &col, &first);
 	}
 	if (o->kind == OK_FIELD && o->off2) {

@@ -39,12 +39,13 @@ static int	set_batch_key(struct prefs *, struct optstore *,
 static int	set_cap(struct prefs *, struct optstore *,
 		    const struct opt *, const union optval *, struct diag *);
 static const char *estimator_name(size_t);
+static const char *estimator_alias(size_t, const char **);
 static const char *loss_name(size_t);
+static const char *loss_alias(size_t, const char **);
 
 static const char *const stds[] = { "population", "sample", NULL };
 static const char *const std_scopes[] = { "group", "batch", "none", NULL };
 static const char *const gn_scopes[] = { "group", "batch", NULL };
-static const char *const presets[] = { "verl", "trl", "openrlhf", NULL };
 static const char *const ms_weights[] = { "uniform", "global", "local",
     NULL };
 static const char *const ms_stats[] = { "seq", "token", NULL };
@@ -56,7 +57,8 @@ static const char *const devices[] = { "cpu", "cuda", "auto", NULL };
 const struct opt options_table[] = {
 	/* Advantages */
 	{ "advantage", 'a', OK_STR, "estimator", C_EST, OS_ADV,
-	    .set = set_estimator, .list = estimator_name },
+	    .set = set_estimator, .list = estimator_name, .listdef = 1,
+	    .alias = estimator_alias },
 	{ "std", 0, OK_CHOICE, NULL, C_EST, OS_ADV, .off = P(ap.sample),
 	    .choices = stds,
 	    .help = "the deviation divides by n (default) or n-1" },
@@ -71,10 +73,11 @@ const struct opt options_table[] = {
 	{ "gn-scope", 0, OK_CHOICE, NULL, C_EST, OS_ADV, .off = P(ap.gn_batch),
 	    .choices = gn_scopes,
 	    .help = "where GN's mean and deviation come from (default group)" },
-	{ "like", 0, OK_CHOICE, NULL, C_EST, OS_ADV, .set = set_preset,
-	    .choices = presets,
-	    .help = "the conventions of a framework; options after it "
-	    "override them" },
+	{ "like", 0, OK_STR, "name[@version]", C_EST, OS_ADV,
+	    .set = set_preset, .list = preset_name,
+	    .help = "a framework's conventions, of its newest release or "
+	    "the one named; -a, -g and the options after it override "
+	    "them:" },
 	{ "tau-min", 0, OK_INT, "n", C_EST, OS_ADV, .off = P(ap.ms.tau_min),
 	    .min = 2, .clamp = 1e6,
 	    .help = "msgrpo: smallest scale, >= 2 (default 2)" },
@@ -100,7 +103,7 @@ const struct opt options_table[] = {
 
 	/* Loss weights */
 	{ "agg", 'g', OK_STR, "mode", C_EST, OS_LOSS, .set = set_loss,
-	    .list = loss_name },
+	    .list = loss_name, .listdef = 1, .alias = loss_alias },
 	{ "scope", 0, OK_CHOICE, NULL, C_EST, OS_LOSS, .off = P(scope_group),
 	    .choices = lscopes,
 	    .help = "normalize over the batch (default) or each group" },
@@ -130,6 +133,10 @@ const struct opt options_table[] = {
 	{ "stratum-cap", 0, OK_NUM, "n", C_IN, OS_INPUT, .set = set_cap,
 	    .min = -HUGE_VAL, .max = HUGE_VAL,
 	    .help = "stratum values >= n share one stratum" },
+	{ "baseline-key", 0, OK_FIELD, "field", C_IN, OS_INPUT,
+	    .set = set_names, .off = P(fields.baseline),
+	    .off2 = P(fields.nbaseline),
+	    .help = "remax: the greedy response's reward" },
 	{ "batch-key", 0, OK_FIELD, "field", C_IN, OS_INPUT,
 	    .set = set_batch_key,
 	    .help = "a change of its value starts a new batch" },
@@ -246,9 +253,23 @@ estimator_name(size_t i)
 }
 
 static const char *
+estimator_alias(size_t i, const char **row)
+{
+	*row = advantage_aliases[i].target;
+	return advantage_aliases[i].name;
+}
+
+static const char *
 loss_name(size_t i)
 {
 	return loss_weights_table[i].name;
+}
+
+static const char *
+loss_alias(size_t i, const char **row)
+{
+	*row = loss_weights_aliases[i].target;
+	return loss_weights_aliases[i].name;
 }
 
 void
@@ -278,6 +299,25 @@ unknown_name(const struct opt *o, const char *what, const char *arg,
 	    what, arg, want);
 }
 
+void
+options_aliases(const struct opt *o, char *buf, size_t size)
+{
+	const char *s, *row, *next;
+	size_t i;
+
+	*buf = '\0';
+	for (i = 0; (s = o->alias(i, &row)) != NULL; i++) {
+		strncat(buf, i ? ", " : "", size - strlen(buf) - 1);
+		strncat(buf, s, size - strlen(buf) - 1);
+		/* The row once, after the last of its aliases. */
+		if (o->alias(i + 1, &next) == NULL || strcmp(next, row) != 0) {
+			strncat(buf, " (", size - strlen(buf) - 1);
+			strncat(buf, row, size - strlen(buf) - 1);
+			strncat(buf, ")", size - strlen(buf) - 1);
+		}
+	}
+}
+
 static int
 set_estimator(struct prefs *p, struct optstore *own, const struct opt *o,
     const union optval *v, struct diag *d)
@@ -285,6 +325,7 @@ set_estimator(struct prefs *p, struct optstore *own, const struct opt *o,
 	(void)own;
 	if ((p->est = advantage_find(v->str)) == NULL)
 		return unknown_name(o, "advantage estimator", v->str, d);
+	p->est_given = 1;
 	return 0;
 }
 
@@ -295,22 +336,35 @@ set_loss(struct prefs *p, struct optstore *own, const struct opt *o,
 	(void)own;
 	if ((p->loss = loss_weights_find(v->str)) == NULL)
 		return unknown_name(o, "loss mode", v->str, d);
+	p->loss_given = 1;
 	return 0;
 }
 
-/* --like: the conventions that reproduce a framework's numbers. */
+/* --like: a preset row's conventions (preset.c); its estimator and
+ * mode unless -a or -g was given. */
 static int
 set_preset(struct prefs *p, struct optstore *own, const struct opt *o,
     const union optval *v, struct diag *d)
 {
+	const struct preset *r;
+	double max_len = p->lp.max_len;
+
 	(void)own;
 	(void)o;
-	(void)d;
-	p->ap.sample = 1;
-	p->lp.count_all = 1;
-	p->ap.verl_single = v->choice == 0;
-	p->lp.seq_eps = v->choice == 0 ? 1e-8 : 0;
-	p->ap.eps = v->choice == 0 ? 1e-6 : v->choice == 1 ? 1e-4 : 1e-9;
+	if (preset_find(v->str, &r, d) != 0)
+		return d->status;
+	p->like = r;
+	p->ap.sample = r->sample;
+	p->ap.eps = r->eps;
+	p->ap.single = r->single;
+	p->ap.wh = r->wh;
+	p->ap.rpp_tokens = r->rpp_tokens;
+	p->lp = r->lw;
+	p->lp.max_len = max_len;
+	if (!p->est_given)
+		p->est = advantage_find(r->estimator);
+	if (!p->loss_given)
+		p->loss = loss_weights_find(r->loss);
 	return 0;
 }
 
@@ -439,6 +493,7 @@ options_check(struct prefs *p, struct diag *d)
 		return diag_set(d, EXIT_USAGE, "--rejects needs --on-error "
 		    "skip");
 	p->fields.need_stratum = (p->est->flags & ADV_STRATA) != 0;
+	p->fields.need_baseline = (p->est->flags & ADV_BASE) != 0;
 	if (p->out && (len = strlen(p->out)) > 3 &&
 	    strcmp(p->out + len - 3, ".gz") == 0)
 		p->gzip = 1;

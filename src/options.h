@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "group.h"
 #include "loss_weights.h"
+#include "preset.h"
 #include "record.h"
 
 /*
@@ -44,9 +45,12 @@ struct dopts {
  */
 struct prefs {
 	unsigned		 mode;	/* the OPT_* bit whose options apply */
+	const struct preset	*like;	/* --like, or NULL */
 	const struct estimator	*est;
+	int			 est_given;	/* -a given: --like keeps it */
 	struct adv_params	 ap;
 	const struct loss_mode	*loss;
+	int			 loss_given;	/* -g given */
 	struct advmath_lw	 lp;	/* the loss modes' options */
 	int			 scope_group;
 	struct fields		 fields;
@@ -126,8 +130,12 @@ struct opt {
 	double			 min, max, clamp;
 	int			 excl;		/* min excluded */
 	const char *const	*choices;	/* NULL-terminated */
-	/* Names listed in --help after the text (the estimators). */
+	/* Names listed in --help after the text (the estimators); the
+	 * first is the default when listdef. */
 	const char		*(*list)(size_t i);
+	int			 listdef;
+	/* Other names, listed after those as "name (row)" (aliases). */
+	const char		*(*alias)(size_t i, const char **row);
 	const char		*want;		/* "expected ..." of errors */
 	const char		*help;
 };
@@ -148,5 +156,7 @@ const char *options_cmd_name(unsigned mode);
 unsigned options_reachable(unsigned mode);
 /* "a, b, c": a row's list names (mark: "a (default), b, c"). */
 void	options_list(const struct opt *o, int mark, char *buf, size_t size);
+/* "x, y (a), z (b)": a row's aliases, those of one row together. */
+void	options_aliases(const struct opt *o, char *buf, size_t size);
 
 #endif

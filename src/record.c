@@ -20,7 +20,7 @@ const char *const record_out_names[OUT_NFIELDS] = {
 };
 
 enum role { R_GROUP, R_REWARD, R_LOGPROBS, R_MASK, R_STRATUM, R_BATCH,
-	R_OUT };
+	R_BASELINE, R_OUT };
 
 /* Aliases from SPEC §2: the names verl, TRL, OpenRLHF, NeMo-RL and slime
  * use in their dumps, first present wins. */
@@ -47,6 +47,8 @@ record_fields_default(struct fields *f)
 	for (i = 0; i < sizeof(def_mask) / sizeof(def_mask[0]); i++)
 		f->mask[f->nmask++] = def_mask[i];
 	f->stratum[f->nstratum++] = "tool_calls";
+	/* verl's ReMax: the greedy response's reward, per prompt. */
+	f->baseline[f->nbaseline++] = "reward_baselines";
 }
 
 /* What one member that rladv reads held. */
@@ -67,7 +69,7 @@ struct slot {
 	size_t		 prev;
 };
 
-#define MAXSLOTS (4 * FIELD_MAXNAMES + OUT_NFIELDS + 2)
+#define MAXSLOTS (4 * FIELD_MAXNAMES + OUT_NFIELDS + 3)
 
 struct ctx {
 	const char	*line, *end;
@@ -558,6 +560,21 @@ take_group(struct ctx *c, const struct fields *f, struct record *r,
 	return 0;
 }
 
+/* A member that must be a finite number. */
+static int
+number(struct ctx *c, const struct slot *s, double *v)
+{
+	if (s->type != JSON_NUMBER)
+		return type_err(c, s, "a number");
+	*v = json_strtod(s->vbeg, s->vend - s->vbeg);
+	if (!isfinite(*v))
+		return err(c, EXIT_DATA, "field \"%s\" is %.*s, not a finite "
+		    "number", s->name, (int)(s->vend - s->vbeg), s->vbeg);
+	if (*v == 0)
+		*v = 0;	/* -0 would print as -0 */
+	return 0;
+}
+
 /* Reward: a finite number. */
 static int
 take_reward(struct ctx *c, const struct fields *f, struct record *r)
@@ -568,15 +585,21 @@ take_reward(struct ctx *c, const struct fields *f, struct record *r)
 		return err(c, EXIT_DATA, "field \"%s\" is missing",
 		    f->reward[0]);
 	r->alias[1] = s->idx;
-	if (s->type != JSON_NUMBER)
-		return type_err(c, s, "a number");
-	r->reward = json_strtod(s->vbeg, s->vend - s->vbeg);
-	if (!isfinite(r->reward))
-		return err(c, EXIT_DATA, "field \"%s\" is %.*s, not a finite "
-		    "number", s->name, (int)(s->vend - s->vbeg), s->vbeg);
-	if (r->reward == 0)
-		r->reward = 0;	/* -0 would print as -0 */
-	return 0;
+	return number(c, s, &r->reward);
+}
+
+/* Baseline (remax only): a finite number. */
+static int
+take_baseline(struct ctx *c, const struct fields *f, struct record *r)
+{
+	struct slot *s;
+
+	if (!f->need_baseline)
+		return 0;
+	if ((s = chosen(c, R_BASELINE, -1)) == NULL)
+		return err(c, EXIT_DATA, "field \"%s\" is missing (the "
+		    "baseline of remax)", f->baseline[0]);
+	return number(c, s, &r->baseline);
 }
 
 /* Log-probs, an array of finite numbers, and the mask: 0/1 or booleans,
@@ -675,6 +698,8 @@ record_parse(const char *line, size_t len, const struct fields *f,
 	add_slots(&c, f->logprobs, f->nlogprobs, R_LOGPROBS);
 	add_slots(&c, f->mask, f->nmask, R_MASK);
 	add_slots(&c, f->stratum, f->nstratum, R_STRATUM);
+	if (f->need_baseline)
+		add_slots(&c, f->baseline, f->nbaseline, R_BASELINE);
 	if (f->batch) {
 		batch_names[0] = f->batch;
 		add_slots(&c, batch_names, 1, R_BATCH);
@@ -687,6 +712,7 @@ record_parse(const char *line, size_t len, const struct fields *f,
 		return d->status;
 	memset(r->alias, -1, sizeof(r->alias));
 	if (take_group(&c, f, r, keys) != 0 || take_reward(&c, f, r) != 0 ||
+	    take_baseline(&c, f, r) != 0 ||
 	    take_tokens(&c, f, r) != 0 || take_strata(&c, f, r, keys) != 0)
 		return d->status;
 	for (i = 0; i < OUT_NFIELDS; i++)

@@ -28,7 +28,10 @@ struct fields {
 	const char	*stratum[FIELD_MAXNAMES];	/* all parts: composite */
 	int		 nstratum;
 	const char	*batch;				/* NULL: none */
+	const char	*baseline[FIELD_MAXNAMES];	/* remax's */
+	int		 nbaseline;
 	int		 need_stratum;	/* missing stratum is an error */
+	int		 need_baseline;	/* read the baseline (remax) */
 	int		 has_cap;	/* --stratum-cap given */
 	double		 cap;
 };
@@ -47,6 +50,7 @@ struct span {
 
 struct record {
 	double		reward;
+	double		baseline;	/* with need_baseline, else 0 */
 	size_t		L;		/* response length */
 	size_t		T;		/* trained tokens */
 	int		has_group;

@@ -2,8 +2,10 @@
  * check_advantage.c - tests of the estimators of SPEC §3 (src/advantage.c)
  * through advantage_table, on small hand-made batches whose values are
  * computed by hand in the comments: grpo (population and sample std),
- * drgrpo, rloo, san, stratified, opo, rpp-baseline, equal rewards giving
- * exactly 0, groups of one (and verl's rule), --std-scope and --gn-scope.
+ * drgrpo, rloo, san, stratified, opo, rpp-baseline, and the frameworks'
+ * rpp, passk, gpg, remax, loo and grpo-whiten with each whitening kind;
+ * equal rewards giving exactly 0, groups of one (and verl's rule),
+ * --std-scope and --gn-scope, the frameworks' names.
  * MS-GRPO has its own suite (check_msgrpo.c).
  */
 #include <check.h>
@@ -22,11 +24,12 @@
 
 /* A batch built from arrays; T defaults to 1, strata to one per group. */
 struct tb {
-	double		 r[MAXN], T[MAXN], adv[MAXN];
+	double		 r[MAXN], T[MAXN], base[MAXN], adv[MAXN];
 	size_t		 goff[MAXG + 1];
 	uint32_t	 strat[MAXN], nstrat[MAXG];
 	uint64_t	 ghash[MAXG], tie[MAXN];
-	const char	*gname[MAXG];
+	const char	*gname[MAXG], *gfile[MAXG];
+	unsigned long long gline[MAXG];
 	struct batch	 b;
 };
 
@@ -49,6 +52,8 @@ tb_make(struct tb *t, const double *r, const double *T, size_t n,
 		t->goff[g] = o;
 		t->ghash[g] = g;
 		t->gname[g] = "g";
+		t->gfile[g] = "f.jsonl";
+		t->gline[g] = o + 1;
 		for (i = o; i < o + sizes[g]; i++)
 			if (t->strat[i] + 1 > t->nstrat[g])
 				t->nstrat[g] = t->strat[i] + 1;
@@ -60,12 +65,15 @@ tb_make(struct tb *t, const double *r, const double *T, size_t n,
 	t->b.ngroups = ngroups;
 	t->b.r = t->r;
 	t->b.T = t->T;
+	t->b.base = t->base;
 	t->b.goff = t->goff;
 	t->b.strat = t->strat;
 	t->b.nstrat = t->nstrat;
 	t->b.ghash = t->ghash;
 	t->b.tie = t->tie;
 	t->b.gname = t->gname;
+	t->b.gfile = t->gfile;
+	t->b.gline = t->gline;
 }
 
 /* One group of n records. */
@@ -108,12 +116,14 @@ defaults(void)
 START_TEST(defaults_and_table)
 {
 	static const char *const names[] = { "grpo", "drgrpo", "rloo", "san",
-	    "stratified", "msgrpo", "opo", "rpp-baseline" };
+	    "stratified", "msgrpo", "opo", "rpp-baseline", "rpp", "passk",
+	    "gpg", "remax", "loo", "grpo-whiten" };
 	/* The kind callers switch on (the CUDA backend, the MS-GRPO
 	 * summary), row by row: a row must not borrow another's kind. */
 	static const enum est_kind kinds[] = { EST_GRPO, EST_DRGRPO,
 	    EST_RLOO, EST_SAN, EST_STRATIFIED, EST_MSGRPO, EST_OPO,
-	    EST_RPP_BASELINE };
+	    EST_RPP_BASELINE, EST_RPP, EST_PASSK, EST_GPG, EST_REMAX, EST_LOO,
+	    EST_GRPO_WHITEN };
 	struct adv_params p = defaults();
 	const struct estimator *e;
 	size_t i, rows = 0;
@@ -124,7 +134,10 @@ START_TEST(defaults_and_table)
 	ck_assert_int_eq(p.sample, 0);
 	ck_assert_int_eq(p.std_scope, STD_GROUP);
 	ck_assert_int_eq(p.gn_batch, 0);
-	ck_assert_int_eq(p.verl_single, 0);
+	ck_assert_uint_eq(p.single, 0);
+	ck_assert_int_eq(p.wh.kind, WHITEN_VERL);
+	ck_assert(p.wh.var_eps == 1e-8);
+	ck_assert_int_eq(p.rpp_tokens, 0);
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		ck_assert_ptr_nonnull(advantage_find(names[i]));
 		ck_assert_str_eq(advantage_find(names[i])->name, names[i]);
@@ -142,6 +155,45 @@ START_TEST(defaults_and_table)
 	ck_assert(advantage_find("san")->flags & ADV_STRATA);
 	ck_assert(advantage_find("stratified")->flags & ADV_STRATA);
 	ck_assert_int_eq(advantage_find("grpo")->flags & ADV_STRATA, 0);
+	ck_assert(advantage_find("remax")->flags & ADV_BASE);
+	ck_assert_int_eq(advantage_find("grpo")->flags & ADV_BASE, 0);
+}
+END_TEST
+
+START_TEST(framework_names)
+{
+	/* Each framework's name finds the row it means; none is a row's
+	 * own name; the aliases of one row are together. */
+	static const char *const pairs[][2] = {
+		{ "group_norm", "grpo" }, { "grpo_vectorized", "grpo" },
+		{ "gspo", "grpo" }, { "cispo", "grpo" },
+		{ "dr_grpo", "drgrpo" }, { "rloo_vectorized", "rloo" },
+		{ "reinforce_plus_plus_baseline", "rpp-baseline" },
+		{ "reinforce_baseline", "rpp-baseline" },
+		{ "reinforce_plus_plus", "rpp" }, { "reinforce", "rpp" },
+		{ "reinforce++", "rpp" }, { "grpo_passk", "passk" } };
+	const struct alias *a;
+	const struct estimator *e;
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		ck_assert_ptr_nonnull(advantage_find(pairs[i][0]));
+		ck_assert_str_eq(advantage_find(pairs[i][0])->name,
+		    pairs[i][1]);
+	}
+	for (a = advantage_aliases; a->name != NULL; a++, n++) {
+		ck_assert_ptr_nonnull(advantage_find(a->target));
+		for (e = advantage_table; e->name != NULL; e++)
+			ck_assert_str_ne(e->name, a->name);
+		if (a != advantage_aliases && strcmp(a[-1].target,
+		    a->target) != 0)
+			for (i = 0; advantage_aliases + i < a - 1; i++)
+				ck_assert_str_ne(advantage_aliases[i].target,
+				    a->target);
+	}
+	ck_assert_uint_eq(n, sizeof(pairs) / sizeof(pairs[0]));
+	ck_assert_ptr_null(advantage_find("reinforce_plus"));
+	ck_assert_str_eq(alias_resolve(advantage_aliases, "x"), "x");
 }
 END_TEST
 
@@ -177,6 +229,24 @@ START_TEST(flags_batch)
 	    ADV_SCALES);
 	ck_assert_uint_eq(advantage_flags(advantage_find("stratified"), &p),
 	    ADV_STRATA | ADV_MIXED);
+	/* passk without a deviation scales; grpo-whiten is whitened */
+	ck_assert_uint_eq(advantage_flags(advantage_find("passk"), &p),
+	    ADV_SCALES);
+	ck_assert_uint_eq(advantage_flags(advantage_find("grpo-whiten"), &p),
+	    ADV_BATCH);
+	p.std_scope = STD_BATCH;
+	ck_assert_uint_eq(advantage_flags(advantage_find("passk"), &p),
+	    ADV_BATCH);
+	p.std_scope = STD_GROUP;
+	ck_assert_uint_eq(advantage_flags(advantage_find("passk"), &p), 0);
+	ck_assert_uint_eq(advantage_flags(advantage_find("gpg"), &p),
+	    ADV_BATCH | ADV_SCALES);
+	ck_assert_uint_eq(advantage_flags(advantage_find("rpp"), &p),
+	    ADV_BATCH);
+	ck_assert_uint_eq(advantage_flags(advantage_find("loo"), &p),
+	    ADV_MIXED);
+	ck_assert_uint_eq(advantage_flags(advantage_find("remax"), &p),
+	    ADV_MIXED | ADV_BASE);
 }
 END_TEST
 
@@ -565,7 +635,7 @@ START_TEST(group_of_one_verl)
 	struct adv_params p = defaults();
 	struct tb t;
 
-	p.verl_single = 1;
+	p.single = ~0u;
 	p.sample = 1;
 	tb_one(&t, r, NULL, 1, NULL);
 	run("grpo", &t, &p);
@@ -596,11 +666,12 @@ START_TEST(group_of_one_verl_rpp)
 	struct tb t;
 
 	tb_make(&t, r, NULL, 2, sz, 2, NULL);
-	p.verl_single = 1;
+	p.single = EST_BIT(EST_RPP_BASELINE);
 	run("rpp-baseline", &t, &p);
 	ck_assert_rel(t.adv[0], -1 / sqrt(2 + 1e-8), REL);
 	ck_assert_rel(t.adv[1], 1 / sqrt(2 + 1e-8), REL);
-	p.verl_single = 0;
+	/* the rule is the kind's: grpo's bit leaves rpp-baseline alone */
+	p.single = ~EST_BIT(EST_RPP_BASELINE);
 	run("rpp-baseline", &t, &p);
 	ck_assert_pos_zero(t.adv[0]);
 	ck_assert_pos_zero(t.adv[1]);
@@ -704,6 +775,254 @@ START_TEST(gn_scope_batch)
 }
 END_TEST
 
+START_TEST(loo)
+{
+	/* NeMo-RL's example, [1,0,1,1], sample deviation, eps 1e-6:
+	 * for a 1 the others are 0,1,1: b = 2/3, deviations -2/3, 1/3, 1/3,
+	 * sum of squares 2/3, / (3 - 1) = 1/3, s = 0.57735026918962576,
+	 * A = (1/3) / (s + 1e-6) = 0.57734927...; for the 0 the others are
+	 * 1,1,1: s = 0, A = 0 - 1 = -1 unscaled. */
+	static const double r[] = { 1, 0, 1, 1 };
+	const double s = 0.57735026918962576;
+	struct adv_params p = defaults();
+	struct tb t;
+
+	p.sample = 1;
+	tb_one(&t, r, NULL, 4, NULL);
+	run("loo", &t, &p);
+	ck_assert_rel(t.adv[0], (1.0 / 3) / (s + EPS), REL);
+	ck_assert_rel(t.adv[0], 0.577349269, 1e-9);
+	ck_assert(t.adv[1] == -1);
+	ck_assert_rel(t.adv[2], (1.0 / 3) / (s + EPS), REL);
+	ck_assert_rel(t.adv[3], (1.0 / 3) / (s + EPS), REL);
+	/* nemo-rl@0.3: population deviation of the others, sqrt(2/9), no
+	 * eps: (1/3) / (sqrt(2)/3) = 1/sqrt(2) */
+	p.sample = 0;
+	p.eps = 0;
+	run("loo", &t, &p);
+	ck_assert_rel(t.adv[0], 1 / sqrt(2.0), REL);
+	ck_assert(t.adv[1] == -1);
+}
+END_TEST
+
+START_TEST(loo_edges)
+{
+	/* [0.5,0.5,0.5,1.0]: the 1.0's others are equal: 1.0 - 0.5 = 0.5
+	 * unscaled (NeMo-RL's float32 E[r^2] - b^2 may not give 0 there);
+	 * a 0.5's others 0.5,0.5,1: b = 2/3, sum of squares 1/6, sample s =
+	 * sqrt(1/12) = 0.28867513459481287, A = (-1/6)/(s + 1e-6).
+	 * A pair: one other, no deviation: r_i - r_j.  A group of one: 0.
+	 * Equal rewards: exactly 0. */
+	static const double r[] = { 0.5, 0.5, 0.5, 1.0, 0.3, 0.7, 4, 2, 2,
+	    2 };
+	static const size_t sz[] = { 4, 2, 1, 3 };
+	const double s = 0.28867513459481287;
+	struct adv_params p = defaults();
+	struct tb t;
+
+	p.sample = 1;
+	tb_make(&t, r, NULL, 10, sz, 4, NULL);
+	run("loo", &t, &p);
+	ck_assert(t.adv[3] == 0.5);
+	ck_assert_rel(t.adv[0], (-1.0 / 6) / (s + EPS), REL);
+	ck_assert(t.adv[4] == 0.3 - 0.7);
+	ck_assert(t.adv[5] == 0.7 - 0.3);
+	ck_assert_pos_zero(t.adv[6]);
+	ck_assert_pos_zero(t.adv[7]);
+	ck_assert_pos_zero(t.adv[8]);
+	ck_assert_pos_zero(t.adv[9]);
+}
+END_TEST
+
+START_TEST(passk)
+{
+	/* [0.2, 0.9, 0.5, 0.1]: the best 0.9 gets (0.9 - 0.5) / (sigma +
+	 * eps), the rest 0.  mean 0.425; squares of the deviations
+	 * 0.050625 + 0.225625 + 0.005625 + 0.105625 = 0.3875: population
+	 * sigma sqrt(0.096875) = 0.31124748994..., sample sqrt(0.3875/3).
+	 * Ties for the best: all 0.  --std-scope none: 0.9 - 0.5. */
+	static const double r[] = { 0.2, 0.9, 0.5, 0.1, 1, 0, 1 };
+	static const size_t sz[] = { 4, 3 };
+	struct adv_params p = defaults();
+	struct tb t;
+
+	tb_make(&t, r, NULL, 7, sz, 2, NULL);
+	run("passk", &t, &p);
+	ck_assert_rel(t.adv[1], (0.9 - 0.5) / (sqrt(0.096875) + EPS), REL);
+	ck_assert_rel(t.adv[1], 1.2851468, 1e-7);
+	ck_assert_pos_zero(t.adv[0]);
+	ck_assert_pos_zero(t.adv[2]);
+	ck_assert_pos_zero(t.adv[3]);
+	ck_assert_pos_zero(t.adv[4]);
+	ck_assert_pos_zero(t.adv[5]);
+	ck_assert_pos_zero(t.adv[6]);
+	p.sample = 1;
+	run("passk", &t, &p);
+	ck_assert_rel(t.adv[1], (0.9 - 0.5) / (sqrt(0.3875 / 3) + EPS), REL);
+	p.std_scope = STD_NONE;
+	run("passk", &t, &p);
+	ck_assert(t.adv[1] == 0.9 - 0.5);
+}
+END_TEST
+
+START_TEST(passk_group_of_one)
+{
+	/* A group of one: 0, or refused under verl's rule (verl raises). */
+	static const double r[] = { 1, 0, 0.5 };
+	static const size_t sz[] = { 2, 1 };
+	const struct estimator *e = advantage_find("passk");
+	struct adv_params p = defaults();
+	struct diag d = { 0 };
+	struct tb t;
+
+	tb_make(&t, r, NULL, 3, sz, 2, NULL);
+	run("passk", &t, &p);
+	ck_assert_pos_zero(t.adv[2]);
+	ck_assert_rel(t.adv[0], 1 / (0.5 + EPS), REL);
+	p.single = EST_BIT(EST_PASSK);
+	ck_assert_int_eq(e->fn(&t.b, &p, t.adv, &d), EXIT_DATA);
+	ck_assert_has(d.msg, "grpo_passk needs two");
+	ck_assert_has(d.msg, "f.jsonl:3:");
+}
+END_TEST
+
+START_TEST(gpg)
+{
+	/* Batch of B = 7: [1,0,0,0], [0,0], [2]; two rewards are not 0:
+	 * alpha = 7/2 = 3.5.  g1: 3.5 (r - 0.25) = 2.625, -0.875 x3; g2
+	 * equal: 0; the group of one: 0, or alpha r = 7 under verl's rule
+	 * (mean 0).  All rewards 0: alpha = B / 1, every A = 0. */
+	static const double r[] = { 1, 0, 0, 0, 0, 0, 2 };
+	static const double z[] = { 0, 0, 0 };
+	static const size_t sz[] = { 4, 2, 1 };
+	struct adv_params p = defaults();
+	struct tb t;
+
+	tb_make(&t, r, NULL, 7, sz, 3, NULL);
+	run("gpg", &t, &p);
+	ck_assert(t.adv[0] == 2.625);
+	ck_assert(t.adv[1] == -0.875);
+	ck_assert(t.adv[3] == -0.875);
+	ck_assert_pos_zero(t.adv[4]);
+	ck_assert_pos_zero(t.adv[6]);
+	p.single = EST_BIT(EST_GPG);
+	run("gpg", &t, &p);
+	ck_assert(t.adv[6] == 7);
+	tb_one(&t, z, NULL, 3, NULL);
+	run("gpg", &t, &p);
+	ck_assert_pos_zero(t.adv[0]);
+}
+END_TEST
+
+START_TEST(rpp_whitenings)
+{
+	/* r = 1, 0, 2 with T = 1, 3, 0 (the last never counts): N = 4,
+	 * mean = 1/4; sum T (a - mean)^2 = 0.5625 + 3 (0.0625) = 0.75.
+	 * verl:     v = 0.75/3 = 0.25, scale sqrt(0.25 + 1e-8);
+	 * OpenRLHF: v = 0.75/4 = 0.1875, scale sqrt(0.1875) = sqrt(3)/4;
+	 * AReaL:    s = sqrt(0.25) = 0.5, scale 0.5 + 1e-5.
+	 * A_i = (r_i - 1/4) / scale: 0.75, -0.25, 1.75 over scale. */
+	static const double r[] = { 1, 0, 2 };
+	static const double T[] = { 1, 3, 0 };
+	static const size_t sz[] = { 2, 1 };
+	const double v = sqrt(0.25 + 1e-8), c = sqrt(3.0) / 4;
+	struct adv_params p = defaults();
+	struct diag d = { 0 };
+	struct tb t;
+
+	tb_make(&t, r, T, 3, sz, 2, NULL);
+	run("rpp", &t, &p);
+	ck_assert_rel(t.adv[0], 0.75 / v, REL);
+	ck_assert_rel(t.adv[1], -0.25 / v, REL);
+	ck_assert_rel(t.adv[2], 1.75 / v, REL);
+	p.wh.kind = WHITEN_CLAMP;
+	run("rpp", &t, &p);
+	ck_assert_rel(t.adv[0], 0.75 / c, REL);
+	ck_assert_rel(t.adv[0], sqrt(3.0), REL);
+	ck_assert_rel(t.adv[1], -0.25 / c, REL);
+	p.wh.kind = WHITEN_STD;
+	run("rpp", &t, &p);
+	ck_assert_rel(t.adv[0], 0.75 / 0.50001, REL);
+	ck_assert_rel(t.adv[2], 1.75 / 0.50001, REL);
+	/* slime asserts that no record is fully masked */
+	p.rpp_tokens = 1;
+	ck_assert_int_eq(advantage_find("rpp")->fn(&t.b, &p, t.adv, &d),
+	    EXIT_DATA);
+	ck_assert_has(d.msg, "slime's reinforce_plus_plus");
+}
+END_TEST
+
+START_TEST(whiten_clamp_floor)
+{
+	/* OpenRLHF's clamp: r = 1, 1.00001 (T 1, 1): v = (5e-6)^2 = 2.5e-11
+	 * < 1e-8, so the scale is sqrt(1e-8) = 1e-4: A = -+5e-6/1e-4 =
+	 * -+0.05 (verl's sqrt(v + 1e-8) gives 0.04999...). */
+	static const double r[] = { 1, 1.00001 };
+	static const size_t sz[] = { 1, 1 };
+	struct adv_params p = defaults();
+	struct tb t;
+
+	p.wh.kind = WHITEN_CLAMP;
+	tb_make(&t, r, NULL, 2, sz, 2, NULL);
+	run("rpp", &t, &p);
+	ck_assert_rel(t.adv[0], -(1.00001 - 1) / 2 / 1e-4, 1e-9);
+	ck_assert_rel(t.adv[1], 0.05, 1e-6);
+}
+END_TEST
+
+START_TEST(grpo_whiten)
+{
+	/* Population GN with eps 0: [1,0] -> +-1, [2,2] -> 0, 0; T = 1, 3,
+	 * 2, 2: N = 8, mean = (1 - 3)/8 = -0.25, sum T (x - mean)^2 =
+	 * 1.5625 + 1.6875 + 2 (0.0625) + 2 (0.0625) = 3.5.
+	 * verl's: v = 3.5/7 = 0.5, scale sqrt(0.5 + 1e-8);
+	 * AReaL's: scale sqrt(0.5) + 1e-5.
+	 * A = 1.25, -0.75, 0.25, 0.25 over scale.  No trained token at
+	 * all: AReaL leaves x, verl's gives 0. */
+	static const double r[] = { 1, 0, 2, 2 };
+	static const double T[] = { 1, 3, 2, 2 }, T0[] = { 0, 0, 0, 0 };
+	static const size_t sz[] = { 2, 2 };
+	const double v = sqrt(0.5 + 1e-8), a = sqrt(0.5) + 1e-5;
+	struct adv_params p = defaults();
+	struct tb t;
+
+	p.eps = 0;
+	tb_make(&t, r, T, 4, sz, 2, NULL);
+	run("grpo-whiten", &t, &p);
+	ck_assert_rel(t.adv[0], 1.25 / v, REL);
+	ck_assert_rel(t.adv[1], -0.75 / v, REL);
+	ck_assert_rel(t.adv[2], 0.25 / v, REL);
+	p.wh.kind = WHITEN_STD;
+	run("grpo-whiten", &t, &p);
+	ck_assert_rel(t.adv[0], 1.25 / a, REL);
+	ck_assert_rel(t.adv[3], 0.25 / a, REL);
+	tb_make(&t, r, T0, 4, sz, 2, NULL);
+	run("grpo-whiten", &t, &p);
+	ck_assert(t.adv[0] == 1);
+	ck_assert(t.adv[1] == -1);
+	p.wh.kind = WHITEN_VERL;
+	run("grpo-whiten", &t, &p);
+	ck_assert_pos_zero(t.adv[0]);
+}
+END_TEST
+
+START_TEST(remax)
+{
+	/* A = r - b, no group statistic: 1 - 0.5, 0 - 0.5, exactly +0. */
+	static const double r[] = { 1, 0, 0.5 };
+	static const size_t sz[] = { 3 };
+	struct adv_params p = defaults();
+	struct tb t;
+
+	tb_make(&t, r, NULL, 3, sz, 1, NULL);
+	t.base[0] = t.base[1] = t.base[2] = 0.5;
+	run("remax", &t, &p);
+	ck_assert(t.adv[0] == 0.5);
+	ck_assert(t.adv[1] == -0.5);
+	ck_assert_pos_zero(t.adv[2]);
+}
+END_TEST
+
 START_TEST(eps_option)
 {
 	/* --eps 0.5: 1,0,0,0 gives 0.75/(0.4330127 + 0.5). */
@@ -726,6 +1045,7 @@ advantage_suite(void)
 
 	tc = tcase_create("table");
 	tcase_add_test(tc, defaults_and_table);
+	tcase_add_test(tc, framework_names);
 	tcase_add_test(tc, flags_batch);
 	suite_add_tcase(s, tc);
 
@@ -742,6 +1062,18 @@ advantage_suite(void)
 	tcase_add_test(tc, opo);
 	tcase_add_test(tc, rpp_baseline);
 	tcase_add_test(tc, eps_option);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("frameworks");
+	tcase_add_test(tc, loo);
+	tcase_add_test(tc, loo_edges);
+	tcase_add_test(tc, passk);
+	tcase_add_test(tc, passk_group_of_one);
+	tcase_add_test(tc, gpg);
+	tcase_add_test(tc, rpp_whitenings);
+	tcase_add_test(tc, whiten_clamp_floor);
+	tcase_add_test(tc, grpo_whiten);
+	tcase_add_test(tc, remax);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("edge");

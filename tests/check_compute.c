@@ -1,8 +1,9 @@
 /*
  * check_compute.c - tests of src/compute.c's power-of-two prescaling:
  * rewards past 2^500 are computed on r * 2^-k, and the advantages of the
- * estimators that scale with r (drgrpo, rloo, opo) are scaled back by
- * 2^k, while those that do not (grpo, msgrpo) are left alone.  Rewards
+ * estimators that scale with r (drgrpo, rloo, opo, gpg) are scaled back
+ * by 2^k, while those that do not (grpo, msgrpo) are left alone, and
+ * those that read more than the rewards (remax, loo) are not prescaled.  Rewards
  * near the largest double, whose sums overflow unless prescaled, and
  * exact powers of two, so that every expected value below is exact.
  */
@@ -15,9 +16,10 @@
 #include "compute.h"
 #include "testutil.h"
 
-/* One group of two: 2^1023 and 1.5 * 2^1023, T = 1 and 3. */
+/* One group of two: 2^1023 and 1.5 * 2^1023, T = 1 and 3, remax's
+ * baselines 2^1023. */
 struct two {
-	double			 r[2], T[2], adv[2];
+	double			 r[2], T[2], base[2], adv[2];
 	size_t			 goff[2];
 	uint32_t		 strat[2], nstrat[1];
 	uint64_t		 ghash[1], tie[2];
@@ -34,6 +36,7 @@ two_make(struct two *t, double scale)
 	t->r[1] = 1.5 * scale;
 	t->T[0] = 1;
 	t->T[1] = 3;
+	t->base[0] = t->base[1] = scale;
 	t->tie[1] = 1;
 	t->goff[1] = 2;
 	t->nstrat[0] = 1;
@@ -45,6 +48,7 @@ two_make(struct two *t, double scale)
 	t->b.ngroups = 1;
 	t->b.r = t->r;
 	t->b.T = t->T;
+	t->b.base = t->base;
 	t->b.goff = t->goff;
 	t->b.strat = t->strat;
 	t->b.nstrat = t->nstrat;
@@ -130,6 +134,62 @@ START_TEST(grpo_not_scaled_back)
 }
 END_TEST
 
+/* gpg: alpha = 2/2 = 1, A = r - mean: -+0.25 prescaled, -+2^1021 back. */
+START_TEST(gpg_scaled_back)
+{
+	struct adv_params p;
+	struct two t;
+
+	run(&t, "gpg", 0x1p1023, &p);
+	ck_assert_exact(t.adv[0], -0x1p1021);
+	ck_assert_exact(t.adv[1], 0x1p1021);
+}
+END_TEST
+
+/* remax and loo are not prescaled: r - b = 0 and 2^1022; a group of
+ * two under loo: r_i - r_j = -+2^1022, computed as it is. */
+START_TEST(not_prescaled)
+{
+	struct adv_params p;
+	struct two t;
+
+	run(&t, "remax", 0x1p1023, &p);
+	ck_assert_exact(t.adv[0], 0);
+	ck_assert_exact(t.adv[1], 0x1p1022);
+	run(&t, "loo", 0x1p1023, &p);
+	ck_assert_exact(t.adv[0], -0x1p1022);
+	ck_assert_exact(t.adv[1], 0x1p1022);
+}
+END_TEST
+
+/*
+ * The whitening's eps follows what it whitens.  grpo-whiten whitens GN,
+ * which does not scale: GN = -+1 (eps lost), T = 1, 3: mean 0.5,
+ * AReaL's deviation sqrt((2.25 + 0.75)/3) = 1, plus 1e-5 unscaled:
+ * A = -1.5/1.00001, 0.5/1.00001.  rpp whitens the rewards: 1, 1.5
+ * prescaled, mean 1.375, deviation sqrt((0.140625 + 3 * 0.015625)/3)
+ * = 0.25, plus 1e-5 scaled away: A = -1.5 and 0.5 exactly.
+ */
+START_TEST(whiten_eps_scaled)
+{
+	const struct estimator *gw = advantage_find("grpo-whiten"),
+	    *rpp = advantage_find("rpp");
+	struct adv_params p;
+	struct two t;
+	struct diag d = { 0 };
+
+	two_make(&t, 0x1p1023);
+	advantage_defaults(&p);
+	p.wh.kind = WHITEN_STD;
+	ck_assert_int_eq(compute_advantages(gw, &p, &t.b, t.adv, &d), 0);
+	ck_assert_rel(t.adv[0], -1.5 / 1.00001, 1e-15);
+	ck_assert_rel(t.adv[1], 0.5 / 1.00001, 1e-15);
+	ck_assert_int_eq(compute_advantages(rpp, &p, &t.b, t.adv, &d), 0);
+	ck_assert_exact(t.adv[0], -1.5);
+	ck_assert_exact(t.adv[1], 0.5);
+}
+END_TEST
+
 /*
  * MS-GRPO of a group of two is the one subgroup's z: -+1 as grpo's; and
  * the group it computed on the prescaled copy is counted in the caller's
@@ -183,6 +243,9 @@ compute_suite(void)
 	tcase_add_test(tc, rloo_scaled_back);
 	tcase_add_test(tc, opo_scaled_back);
 	tcase_add_test(tc, grpo_not_scaled_back);
+	tcase_add_test(tc, gpg_scaled_back);
+	tcase_add_test(tc, not_prescaled);
+	tcase_add_test(tc, whiten_eps_scaled);
 	tcase_add_test(tc, msgrpo_counts_kept);
 	tcase_add_test(tc, same_as_unscaled);
 	suite_add_tcase(s, tc);

@@ -29,6 +29,8 @@ struct lt {
 	size_t		 goff[3];
 	uint32_t	 strat[NREC], nstrat[2];
 	uint64_t	 ghash[2], tie[NREC];
+	const char	*gname[2], *gfile[2];
+	unsigned long long gline[2];
 	struct batch	 b;
 };
 
@@ -46,6 +48,11 @@ lt_make(struct lt *t, const double *T, const double *A)
 	t->goff[0] = 0;
 	t->goff[1] = 3;
 	t->goff[2] = 7;
+	t->gname[0] = "\"q0\"";
+	t->gname[1] = "\"q1\"";
+	t->gfile[0] = t->gfile[1] = "roll.jsonl";
+	t->gline[0] = 1;
+	t->gline[1] = 4;
 	t->nstrat[0] = t->nstrat[1] = 1;
 	t->b.n = NREC;
 	t->b.ngroups = 2;
@@ -56,6 +63,9 @@ lt_make(struct lt *t, const double *T, const double *A)
 	t->b.nstrat = t->nstrat;
 	t->b.ghash = t->ghash;
 	t->b.tie = t->tie;
+	t->b.gname = t->gname;
+	t->b.gfile = t->gfile;
+	t->b.gline = t->gline;
 }
 
 static void
@@ -96,7 +106,7 @@ mass(const struct lt *t, size_t a, size_t b)
 	return s;
 }
 
-static const struct advmath_lw lp0 = { 0, 0, 0 };
+static const struct advmath_lw lp0 = { .max_len = 0 };
 
 START_TEST(table)
 {
@@ -112,6 +122,100 @@ START_TEST(table)
 	}
 	ck_assert_ptr_null(loss_weights_find("mean"));
 	ck_assert_ptr_null(loss_weights_find("Token"));
+}
+END_TEST
+
+START_TEST(framework_names)
+{
+	/* verl's loss_agg_mode and SkyRL's loss_reduction names. */
+	static const char *const pairs[][2] = {
+		{ "token-mean", "token" }, { "token_mean", "token" },
+		{ "seq-mean-token-mean", "seq" }, { "sequence_mean", "seq" },
+		{ "seq-mean-token-sum", "seq-sum" },
+		{ "seq-mean-token-sum-norm", "seq-sum-norm" },
+		{ "seq_mean_token_sum_norm", "seq-sum-norm" } };
+	const struct alias *a;
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		ck_assert_str_eq(loss_weights_find(pairs[i][0])->name,
+		    pairs[i][1]);
+	for (a = loss_weights_aliases; a->name != NULL; a++, n++)
+		ck_assert_ptr_nonnull(loss_weights_find(a->target));
+	ck_assert_uint_eq(n, sizeof(pairs) / sizeof(pairs[0]));
+	/* TRL's loss types are not -g names: its grpo and dr_grpo would
+	 * read as estimators */
+	ck_assert_ptr_null(loss_weights_find("dr_grpo"));
+	ck_assert_ptr_null(loss_weights_find("dapo"));
+}
+END_TEST
+
+START_TEST(framework_rules)
+{
+	/* The presets' variants on the batch above (n 6, 7 in all, N 21):
+	 * slime's per-token loss, N = sum max(T_i, 1) = 22: 1/22;
+	 * verl 0.6.0 and NeMo-RL, 1/(N + 1e-8);
+	 * NeMo-RL's seq, 1/((7 + 1e-8)(T_i + 1e-8));
+	 * verl's seq-sum-norm, 1/L = 1/8 with no n. */
+	const struct advmath_lw slime = { .count_all = 1, .tok_floor = 1 },
+	    nemo = { .count_all = 1, .seq_eps = 1e-8, .n_eps = 1e-8,
+	    .tok_eps = 1e-8 }, verl = { .max_len = 8, .seq_eps = 1e-8,
+	    .norm_plain = 1 };
+	const double k = 1.0 / 22, e = 1.0 / (21 + 1e-8), L = 1.0 / 8;
+	const double want_slime[NREC] = { k, k, 0, k, k, k, k };
+	const double want_tok[NREC] = { e, e, 0, e, e, e, e };
+	const double want_norm[NREC] = { L, L, 0, L, L, L, L };
+	double want_seq[NREC];
+	struct advmath_lscope s;
+	struct lt t;
+	size_t i;
+
+	for (i = 0; i < NREC; i++)
+		want_seq[i] = batch_T[i] > 0 ? 1 / ((7 + 1e-8) *
+		    (batch_T[i] + 1e-8)) : 0;
+	lt_make(&t, batch_T, batch_A);
+	loss_weights_scope(&t.b, 0, 2, &s);
+	ck_assert(s.N1 == 22);
+	apply(&t, "token", 0, &slime);
+	expect(&t, want_slime, "token/slime");
+	apply(&t, "token", 0, &nemo);
+	expect(&t, want_tok, "token/nemo-rl");
+	ck_assert(t.w[0] != 1.0 / 21);
+	apply(&t, "seq", 0, &nemo);
+	expect(&t, want_seq, "seq/nemo-rl");
+	apply(&t, "seq-sum-norm", 0, &verl);
+	expect(&t, want_norm, "seq-sum-norm/verl");
+	/* per group: slime's group 1 has no masked record: 1/15 */
+	apply(&t, "token", 1, &slime);
+	ck_assert_rel(t.w[3], 1.0 / 15, REL);
+	ck_assert_rel(t.w[0], 1.0 / 7, REL);
+}
+END_TEST
+
+START_TEST(refuse_masked_seq)
+{
+	/* verl 0.6.0's seq-mean-token-mean divides i2's 0 by its T = 0:
+	 * refused, naming group q0 at its line; other modes, and the rule
+	 * off, let it through. */
+	const struct advmath_lw on = { .count_all = 1, .seq_refuse = 1 },
+	    off = { .count_all = 1 };
+	static const double all_T[NREC] = { 2, 4, 1, 3, 1, 6, 5 };
+	struct diag d = { 0 };
+	struct lt t;
+
+	lt_make(&t, batch_T, batch_A);
+	ck_assert_int_eq(loss_weights_check(loss_weights_find("seq"), &on,
+	    &t.b, "verl", "0.6.0", &d), EXIT_DATA);
+	ck_assert_has(d.msg, "roll.jsonl:1: group \"q0\": a record without");
+	ck_assert_has(d.msg, "verl 0.6.0's seq-mean-token-mean");
+	ck_assert_int_eq(loss_weights_check(loss_weights_find("seq-sum"),
+	    &on, &t.b, "verl", "0.6.0", &d), 0);
+	ck_assert_int_eq(loss_weights_check(loss_weights_find("seq"), &off,
+	    &t.b, "verl", "0.6.0", &d), 0);
+	/* every record trained: nothing to refuse */
+	lt_make(&t, all_T, batch_A);
+	ck_assert_int_eq(loss_weights_check(loss_weights_find("seq"), &on,
+	    &t.b, "verl", "0.6.0", &d), 0);
 }
 END_TEST
 
@@ -193,7 +297,7 @@ START_TEST(seq_sum_norm)
 {
 	/* c = 1/(n L), L = --max-len 8: 1/(6*8) = 1/48; per group
 	 * 1/(2*8) = 1/16 and 1/(4*8) = 1/32. */
-	const struct advmath_lw lp = { 8, 0, 0 };
+	const struct advmath_lw lp = { .max_len = 8 };
 	const double k = 1.0 / 48;
 	const double want[NREC] = { k, k, 0, k, k, k, k };
 	const double wantg[NREC] = { 1.0 / 16, 1.0 / 16, 0, 1.0 / 32,
@@ -287,7 +391,8 @@ START_TEST(zero_tokens_get_zero)
 	/* Every mode gives exactly 0 to i2 (T = 0, A = 2 > 0). */
 	static const char *const modes[] = { "token", "seq", "seq-sum",
 	    "seq-sum-norm", "balanced", "balanced-gen" };
-	const struct advmath_lw lp = { 8, 1, 1e-8 };
+	const struct advmath_lw lp = { .max_len = 8, .count_all = 1,
+	    .seq_eps = 1e-8 };
 	struct lt t;
 	size_t i;
 	int sg;
@@ -304,9 +409,10 @@ END_TEST
 
 START_TEST(count_all_presets)
 {
-	/* The presets count every record in n (7, not 6), and verl adds
-	 * 1e-8 to T_i in seq mode. */
-	const struct advmath_lw verl = { 0, 1, 1e-8 }, trl = { 0, 1, 0 };
+	/* Presets that count every record in n (7, not 6), one that adds
+	 * 1e-8 to T_i in seq mode (NeMo-RL's). */
+	const struct advmath_lw verl = { .count_all = 1, .seq_eps = 1e-8 },
+	    trl = { .count_all = 1 };
 	const double want_trl[NREC] = { 1.0 / 14, 1.0 / 28, 0, 1.0 / 21,
 	    1.0 / 7, 1.0 / 42, 1.0 / 35 };
 	const double want_verl[NREC] = { 1 / (7 * (2 + 1e-8)),
@@ -315,7 +421,8 @@ START_TEST(count_all_presets)
 	    1 / (7 * (5 + 1e-8)) };
 	const double k = 1.0 / 7;
 	const double want_ss[NREC] = { k, k, 0, k, k, k, k };
-	const struct advmath_lw verl_norm = { 8, 1, 1e-8 };
+	const struct advmath_lw verl_norm = { .max_len = 8, .count_all = 1,
+	    .seq_eps = 1e-8 };
 	const double kn = 1.0 / 56;
 	const double want_ssn[NREC] = { kn, kn, 0, kn, kn, kn, kn };
 	struct lt t;
@@ -344,11 +451,17 @@ END_TEST
 
 START_TEST(presets_from_options)
 {
-	/* --like sets count_all and seq_eps as SPEC §3's table says. */
+	/* --like sets count_all and seq_eps as each framework counts:
+	 * verl since 0.6.1 and OpenRLHF leave records without a trained
+	 * token out of n and add 1e-8 to T_i, the others count every
+	 * record, NeMo-RL adds 1e-8 too. */
 	static const struct {
 		const char	*like;
+		int		 count_all;
 		double		 seq_eps;
-	} tab[] = { { "verl", 1e-8 }, { "trl", 0 }, { "openrlhf", 0 } };
+	} tab[] = { { "verl", 0, 1e-8 }, { "verl@0.6.0", 1, 0 },
+	    { "trl", 1, 0 }, { "openrlhf", 0, 1e-8 }, { "nemo-rl", 1, 1e-8 },
+	    { "areal", 0, 0 }, { "slime", 1, 0 }, { "skyrl", 1, 0 } };
 	struct prefs c;
 	struct optstore own = { 0 };
 	struct diag d = { 0 };
@@ -361,7 +474,7 @@ START_TEST(presets_from_options)
 		ck_assert_int_eq(c.lp.count_all, 0);
 		ck_assert(c.lp.seq_eps == 0);
 		ck_assert_int_eq(optparse_argv(&c, &own, 3, argv, &d), 0);
-		ck_assert_int_eq(c.lp.count_all, 1);
+		ck_assert_int_eq(c.lp.count_all, tab[i].count_all);
 		ck_assert(c.lp.seq_eps == tab[i].seq_eps);
 		optparse_free(&own);
 	}
@@ -390,7 +503,7 @@ END_TEST
  */
 START_TEST(kind_dispatch)
 {
-	const struct advmath_lw lp = { 512, 0, 1e-8 };
+	const struct advmath_lw lp = { .max_len = 512, .seq_eps = 1e-8 };
 	const struct loss_mode *m;
 	struct advmath_lscope s;
 	double w[NREC];
@@ -400,7 +513,8 @@ START_TEST(kind_dispatch)
 
 	lt_make(&t, batch_T, batch_A);
 	loss_weights_scope(&t.b, 0, 2, &s);
-	ck_assert(s.n == 6 && s.all == 7 && s.N == 21 && s.live == 2);
+	ck_assert(s.n == 6 && s.all == 7 && s.N == 21 && s.live == 2 &&
+	    s.N1 == 22);
 	loss_weights_scope(&t.b, 1, 2, &s);
 	ck_assert(s.n == 4 && s.all == 4 && s.N == 15 && s.live == 1);
 	for (m = loss_weights_table; m->name != NULL; m++, rows++) {
@@ -437,6 +551,7 @@ loss_suite(void)
 
 	tc = tcase_create("modes");
 	tcase_add_test(tc, table);
+	tcase_add_test(tc, framework_names);
 	tcase_add_test(tc, token_batch);
 	tcase_add_test(tc, token_group);
 	tcase_add_test(tc, seq_batch);
@@ -452,6 +567,8 @@ loss_suite(void)
 	tc = tcase_create("edge");
 	tcase_add_test(tc, zero_tokens_get_zero);
 	tcase_add_test(tc, count_all_presets);
+	tcase_add_test(tc, framework_rules);
+	tcase_add_test(tc, refuse_masked_seq);
 	tcase_add_test(tc, presets_from_options);
 	tcase_add_test(tc, empty_batch);
 	tcase_add_test(tc, kind_dispatch);

@@ -97,7 +97,8 @@ START_TEST(defaults)
 	ck_assert(c.ap.alpha == 0.6);
 	ck_assert_int_eq(c.ap.sample, 0);
 	ck_assert_int_eq(c.ap.std_scope, STD_GROUP);
-	ck_assert_int_eq(c.ap.verl_single, 0);
+	ck_assert_uint_eq(c.ap.single, 0);
+	ck_assert_ptr_null(c.like);
 	ck_assert_int_eq(c.scope_group, 0);
 	ck_assert_int_eq(c.tokens, 1);
 	ck_assert_int_eq(c.annotate, 0);
@@ -140,15 +141,18 @@ END_TEST
 START_TEST(unknown_names)
 {
 	usage_error("unknown advantage estimator \"nope\"; use one of: grpo, "
-	    "drgrpo, rloo, san, stratified, msgrpo, opo, rpp-baseline", "-a",
-	    "nope", NULL);
+	    "drgrpo, rloo, san, stratified, msgrpo, opo, rpp-baseline, rpp, "
+	    "passk, gpg, remax, loo, grpo-whiten", "-a", "nope", NULL);
 	usage_error("unknown advantage estimator \"GRPO\"", "--advantage",
 	    "GRPO", NULL);
 	usage_error("unknown loss mode \"avg\"; use one of: token, seq, "
 	    "seq-sum, seq-sum-norm, balanced, balanced-gen", "-g", "avg",
 	    NULL);
-	usage_error("--like: invalid value \"vllm\"; expected verl, trl or "
-	    "openrlhf", "--like", "vllm", NULL);
+	usage_error("--like: unknown framework \"vllm\"; use one of: verl, "
+	    "trl, openrlhf, nemo-rl, areal, slime, skyrl", "--like", "vllm",
+	    NULL);
+	usage_error("--like verl@0.6 is ambiguous", "--like", "verl@0.6",
+	    NULL);
 	usage_error("--std: invalid value \"bessel\"; expected population or "
 	    "sample", "--std", "bessel", NULL);
 	usage_error("--std-scope: invalid value \"global\"", "--std-scope",
@@ -255,9 +259,10 @@ START_TEST(like_then_override)
 	ck_assert_int_eq(c.ap.sample, 0);
 	/* the rest of the preset stays */
 	ck_assert(c.ap.eps == 1e-6);
-	ck_assert_int_eq(c.ap.verl_single, 1);
-	ck_assert_int_eq(c.lp.count_all, 1);
+	ck_assert(c.ap.single & EST_BIT(EST_GRPO));
+	ck_assert_int_eq(c.lp.count_all, 0);
 	ck_assert(c.lp.seq_eps == 1e-8);
+	ck_assert_int_eq(c.lp.norm_plain, 1);
 	/* in the other order the preset wins */
 	ck_assert_int_eq(parse(&c, &d, "--std", "population", "--like",
 	    "verl", NULL), 0);
@@ -280,25 +285,98 @@ START_TEST(presets)
 	ck_assert_int_eq(parse(&c, &d, "--like", "verl", NULL), 0);
 	ck_assert_int_eq(c.ap.sample, 1);
 	ck_assert(c.ap.eps == 1e-6);
-	ck_assert_int_eq(c.ap.verl_single, 1);
-	ck_assert_int_eq(c.lp.count_all, 1);
+	ck_assert(c.ap.single & EST_BIT(EST_RLOO));
+	ck_assert_int_eq(c.lp.count_all, 0);
 	ck_assert(c.lp.seq_eps == 1e-8);
+	ck_assert_str_eq(c.like->release, "0.7.0");
 	ck_assert_int_eq(parse(&c, &d, "--like", "trl", NULL), 0);
 	ck_assert_int_eq(c.ap.sample, 1);
 	ck_assert(c.ap.eps == 1e-4);
-	ck_assert_int_eq(c.ap.verl_single, 0);
+	ck_assert_uint_eq(c.ap.single, 0);
 	ck_assert_int_eq(c.lp.count_all, 1);
 	ck_assert(c.lp.seq_eps == 0);
 	ck_assert_int_eq(parse(&c, &d, "--like", "openrlhf", NULL), 0);
 	ck_assert_int_eq(c.ap.sample, 1);
 	ck_assert(c.ap.eps == 1e-9);
-	ck_assert_int_eq(c.ap.verl_single, 0);
+	ck_assert_uint_eq(c.ap.single, 0);
+	ck_assert_int_eq(c.ap.wh.kind, WHITEN_CLAMP);
 	/* a second preset replaces the first entirely */
 	ck_assert_int_eq(parse(&c, &d, "--like", "verl", "--like",
 	    "openrlhf", NULL), 0);
-	ck_assert_int_eq(c.ap.verl_single, 0);
-	ck_assert(c.lp.seq_eps == 0);
+	ck_assert_uint_eq(c.ap.single, 0);
+	ck_assert_int_eq(c.lp.norm_plain, 0);
 	ck_assert(c.ap.eps == 1e-9);
+}
+END_TEST
+
+START_TEST(preset_estimator_and_mode)
+{
+	struct prefs c;
+	struct diag d;
+
+	/* A preset brings its framework's estimator and mode... */
+	ck_assert_int_eq(parse(&c, &d, "--like", "nemo-rl", NULL), 0);
+	ck_assert_str_eq(c.est->name, "loo");
+	ck_assert_int_eq(parse(&c, &d, "--like", "areal", NULL), 0);
+	ck_assert_str_eq(c.est->name, "grpo-whiten");
+	ck_assert_int_eq(c.ap.wh.kind, WHITEN_STD);
+	ck_assert_int_eq(parse(&c, &d, "--like", "slime", NULL), 0);
+	ck_assert_str_eq(c.loss->name, "seq");
+	ck_assert_int_eq(c.ap.rpp_tokens, 1);
+	ck_assert_int_eq(c.lp.tok_floor, 1);
+	/* ... unless -a or -g is given, before it or after it */
+	ck_assert_int_eq(parse(&c, &d, "-a", "grpo", "--like", "nemo-rl",
+	    "-g", "seq", NULL), 0);
+	ck_assert_str_eq(c.est->name, "grpo");
+	ck_assert_str_eq(c.loss->name, "seq");
+	ck_assert_int_eq(parse(&c, &d, "--like", "nemo-rl", "-a", "rloo",
+	    NULL), 0);
+	ck_assert_str_eq(c.est->name, "rloo");
+	ck_assert_int_eq(parse(&c, &d, "-g", "token", "--like", "slime",
+	    NULL), 0);
+	ck_assert_str_eq(c.loss->name, "token");
+	/* the last preset's estimator when -a is not given */
+	ck_assert_int_eq(parse(&c, &d, "--like", "nemo-rl", "--like",
+	    "verl", NULL), 0);
+	ck_assert_str_eq(c.est->name, "grpo");
+	/* --max-len stays across a preset */
+	ck_assert_int_eq(parse(&c, &d, "--max-len", "64", "--like", "verl",
+	    "-g", "seq-sum-norm", NULL), 0);
+	ck_assert(c.lp.max_len == 64);
+	ck_assert_int_eq(options_check(&c, &d), 0);
+	/* an older release */
+	ck_assert_int_eq(parse(&c, &d, "--like", "verl@0.6.0", NULL), 0);
+	ck_assert_int_eq(c.lp.count_all, 1);
+	ck_assert_int_eq(c.lp.seq_refuse, 1);
+	ck_assert_str_eq(c.like->release, "0.6.0");
+	ck_assert_int_eq(parse(&c, &d, "--like", "nemo-rl@0.3", NULL), 0);
+	ck_assert_int_eq(c.ap.sample, 0);
+	ck_assert(c.ap.eps == 0);
+	/* frameworks' names */
+	ck_assert_int_eq(parse(&c, &d, "-a", "reinforce_baseline", "-g",
+	    "seq-mean-token-mean", NULL), 0);
+	ck_assert_str_eq(c.est->name, "rpp-baseline");
+	ck_assert_str_eq(c.loss->name, "seq");
+}
+END_TEST
+
+START_TEST(baseline_field)
+{
+	struct prefs c;
+	struct diag d;
+
+	/* remax reads verl's reward_baselines, or --baseline-key's field;
+	 * the others do not read it */
+	ck_assert_int_eq(parse(&c, &d, "-a", "remax", NULL), 0);
+	ck_assert_int_eq(options_check(&c, &d), 0);
+	ck_assert_int_eq(c.fields.need_baseline, 1);
+	ck_assert_int_eq(c.fields.nbaseline, 1);
+	ck_assert_str_eq(c.fields.baseline[0], "reward_baselines");
+	ck_assert_int_eq(parse(&c, &d, "--baseline-key", "greedy", NULL), 0);
+	ck_assert_int_eq(options_check(&c, &d), 0);
+	ck_assert_int_eq(c.fields.need_baseline, 0);
+	ck_assert_str_eq(c.fields.baseline[0], "greedy");
+	usage_error("--baseline-key", "--baseline-key", "", NULL);
 }
 END_TEST
 
@@ -965,6 +1043,8 @@ options_suite(void)
 	tcase_add_test(tc, max_line_sizes);
 	tcase_add_test(tc, like_then_override);
 	tcase_add_test(tc, presets);
+	tcase_add_test(tc, preset_estimator_and_mode);
+	tcase_add_test(tc, baseline_field);
 	tcase_add_test(tc, scopes_and_flags);
 	tcase_add_test(tc, field_names);
 	tcase_add_test(tc, files_and_order);

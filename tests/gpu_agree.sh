@@ -159,7 +159,11 @@ common = ["", "--std sample", "--std-scope batch", "--std-scope none",
           "--batch-key step -a rpp-baseline", "--unsorted -a stratified",
           "-g seq-sum", "-g seq-sum-norm --max-len 64", "--scope group",
           "--scope group -g seq", "--scope group -g balanced-gen",
-          "--like trl -g seq-sum-norm --max-len 32"]
+          "--like trl -g seq-sum-norm --max-len 32",
+          "--like openrlhf -a rpp-baseline", "--like skyrl -a rloo",
+          "-a passk", "-a passk --std-scope none",
+          "--like verl -a gpg", "--like nemo-rl -g seq", "--like areal",
+          "--like slime -g token", "-a rpp"]
 for name in ("binary8", "cont16", "pass12", "single"):
     for opts in common:
         cases.append((f"{name}/{opts or 'grpo'}", opts, f(name)))

@@ -1,0 +1,289 @@
+/*
+ * preset.c - the --like table.  Each row was read in the framework's own
+ * code at its release; the comment above a row names the files, and
+ * tests/presets/reference.py writes every rule out again.  "Group of
+ * one" is verl's rule (mean 0, std 1) for the kinds in single, rladv's
+ * 0 for the others.  A batch of rladv is one micro-batch on one rank:
+ * the loss weights are the framework's reduction of that micro-batch.
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "preset.h"
+
+/* The estimators verl's own functions give a group of one: mean 0 and
+ * std 1 (compute_grpo_outcome_advantage and the rest). */
+#define VERL_SINGLE	(EST_BIT(EST_GRPO) | EST_BIT(EST_DRGRPO) | \
+	EST_BIT(EST_RLOO) | EST_BIT(EST_SAN) | EST_BIT(EST_STRATIFIED) | \
+	EST_BIT(EST_OPO) | EST_BIT(EST_RPP_BASELINE) | EST_BIT(EST_GPG) | \
+	EST_BIT(EST_PASSK))
+
+#define W_VERL	{ WHITEN_VERL, 1e-8, 0 }
+#define W_CLAMP	{ WHITEN_CLAMP, 1e-8, 0 }
+
+const struct preset preset_table[] = {
+	/*
+	 * verl v0.7.0 (2026-01-05), since v0.6.1: trainer/ppo/core_algos.py
+	 * (compute_*_outcome_advantage, agg_loss), utils/torch_functional.py
+	 * (masked_whiten).  The seq modes count the records with a trained
+	 * token (seq_mask) and add 1e-8 to T_i; seq-mean-token-sum-norm
+	 * divides by loss_scale_factor L alone.
+	 */
+	{ "verl", "0.7.0", "0.6.1", "grpo", "token", 1, 1e-6, VERL_SINGLE,
+	    W_VERL, 0, { .seq_eps = 1e-8, .norm_plain = 1 } },
+	/*
+	 * TRL v1.9.0 (2026-07-21), since v0.16.0: trainer/grpo_trainer.py
+	 * (_generate_and_score_completions, _compute_loss), trainer/utils.py
+	 * (nanstd).  (r - mean) / (std + 1e-4); loss_type grpo is -g seq
+	 * over every row with max(T_i, 1), dr_grpo -g seq-sum-norm over
+	 * every row, dapo and bnpo -g token.
+	 */
+	{ "trl", "1.9.0", "0.16.0", "grpo", "token", 1, 1e-4, 0, W_VERL, 0,
+	    { .count_all = 1 } },
+	/*
+	 * OpenRLHF v0.11.0 (2026-08-13), since v0.10.0:
+	 * trainer/ppo_utils/experience_maker.py
+	 * (compute_advantages_and_returns), models/loss.py (aggregate_loss).
+	 * group_norm divides by std + 1e-9; reinforce and reinforce_baseline
+	 * whiten with the population variance, clamp(min=1e-8).rsqrt(); the
+	 * per-sample loss counts the records with a trained token, T_i +
+	 * 1e-8.  A group of one is NaN there, 0 here.
+	 */
+	{ "openrlhf", "0.11.0", "0.10.0", "grpo", "token", 1, 1e-9, 0,
+	    W_CLAMP, 0, { .seq_eps = 1e-8 } },
+	/*
+	 * NeMo-RL v0.7.0 (2026-07-29), since v0.4.0:
+	 * algorithms/advantage_estimator.py, algorithms/utils.py
+	 * (calculate_baseline_and_std_per_prompt, masked_mean),
+	 * algorithms/loss/loss_functions.py (ClippedPGLossFn).  The shipped
+	 * configs use the leave-one-out baseline (loo); masked_mean adds
+	 * 1e-8 to the token count, the sequence count (every sample) and
+	 * T_i.
+	 */
+	{ "nemo-rl", "0.7.0", "0.4.0", "loo", "token", 1, 1e-6, 0, W_CLAMP,
+	    0, { .count_all = 1, .seq_eps = 1e-8, .n_eps = 1e-8,
+	    .tok_eps = 1e-8 } },
+	/*
+	 * AReaL v1.0.4 (2026-05-07), since v1.0.0: trainer/ppo/actor.py
+	 * (_compute_advantages), utils/data.py (Normalization),
+	 * examples/math/gsm8k_grpo.yaml: reward_norm per group (sample std
+	 * + 1e-5), then adv_norm over the batch's tokens (N - 1, + 1e-5);
+	 * the loss is a token mean.
+	 */
+	{ "areal", "1.0.4", "1.0.0", "grpo-whiten", "token", 1, 1e-5, 0,
+	    { WHITEN_STD, 0, 1e-5 }, 0, { .count_all = 0 } },
+	/*
+	 * slime v0.3.1 (2026-08-06), since v0.2.0: ray/rollout.py
+	 * (_post_process_rewards), backends/megatron_utils/loss.py,
+	 * utils/ppo_utils.py, utils/distributed_utils.py
+	 * (distributed_masked_whiten), backends/megatron_utils/cp_utils.py
+	 * (get_sum_of_sample_mean).  Its default loss is the per-sample mean
+	 * over every sample with max(T_i, 1) (-g seq); the per-token loss
+	 * counts a fully masked sample as one token; reinforce_plus_plus
+	 * asserts that no sample is fully masked.
+	 */
+	{ "slime", "0.3.1", "0.2.0", "grpo", "seq", 1, 1e-6, 0, W_VERL, 1,
+	    { .count_all = 1, .tok_floor = 1 } },
+	/*
+	 * SkyRL skyrl-v0.3.0 (2026-07-16), since skyrl-v0.2.0:
+	 * skyrl/backends/skyrl_train/utils/ppo_utils.py (verl's GRPO, its
+	 * rloo with 0 for a group of one,
+	 * apply_loss_reduction_to_advantages_minibatch: every row counts,
+	 * max(T_i, 1), seq_mean_token_sum_norm 1/(B L)).
+	 */
+	{ "skyrl", "0.3.0", "0.2.0", "grpo", "token", 1, 1e-6,
+	    EST_BIT(EST_GRPO) | EST_BIT(EST_DRGRPO), W_VERL, 0,
+	    { .count_all = 1 } },
+
+	/* The older rules. */
+	/*
+	 * verl v0.6.0 (2025-10-15) and before, since v0.4.0: agg_loss's
+	 * seq modes take torch.mean over every record, and
+	 * seq-mean-token-mean divides by T_i with no epsilon, NaN for a
+	 * record without a trained token (refused); token-mean adds 1e-8
+	 * to N.
+	 */
+	{ "verl", "0.6.0", "0.4.0", "grpo", "token", 1, 1e-6, VERL_SINGLE,
+	    W_VERL, 0, { .count_all = 1, .tok_eps = 1e-8, .norm_plain = 1,
+	    .seq_refuse = 1 } },
+	/*
+	 * NeMo-RL v0.3.1 (2025-08-01), since v0.3.0: algorithms/utils.py's
+	 * deviation of the others is the population one, and grpo.py
+	 * divides by it with no epsilon.
+	 */
+	{ "nemo-rl", "0.3.1", "0.3.0", "loo", "token", 0, 0, 0, W_CLAMP, 0,
+	    { .count_all = 1, .seq_eps = 1e-8, .n_eps = 1e-8,
+	    .tok_eps = 1e-8 } },
+	{ .name = NULL }
+};
+
+/* A version, its parts (missing ones lo: 0, hi: INT_MAX). */
+struct ver {
+	int	lo[3], hi[3];
+};
+
+/* "0.6", "v0.6.1", "skyrl-v0.3.0" (a tag: the name, a dash): 1 to 3
+ * numbers; 0 when not one. */
+static int
+ver_parse(const char *s, const char *name, struct ver *v)
+{
+	long x;
+	char *end;
+	int k;
+
+	if (strncmp(s, name, strlen(name)) == 0 && s[strlen(name)] == '-')
+		s += strlen(name) + 1;
+	if (*s == 'v')
+		s++;
+	for (k = 0; k < 3; k++) {
+		if (!isdigit((unsigned char)*s))
+			return 0;
+		x = strtol(s, &end, 10);
+		if (x > 100000)
+			return 0;
+		v->lo[k] = v->hi[k] = (int)x;
+		s = end;
+		if (*s == '\0')
+			break;
+		if (*s++ != '.')
+			return 0;
+	}
+	if (k == 3)
+		return 0;	/* a fourth part, or a trailing dot */
+	for (k++; k < 3; k++) {
+		v->lo[k] = 0;
+		v->hi[k] = INT_MAX;
+	}
+	return 1;
+}
+
+static int
+ver_cmp(const int *a, const int *b)
+{
+	int k;
+
+	for (k = 0; k < 3; k++)
+		if (a[k] != b[k])
+			return a[k] < b[k] ? -1 : 1;
+	return 0;
+}
+
+/* The table's versions are full ones: lo holds them. */
+static const int *
+full(const char *s, struct ver *v)
+{
+	(void)ver_parse(s, "", v);
+	return v->lo;
+}
+
+/* Whether p is its framework's newest row (the first of its name). */
+static int
+newest(const struct preset *p)
+{
+	const struct preset *q;
+
+	for (q = preset_table; q < p; q++)
+		if (strcmp(q->name, p->name) == 0)
+			return 0;
+	return 1;
+}
+
+/* How to select row p: its name for the newest, else name@release. */
+static void
+spelling(const struct preset *p, char *buf, size_t size)
+{
+	if (newest(p))
+		snprintf(buf, size, "--like %s", p->name);
+	else
+		snprintf(buf, size, "--like %s@%s", p->name, p->release);
+}
+
+/* "--like verl@0.6.0 (0.4.0 to 0.6.0), --like verl (0.6.1 to 0.7.0)":
+ * the rows of name whose releases meet v (every row when v is NULL). */
+static size_t
+rows(const char *name, const struct ver *v, const struct preset **first,
+    char *buf, size_t size)
+{
+	const struct preset *p;
+	struct ver a, b;
+	char one[64];
+	size_t n = 0, len;
+
+	*buf = '\0';
+	for (p = preset_table; p->name != NULL; p++) {
+		if (strcmp(p->name, name) != 0)
+			continue;
+		if (v != NULL && (ver_cmp(v->hi, full(p->since, &a)) < 0 ||
+		    ver_cmp(v->lo, full(p->release, &b)) > 0))
+			continue;
+		if (n++ == 0)
+			*first = p;
+		spelling(p, one, sizeof(one));
+		len = strlen(buf);
+		snprintf(buf + len, size - len, "%s%s (%s to %s)",
+		    len ? ", " : "", one, p->since, p->release);
+	}
+	return n;
+}
+
+int
+preset_find(const char *arg, const struct preset **out, struct diag *d)
+{
+	const struct preset *p, *hit;
+	const char *at = strchr(arg, '@');
+	char name[32], list[512];
+	size_t len = at ? (size_t)(at - arg) : strlen(arg), i, n;
+	struct ver v;
+
+	if (len >= sizeof(name))
+		len = sizeof(name) - 1;
+	memcpy(name, arg, len);
+	name[len] = '\0';
+	for (p = preset_table; p->name != NULL; p++)
+		if (strcmp(p->name, name) == 0)
+			break;
+	if (p->name == NULL) {
+		*list = '\0';
+		for (i = 0; preset_name(i) != NULL; i++) {
+			n = strlen(list);
+			snprintf(list + n, sizeof(list) - n, "%s%s",
+			    i ? ", " : "", preset_name(i));
+		}
+		return diag_set(d, EXIT_USAGE, "--like: unknown framework "
+		    "\"%s\"; use one of: %s", name, list);
+	}
+	if (at == NULL) {
+		*out = p;
+		return 0;
+	}
+	if (!ver_parse(at + 1, name, &v))
+		return diag_set(d, EXIT_USAGE, "--like %s: \"%s\" is not a "
+		    "release; write one such as %s@%s", arg, at + 1, name,
+		    p->release);
+	n = rows(name, &v, &hit, list, sizeof(list));
+	if (n == 1) {
+		*out = hit;
+		return 0;
+	}
+	if (n > 1)
+		return diag_set(d, EXIT_USAGE, "--like %s is ambiguous: %s "
+		    "changed its rules within it; use %s", arg, name, list);
+	(void)rows(name, NULL, &hit, list, sizeof(list));
+	return diag_set(d, EXIT_USAGE, "--like %s: rladv knows %s's rules "
+	    "of %s; for a later release, check what changed, then use "
+	    "--like %s", arg, name, list, name);
+}
+
+const char *
+preset_name(size_t i)
+{
+	const struct preset *p;
+
+	for (p = preset_table; p->name != NULL; p++)
+		if (newest(p) && i-- == 0)
+			return p->name;
+	return NULL;
+}
