@@ -242,6 +242,32 @@ adv_rpp(const struct batch *b, struct adv_params *p, double *adv,
 	return 0;
 }
 
+int
+advantage_passk_single(const struct batch *b, const struct adv_params *p,
+    struct diag *d)
+{
+	size_t g;
+
+	if (single(p, EST_PASSK))
+		for (g = 0; g < b->ngroups; g++)
+			if (gsize(b, g) == 1)
+				return diag_setl(d, EXIT_DATA, b->gfile[g],
+				    b->gline[g], "group %s has one response; "
+				    "verl's grpo_passk needs two (it raises "
+				    "ValueError)", b->gname[g]);
+	return 0;
+}
+
+double
+advantage_gpg_alpha(const struct batch *b)
+{
+	size_t i, nz = 0;
+
+	for (i = 0; i < b->n; i++)
+		nz += b->r[i] != 0;
+	return (double)b->n / (double)(nz > 0 ? nz : 1);
+}
+
 /*
  * passk: in each group only the best response gets
  * (r_max - r_second) / (sigma + eps); the others 0 (advmath_passk_group).
@@ -256,19 +282,12 @@ adv_passk(const struct batch *b, struct adv_params *p, double *adv,
 	struct advmath_mom bm = batch_moments(b, p);
 	size_t g, o;
 
+	if (advantage_passk_single(b, p, d) != 0)
+		return d->status;
 	for (g = 0; g < b->ngroups; g++) {
 		o = b->goff[g];
-		if (gsize(b, g) > 1) {
-			advmath_passk_group(b->r + o, gsize(b, g), p->sample,
-			    p->eps, p->std_scope, &bm, adv + o);
-			continue;
-		}
-		if (single(p, EST_PASSK))
-			return diag_setl(d, EXIT_DATA, b->gfile[g],
-			    b->gline[g], "group %s has one response; verl's "
-			    "grpo_passk needs two (it raises ValueError)",
-			    b->gname[g]);
-		adv[o] = 0;
+		advmath_passk_group(b->r + o, gsize(b, g), p->sample, p->eps,
+		    p->std_scope, &bm, adv + o);
 	}
 	return 0;
 }
@@ -283,13 +302,10 @@ static int
 adv_gpg(const struct batch *b, struct adv_params *p, double *adv,
     struct diag *d)
 {
-	size_t g, i, nz = 0;
-	double alpha;
+	double alpha = advantage_gpg_alpha(b);
+	size_t g;
 
 	(void)d;
-	for (i = 0; i < b->n; i++)
-		nz += b->r[i] != 0;
-	alpha = (double)b->n / (double)(nz > 0 ? nz : 1);
 	for (g = 0; g < b->ngroups; g++)
 		advmath_gpg_group(b->r + b->goff[g], gsize(b, g), alpha,
 		    single(p, EST_GPG), adv + b->goff[g]);

@@ -27,6 +27,9 @@ struct adv_params {
 	struct advmath_whiten wh;	/* rpp-baseline, rpp, grpo-whiten */
 	int		rpp_tokens;	/* rpp: a record without trained
 					   tokens is an error (slime) */
+	/* A preset's reward transform (AReaL's): the estimators see
+	 * clip((r + rbias) rscale, +-rclip); none when rscale is 0. */
+	double		rscale, rbias, rclip;
 	struct ms_params ms;
 	/* Filled by msgrpo: groups that took each path. */
 	size_t		ms_exact, ms_sampled;
@@ -64,6 +67,11 @@ const char *alias_resolve(const struct alias *a, const char *name);
 void	advantage_defaults(struct adv_params *p);
 /* The row of that name or alias; NULL when none. */
 const struct estimator *advantage_find(const char *name);
+/* Refuses a group of one where passk takes verl's rule (status 1). */
+int	advantage_passk_single(const struct batch *b,
+	    const struct adv_params *p, struct diag *d);
+/* gpg's alpha = B / max(#{i : r_i != 0}, 1) over the batch. */
+double	advantage_gpg_alpha(const struct batch *b);
 /* ADV_BATCH as the options make it (--std-scope/--gn-scope batch). */
 unsigned advantage_flags(const struct estimator *e,
 	    const struct adv_params *p);

@@ -255,7 +255,8 @@ advmath_loo_group(const double *r, size_t n, int sample, double eps,
  * r_max - r_second, divided by the group's deviation plus eps (by the
  * batch's with --std-scope batch, by nothing with none, verl's
  * norm_adv_by_std_in_grpo false); every other response 0, and all 0 when
- * the best two tie.  n >= 2 (the caller decides a group of one).
+ * the best two tie.  A group of one gets 0 (verl raises: the caller
+ * refuses it first under verl's rule).
  */
 ADV_HD static inline void
 advmath_passk_group(const double *r, size_t n, int sample, double eps,
@@ -269,6 +270,8 @@ advmath_passk_group(const double *r, size_t n, int sample, double eps,
 		if (r[i] > r[best])
 			best = i;
 	}
+	if (n < 2)
+		return;
 	second = best == 0 ? 1 : 0;
 	for (i = 0; i < n; i++)
 		if (i != best && r[i] > r[second])

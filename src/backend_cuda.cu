@@ -89,6 +89,7 @@ struct gparams {
 	int			verl;
 	double			eps;
 	double			alpha;
+	double			galpha;		/* gpg's, the host's */
 	struct advmath_mom	bm;		/* the batch's moments */
 };
 
@@ -110,8 +111,19 @@ k_groups(struct gparams p, const double *r, const double *T,
 	case EST_GRPO:
 	case EST_DRGRPO:
 	case EST_RPP_BASELINE:
+	case EST_GRPO_WHITEN:
 		advmath_gn_group(r + o, n, p.sample, p.eps, p.scope,
 		    p.gn_batch, &p.bm, p.verl, adv + o);
+		break;
+	case EST_PASSK:
+		advmath_passk_group(r + o, n, p.sample, p.eps, p.scope, &p.bm,
+		    adv + o);
+		break;
+	case EST_GPG:
+		advmath_gpg_group(r + o, n, p.galpha, p.verl, adv + o);
+		break;
+	case EST_LOO:
+		advmath_loo_group(r + o, n, p.sample, p.eps, adv + o);
 		break;
 	case EST_RLOO:
 		advmath_rloo_group(r + o, n, p.verl, adv + o);
@@ -133,6 +145,9 @@ k_groups(struct gparams p, const double *r, const double *T,
 		break;
 	case EST_MSGRPO:
 		break;		/* backend_cuda_ms.cu's kernels */
+	case EST_RPP:
+	case EST_REMAX:
+		break;		/* no group work: the CPU's */
 	}
 }
 
@@ -189,7 +204,7 @@ k_loss_weights(enum advmath_lw_kind kind, struct advmath_lw p,
 	o = goff[g];
 	n = goff[g + 1] - o;
 	if (scope_group) {
-		s.n = s.all = s.N = s.live = 0;
+		s.n = s.all = s.N = s.N1 = s.live = 0;
 		advmath_lw_scope(T + o, n, &s);
 	}
 	advmath_lw_group(kind, &p, &s, T + o, adv + o, n, w + o);
@@ -247,9 +262,13 @@ backend_cuda_advantages(const struct estimator *e, struct adv_params *ap,
 	case EST_STRATIFIED:
 	case EST_OPO:
 	case EST_RPP_BASELINE:
+	case EST_GRPO_WHITEN:
+	case EST_PASSK:
+	case EST_GPG:
+	case EST_LOO:
 		break;		/* k_groups' */
 	default:
-		return 1;	/* no kernel: the CPU runs it */
+		return 1;	/* no kernel (rpp, remax): the CPU runs it */
 	}
 	memset(&p, 0, sizeof(p));
 	p.kind = e->kind;
@@ -268,14 +287,20 @@ backend_cuda_advantages(const struct estimator *e, struct adv_params *ap,
 	if ((p.kind == EST_SAN || p.kind == EST_STRATIFIED) &&
 	    (v->strat == NULL || v->nstrat == NULL))
 		return 1;
-	if ((p.kind == EST_OPO || p.kind == EST_RPP_BASELINE) && v->T == NULL)
+	if ((p.kind == EST_OPO || p.kind == EST_RPP_BASELINE ||
+	    p.kind == EST_GRPO_WHITEN) && v->T == NULL)
 		return 1;
+	if (p.kind == EST_PASSK && advantage_passk_single(v, ap, d) != 0)
+		return -1;
+	if (p.kind == EST_GPG)
+		p.galpha = advantage_gpg_alpha(v);
 	/* The batch's moments: the CPU's call, so the CPU's bits. */
 	if (p.gn_batch || p.scope == STD_BATCH)
 		p.bm = advmath_moments(v->r, NULL, 0, v->n, p.sample);
 	if ((rc = groups_on_gpu(&p, v, adv, d)) != 0)
 		return rc;
-	if (p.kind == EST_RPP_BASELINE)
+	/* The whitening is a reduction over the batch: the host's. */
+	if (p.kind == EST_RPP_BASELINE || p.kind == EST_GRPO_WHITEN)
 		advmath_whiten(adv, v->T, v->n, &ap->wh);
 	return 0;
 }

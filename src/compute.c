@@ -10,6 +10,32 @@
 #include "compute.h"
 
 /*
+ * A preset's reward transform, AReaL's reward_scaling, reward_bias and
+ * reward_clip: the estimator sees x = clip((r + bias) scale, +-clip),
+ * which is bounded, so it needs no prescaling.
+ */
+static int
+transformed(const struct estimator *e, struct adv_params *ap,
+    const struct batch *v, double *adv, struct diag *d)
+{
+	struct batch sv;
+	double *x;
+	size_t i;
+	int rc;
+
+	if ((x = malloc((v->n ? v->n : 1) * sizeof(*x))) == NULL)
+		return diag_set(d, EXIT_IO, "out of memory");
+	for (i = 0; i < v->n; i++)
+		x[i] = fmin(fmax((v->r[i] + ap->rbias) * ap->rscale,
+		    -ap->rclip), ap->rclip);
+	sv = *v;
+	sv.r = x;
+	rc = backend_advantages(e, ap, &sv, adv, d);
+	free(x);
+	return rc;
+}
+
+/*
  * Rewards near the top of the double range overflow a sum or a square
  * (1e308 - -1e308).  Such a batch is computed on r * 2^-k
  * (advmath_tame_exp) and the advantages of the estimators that scale
@@ -27,6 +53,8 @@ compute_advantages(const struct estimator *e, struct adv_params *ap,
 	size_t i;
 	int k, rc;
 
+	if (ap->rscale != 0)
+		return transformed(e, ap, v, adv, d);
 	for (i = 0; i < v->n; i++)
 		mx = fmax(mx, fabs(v->r[i]));
 	k = advmath_tame_exp(mx);

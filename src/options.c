@@ -359,6 +359,9 @@ set_preset(struct prefs *p, struct optstore *own, const struct opt *o,
 	p->ap.single = r->single;
 	p->ap.wh = r->wh;
 	p->ap.rpp_tokens = r->rpp_tokens;
+	p->ap.rscale = r->rscale;
+	p->ap.rbias = r->rbias;
+	p->ap.rclip = r->rclip;
 	p->lp = r->lw;
 	p->lp.max_len = max_len;
 	if (!p->est_given)

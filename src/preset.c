@@ -23,6 +23,10 @@
 
 #define W_VERL	{ WHITEN_VERL, 1e-8, 0 }
 #define W_CLAMP	{ WHITEN_CLAMP, 1e-8, 0 }
+/* NeMo-RL's masked_mean adds 1e-8 to the token count, the sample count
+ * (every sample) and T_i. */
+#define NEMO_LW	{ .count_all = 1, .seq_eps = 1e-8, .n_eps = 1e-8, \
+	.tok_eps = 1e-8 }
 
 const struct preset preset_table[] = {
 	/*
@@ -32,8 +36,10 @@ const struct preset preset_table[] = {
 	 * token (seq_mask) and add 1e-8 to T_i; seq-mean-token-sum-norm
 	 * divides by loss_scale_factor L alone.
 	 */
-	{ "verl", "0.7.0", "0.6.1", "grpo", "token", 1, 1e-6, VERL_SINGLE,
-	    W_VERL, 0, { .seq_eps = 1e-8, .norm_plain = 1 } },
+	{ .name = "verl", .release = "0.7.0", .since = "0.6.1",
+	    .estimator = "grpo", .loss = "token", .sample = 1, .eps = 1e-6,
+	    .single = VERL_SINGLE, .wh = W_VERL,
+	    .lw = { .seq_eps = 1e-8, .norm_plain = 1 } },
 	/*
 	 * TRL v1.9.0 (2026-07-21), since v0.16.0: trainer/grpo_trainer.py
 	 * (_generate_and_score_completions, _compute_loss), trainer/utils.py
@@ -41,8 +47,9 @@ const struct preset preset_table[] = {
 	 * over every row with max(T_i, 1), dr_grpo -g seq-sum-norm over
 	 * every row, dapo and bnpo -g token.
 	 */
-	{ "trl", "1.9.0", "0.16.0", "grpo", "token", 1, 1e-4, 0, W_VERL, 0,
-	    { .count_all = 1 } },
+	{ .name = "trl", .release = "1.9.0", .since = "0.16.0",
+	    .estimator = "grpo", .loss = "token", .sample = 1, .eps = 1e-4,
+	    .wh = W_VERL, .lw = { .count_all = 1 } },
 	/*
 	 * OpenRLHF v0.11.0 (2026-08-13), since v0.10.0:
 	 * trainer/ppo_utils/experience_maker.py
@@ -52,8 +59,9 @@ const struct preset preset_table[] = {
 	 * per-sample loss counts the records with a trained token, T_i +
 	 * 1e-8.  A group of one is NaN there, 0 here.
 	 */
-	{ "openrlhf", "0.11.0", "0.10.0", "grpo", "token", 1, 1e-9, 0,
-	    W_CLAMP, 0, { .seq_eps = 1e-8 } },
+	{ .name = "openrlhf", .release = "0.11.0", .since = "0.10.0",
+	    .estimator = "grpo", .loss = "token", .sample = 1, .eps = 1e-9,
+	    .wh = W_CLAMP, .lw = { .seq_eps = 1e-8 } },
 	/*
 	 * NeMo-RL v0.7.0 (2026-07-29), since v0.4.0:
 	 * algorithms/advantage_estimator.py, algorithms/utils.py
@@ -63,18 +71,22 @@ const struct preset preset_table[] = {
 	 * 1e-8 to the token count, the sequence count (every sample) and
 	 * T_i.
 	 */
-	{ "nemo-rl", "0.7.0", "0.4.0", "loo", "token", 1, 1e-6, 0, W_CLAMP,
-	    0, { .count_all = 1, .seq_eps = 1e-8, .n_eps = 1e-8,
-	    .tok_eps = 1e-8 } },
+	{ .name = "nemo-rl", .release = "0.7.0", .since = "0.4.0",
+	    .estimator = "loo", .loss = "token", .sample = 1, .eps = 1e-6,
+	    .wh = W_CLAMP, .lw = NEMO_LW },
 	/*
 	 * AReaL v1.0.4 (2026-05-07), since v1.0.0: trainer/ppo/actor.py
-	 * (_compute_advantages), utils/data.py (Normalization),
-	 * examples/math/gsm8k_grpo.yaml: reward_norm per group (sample std
-	 * + 1e-5), then adv_norm over the batch's tokens (N - 1, + 1e-5);
-	 * the loss is a token mean.
+	 * (_compute_advantages), utils/data.py (Normalization), its GRPO
+	 * recipe examples/math/gsm8k_grpo.yaml: the reward mapped to
+	 * clip((r - 0.5) 10, +-20) (reward_bias, reward_scaling, the default
+	 * reward_clip), reward_norm per group (sample std + 1e-5), then
+	 * adv_norm over the batch's tokens (N - 1, + 1e-5); the loss is a
+	 * token mean.
 	 */
-	{ "areal", "1.0.4", "1.0.0", "grpo-whiten", "token", 1, 1e-5, 0,
-	    { WHITEN_STD, 0, 1e-5 }, 0, { .count_all = 0 } },
+	{ .name = "areal", .release = "1.0.4", .since = "1.0.0",
+	    .estimator = "grpo-whiten", .loss = "token", .sample = 1,
+	    .eps = 1e-5, .wh = { WHITEN_STD, 0, 1e-5 },
+	    .rscale = 10, .rbias = -0.5, .rclip = 20 },
 	/*
 	 * slime v0.3.1 (2026-08-06), since v0.2.0: ray/rollout.py
 	 * (_post_process_rewards), backends/megatron_utils/loss.py,
@@ -85,8 +97,10 @@ const struct preset preset_table[] = {
 	 * counts a fully masked sample as one token; reinforce_plus_plus
 	 * asserts that no sample is fully masked.
 	 */
-	{ "slime", "0.3.1", "0.2.0", "grpo", "seq", 1, 1e-6, 0, W_VERL, 1,
-	    { .count_all = 1, .tok_floor = 1 } },
+	{ .name = "slime", .release = "0.3.1", .since = "0.2.0",
+	    .estimator = "grpo", .loss = "seq", .sample = 1, .eps = 1e-6,
+	    .wh = W_VERL, .rpp_tokens = 1,
+	    .lw = { .count_all = 1, .tok_floor = 1 } },
 	/*
 	 * SkyRL skyrl-v0.3.0 (2026-07-16), since skyrl-v0.2.0:
 	 * skyrl/backends/skyrl_train/utils/ppo_utils.py (verl's GRPO, its
@@ -94,9 +108,10 @@ const struct preset preset_table[] = {
 	 * apply_loss_reduction_to_advantages_minibatch: every row counts,
 	 * max(T_i, 1), seq_mean_token_sum_norm 1/(B L)).
 	 */
-	{ "skyrl", "0.3.0", "0.2.0", "grpo", "token", 1, 1e-6,
-	    EST_BIT(EST_GRPO) | EST_BIT(EST_DRGRPO), W_VERL, 0,
-	    { .count_all = 1 } },
+	{ .name = "skyrl", .release = "0.3.0", .since = "0.2.0",
+	    .estimator = "grpo", .loss = "token", .sample = 1, .eps = 1e-6,
+	    .single = EST_BIT(EST_GRPO) | EST_BIT(EST_DRGRPO), .wh = W_VERL,
+	    .lw = { .count_all = 1 } },
 
 	/* The older rules. */
 	/*
@@ -106,17 +121,19 @@ const struct preset preset_table[] = {
 	 * record without a trained token (refused); token-mean adds 1e-8
 	 * to N.
 	 */
-	{ "verl", "0.6.0", "0.4.0", "grpo", "token", 1, 1e-6, VERL_SINGLE,
-	    W_VERL, 0, { .count_all = 1, .tok_eps = 1e-8, .norm_plain = 1,
+	{ .name = "verl", .release = "0.6.0", .since = "0.4.0",
+	    .estimator = "grpo", .loss = "token", .sample = 1, .eps = 1e-6,
+	    .single = VERL_SINGLE, .wh = W_VERL,
+	    .lw = { .count_all = 1, .tok_eps = 1e-8, .norm_plain = 1,
 	    .seq_refuse = 1 } },
 	/*
 	 * NeMo-RL v0.3.1 (2025-08-01), since v0.3.0: algorithms/utils.py's
 	 * deviation of the others is the population one, and grpo.py
 	 * divides by it with no epsilon.
 	 */
-	{ "nemo-rl", "0.3.1", "0.3.0", "loo", "token", 0, 0, 0, W_CLAMP, 0,
-	    { .count_all = 1, .seq_eps = 1e-8, .n_eps = 1e-8,
-	    .tok_eps = 1e-8 } },
+	{ .name = "nemo-rl", .release = "0.3.1", .since = "0.3.0",
+	    .estimator = "loo", .loss = "token", .sample = 0, .eps = 0,
+	    .wh = W_CLAMP, .lw = NEMO_LW },
 	{ .name = NULL }
 };
 

@@ -24,6 +24,7 @@ struct preset {
 	struct advmath_whiten wh;	/* adv_params' wh */
 	int		 rpp_tokens;	/* adv_params' rpp_tokens */
 	struct advmath_lw lw;		/* all but max_len */
+	double		 rscale, rbias, rclip;	/* adv_params' */
 };
 
 /* The newest row of each framework first, then its older rows; ended by

@@ -191,6 +191,42 @@ START_TEST(whiten_eps_scaled)
 END_TEST
 
 /*
+ * AReaL's reward transform: the estimator sees clip((r - 0.5) 10, +-20).
+ * r = 0, 1, 5 -> x = -5, 5, 20 (45 clipped); drgrpo: mean 20/3, A =
+ * -35/3, -5/3, 40/3.  Huge rewards clip to +-20, no prescaling: 2^1023
+ * and 1.5 2^1023 are both 20, equal: 0.
+ */
+START_TEST(reward_transform)
+{
+	static const double r[] = { 0, 1, 5 };
+	const struct estimator *e = advantage_find("drgrpo");
+	struct adv_params p;
+	struct two t;
+	struct batch b;
+	size_t goff[2] = { 0, 3 };
+	double adv[3];
+	struct diag d = { 0 };
+
+	two_make(&t, 1);
+	b = t.b;
+	b.n = 3;
+	b.r = r;
+	b.goff = goff;
+	advantage_defaults(&p);
+	p.rscale = 10;
+	p.rbias = -0.5;
+	p.rclip = 20;
+	ck_assert_int_eq(compute_advantages(e, &p, &b, adv, &d), 0);
+	ck_assert_rel(adv[0], -35.0 / 3, 1e-15);
+	ck_assert_rel(adv[1], -5.0 / 3, 1e-15);
+	ck_assert_rel(adv[2], 40.0 / 3, 1e-15);
+	two_make(&t, 0x1p1023);
+	ck_assert_int_eq(compute_advantages(e, &p, &t.b, t.adv, &d), 0);
+	ck_assert(t.adv[0] == 0 && t.adv[1] == 0);
+}
+END_TEST
+
+/*
  * MS-GRPO of a group of two is the one subgroup's z: -+1 as grpo's; and
  * the group it computed on the prescaled copy is counted in the caller's
  * parameters.
@@ -246,6 +282,7 @@ compute_suite(void)
 	tcase_add_test(tc, gpg_scaled_back);
 	tcase_add_test(tc, not_prescaled);
 	tcase_add_test(tc, whiten_eps_scaled);
+	tcase_add_test(tc, reward_transform);
 	tcase_add_test(tc, msgrpo_counts_kept);
 	tcase_add_test(tc, same_as_unscaled);
 	suite_add_tcase(s, tc);

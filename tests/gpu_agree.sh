@@ -163,7 +163,8 @@ common = ["", "--std sample", "--std-scope batch", "--std-scope none",
           "--like openrlhf -a rpp-baseline", "--like skyrl -a rloo",
           "-a passk", "-a passk --std-scope none",
           "--like verl -a gpg", "--like nemo-rl -g seq", "--like areal",
-          "--like slime -g token", "-a rpp"]
+          "--like slime -g token", "-a rpp", "-a loo --std sample",
+          "-a grpo-whiten --std-scope batch"]
 for name in ("binary8", "cont16", "pass12", "single"):
     for opts in common:
         cases.append((f"{name}/{opts or 'grpo'}", opts, f(name)))
