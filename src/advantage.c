@@ -416,7 +416,7 @@ const struct estimator advantage_table[] = {
 	    "normalized within the stratum (Stratified GRPO, SAN)" },
 	{ "stratified", adv_stratified, EST_STRATIFIED, ADV_STRATA,
 	    "alpha SAN + (1 - alpha) GRPO (Stratified GRPO)" },
-	{ "msgrpo", adv_msgrpo, EST_MSGRPO, 0,
+	{ "msgrpo", adv_msgrpo, EST_MSGRPO, ADV_TIE,
 	    "multi-scale subgroup average (MS-GRPO)" },
 	{ "opo", adv_opo, EST_OPO, ADV_SCALES,
 	    "r - length-weighted mean (OPO, as in verl)" },

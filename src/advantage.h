@@ -40,6 +40,8 @@ struct adv_params {
 #define ADV_SCALES	4	/* result scales with the rewards (no sigma) */
 #define ADV_MIXED	8	/* partly scales, partly not: never prescaled */
 #define ADV_BASE	16	/* reads the baseline field (remax) */
+#define ADV_TIE		32	/* orders equal records by their identity
+				   (struct batch's tie) */
 
 struct estimator {
 	const char	*name;

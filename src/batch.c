@@ -244,6 +244,12 @@ batch_hline(const struct gbatch *b, size_t i, size_t *len)
 	return h->ptr ? h->ptr : b->text.p + h->text;
 }
 
+const struct record *
+batch_hrec(const struct gbatch *b, size_t i)
+{
+	return &b->rec[i].r;
+}
+
 size_t
 batch_hgroup(const struct gbatch *b, size_t i)
 {
@@ -395,10 +401,17 @@ view_group(struct gbatch *b, size_t g, size_t ng, size_t o, size_t e,
 		}
 		b->strat[k] = s;
 		if (need_tie)
-			b->tie[k] = keymap_hash(batch_hline(b, b->perm[k],
-			    NULL), h->len, 1);
+			b->tie[k] = h->r.has_tie ? h->r.tie :
+			    batch_tie(batch_hline(b, b->perm[k], NULL),
+			    h->len);
 	}
 	b->nstrat[ng] = (uint32_t)nk;
+}
+
+uint64_t
+batch_tie(const char *line, size_t len)
+{
+	return keymap_hash(line, len, 1);
 }
 
 void

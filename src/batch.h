@@ -76,12 +76,16 @@ void		 batch_drop(struct gbatch *b, size_t g);
  * group.  Returns their number. */
 size_t		 batch_rejects(struct gbatch *b, const size_t **ix);
 const char	*batch_hline(const struct gbatch *b, size_t i, size_t *len);
+const struct record *batch_hrec(const struct gbatch *b, size_t i);
 size_t		 batch_hgroup(const struct gbatch *b, size_t i);
 /*
  * Fills v with the records not left out, in group order (empty groups
  * vanish); need_tie: v->tie too (MS-GRPO).
  */
 void		 batch_view(struct gbatch *b, struct batch *v, int need_tie);
+/* A record's identity in its group (v->tie), unless the record brings
+ * its own (has_tie): the hash of its line. */
+uint64_t	 batch_tie(const char *line, size_t len);
 /*
  * Empties the batch for the next one.  starts: the next begins a batch
  * of the input; 0 when a batch is handed over group by group (--scope

@@ -17,5 +17,6 @@ struct run {
 int	cmd_compute(struct run *r);
 int	cmd_stats(struct run *r);
 int	cmd_diff(struct run *r);
+int	cmd_index(struct run *r);
 
 #endif

@@ -13,6 +13,7 @@
 #include "compute.h"
 #include "output.h"
 #include "pipeline.h"
+#include "shard.h"
 
 struct cctx {
 	const struct prefs	*c;
@@ -113,6 +114,12 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 	const size_t *order = batch_order(b);
 	size_t j, k;
 
+	/* compute --index: a batch without a record of this shard is the
+	 * business of the shards it has. */
+	for (k = 0; k < v->n && batch_rec(b, k)->elsewhere; k++)
+		;
+	if (k == v->n)
+		return 0;
 	grow(x, v->n);
 	if (compute_batch(x->c, &x->ap, v, x->adv, x->w, d) != 0)
 		return d->status;
@@ -125,6 +132,8 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 	/* In input order, as they came. */
 	for (j = 0; j < v->n; j++) {
 		k = order[j];
+		if (batch_rec(b, k)->elsewhere)
+			continue;
 		if (x->c->annotate) {
 			em.annot = x->ann.p + x->annoff[k];
 			em.annot_len = x->annlen[k];
@@ -150,6 +159,25 @@ summary(const struct prefs *c, const struct pipeline_stats *st,
 	fputc('\n', stderr);
 }
 
+/* compute --index: the run's records from the index, this shard's
+ * written. */
+static int
+run_shard(const struct prefs *c, struct cctx *x, struct pipeline_stats *st,
+    struct diag *d)
+{
+	struct pipeline_src src;
+	struct shard *s;
+	char *idx = (char *)c->index;
+	int rc;
+
+	s = shard_open(c, &idx, 1, c->nfiles ? c->files[0] : "-", NULL);
+	shard_source(s, &src);
+	rc = pipeline_run_src(c, &src, (c->est->flags & ADV_TIE) != 0,
+	    compute_streams(c), on_batch, x, st, d);
+	shard_close(s);
+	return rc;
+}
+
 int
 cmd_compute(struct run *r)
 {
@@ -162,12 +190,21 @@ cmd_compute(struct run *r)
 	memset(&x, 0, sizeof(x));
 	x.c = c;
 	x.ap = c->ap;
+	if (c->index && c->nfiles > 1) {
+		diag_set(&d, EXIT_USAGE, "--index takes one shard, not %zu; run "
+		    "rladv compute --index once per shard", c->nfiles);
+		diag_print(&d);
+		return d.status;
+	}
 	if ((x.out = output_open(c->out, c->gzip, c->gzip_level, &d)) == NULL) {
 		diag_print(&d);
 		return d.status;
 	}
-	rc = pipeline_run(c, c->est->kind == EST_MSGRPO,
-	    compute_streams(c), on_batch, &x, &st, &d);
+	if (c->index)
+		rc = run_shard(c, &x, &st, &d);
+	else
+		rc = pipeline_run(c, (c->est->flags & ADV_TIE) != 0,
+		    compute_streams(c), on_batch, &x, &st, &d);
 	if (rc == 0)
 		rc = output_close(x.out, &d);
 	else {

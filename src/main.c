@@ -25,7 +25,8 @@ static const struct cmd {
 	const char	*usage;		/* lines, as SYNOPSIS has them */
 } cmds[] = {
 	{ "compute", cmd_compute, OPT_COMPUTE | CMD_DEVICE,
-	    "[compute] [-a estimator] [-g mode] [options] [file ...]" },
+	    "[compute] [-a estimator] [-g mode] [options] [file ...]\n"
+	    "compute --index file [options] shard" },
 	{ "stats", cmd_stats, OPT_STATS,
 	    "stats [--json] [--html page] [options] [file ...]" },
 	{ "diff", cmd_diff, OPT_DIFF,
@@ -33,6 +34,9 @@ static const struct cmd {
 	    "[options] [file ...]\n"
 	    "diff --outputs [--key field] [--tol x] [--atol x] [--top n] "
 	    "[--json] file_a file_b" },
+	{ "index", cmd_index, OPT_INDEX,
+	    "index [options] [file ...]\n"
+	    "index --merge [options] index ..." },
 };
 
 #define NCMDS	(sizeof(cmds) / sizeof(cmds[0]))

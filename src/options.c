@@ -5,21 +5,24 @@
  * the table and opthelp.c prints it as --help.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "options.h"
 #include "optparse.h"
 
 const char *const options_section[OS_N] = {
 	"Advantages", "Loss weights", "Input", "Output",
-	"Errors and devices", "stats and diff"
+	"Errors and devices", "Shards", "stats and diff"
 };
 
 /* Who takes what. */
-#define C_EST	(OPT_COMPUTE | OPT_DIFF | OPT_SIDE)
-#define C_IN	(OPT_COMPUTE | OPT_STATS | OPT_DIFF | OPT_SIDE)
+#define C_EST	(OPT_COMPUTE | OPT_DIFF | OPT_SIDE | OPT_INDEX)
+#define C_IN	(OPT_COMPUTE | OPT_STATS | OPT_DIFF | OPT_SIDE | OPT_INDEX)
 #define C_ALL	OPT_CMDS
 
 #define P(f)	offsetof(struct prefs, f)
@@ -38,6 +41,10 @@ static int	set_batch_key(struct prefs *, struct optstore *,
 		    const struct opt *, const union optval *, struct diag *);
 static int	set_cap(struct prefs *, struct optstore *,
 		    const struct opt *, const union optval *, struct diag *);
+static void	show_estimator(const struct prefs *, struct buf *);
+static void	show_loss(const struct prefs *, struct buf *);
+static void	show_like(const struct prefs *, struct buf *);
+static void	show_cap(const struct prefs *, struct buf *);
 static const char *estimator_name(size_t);
 static const char *estimator_alias(size_t, const char **);
 static const char *loss_name(size_t);
@@ -57,7 +64,7 @@ static const char *const devices[] = { "cpu", "cuda", "auto", NULL };
 const struct opt options_table[] = {
 	/* Advantages */
 	{ "advantage", 'a', OK_STR, "estimator", C_EST, OS_ADV,
-	    .set = set_estimator, .list = estimator_name, .listdef = 1,
+	    .set = set_estimator, .show = show_estimator, .list = estimator_name, .listdef = 1,
 	    .alias = estimator_alias },
 	{ "std", 0, OK_CHOICE, NULL, C_EST, OS_ADV, .off = P(ap.sample),
 	    .choices = stds,
@@ -74,7 +81,7 @@ const struct opt options_table[] = {
 	    .choices = gn_scopes,
 	    .help = "where GN's mean and deviation come from (default group)" },
 	{ "like", 0, OK_STR, "name[@version]", C_EST, OS_ADV,
-	    .set = set_preset, .list = preset_name,
+	    .set = set_preset, .show = show_like, .list = preset_name,
 	    .help = "a framework's conventions, of its newest release or "
 	    "the one named; -a, -g and the options after it override "
 	    "them:" },
@@ -103,7 +110,7 @@ const struct opt options_table[] = {
 
 	/* Loss weights */
 	{ "agg", 'g', OK_STR, "mode", C_EST, OS_LOSS, .set = set_loss,
-	    .list = loss_name, .listdef = 1, .alias = loss_alias },
+	    .show = show_loss, .list = loss_name, .listdef = 1, .alias = loss_alias },
 	{ "scope", 0, OK_CHOICE, NULL, C_EST, OS_LOSS, .off = P(scope_group),
 	    .choices = lscopes,
 	    .help = "normalize over the batch (default) or each group" },
@@ -131,6 +138,7 @@ const struct opt options_table[] = {
 	    .want = "field names separated by commas",
 	    .help = "the stratum; several fields make a composite key" },
 	{ "stratum-cap", 0, OK_NUM, "n", C_IN, OS_INPUT, .set = set_cap,
+	    .show = show_cap,
 	    .min = -HUGE_VAL, .max = HUGE_VAL,
 	    .help = "stratum values >= n share one stratum" },
 	{ "baseline-key", 0, OK_FIELD, "field", C_IN, OS_INPUT,
@@ -138,7 +146,7 @@ const struct opt options_table[] = {
 	    .off2 = P(fields.nbaseline),
 	    .help = "remax: the greedy response's reward" },
 	{ "batch-key", 0, OK_FIELD, "field", C_IN, OS_INPUT,
-	    .set = set_batch_key,
+	    .set = set_batch_key, .off = P(fields.batch),
 	    .help = "a change of its value starts a new batch" },
 	{ "batch-groups", 0, OK_INT, "n", C_IN, OS_INPUT,
 	    .off = P(go.batch_groups), .ctype = CT_SIZE, .min = 1,
@@ -150,7 +158,7 @@ const struct opt options_table[] = {
 	    .ival = 1,
 	    .help = "a group's records may be anywhere in the batch" },
 	{ "max-line", 0, OK_BYTES, "bytes", C_IN | OPT_OUTPUTS, OS_INPUT,
-	    .off = P(max_line),
+	    .off = P(max_line), .local = 1,
 	    .help = "longest line accepted (default 1G)" },
 
 	/* Output */
@@ -163,19 +171,22 @@ const struct opt options_table[] = {
 	{ "digits", 0, OK_INT, "n", OPT_COMPUTE, OS_OUTPUT, .off = P(digits),
 	    .min = 1, .max = 17,
 	    .help = "significant digits, 1..17 (default 9)" },
-	{ "output", 'o', OK_FILE, "file", OPT_COMPUTE, OS_OUTPUT,
-	    .off = P(out),
+	{ "output", 'o', OK_FILE, "file", OPT_COMPUTE | OPT_INDEX, OS_OUTPUT,
+	    .off = P(out), .local = 1,
 	    .help = "write there (gzip when file ends in .gz)" },
-	{ "gzip", 'z', OK_FLAG, NULL, OPT_COMPUTE, OS_OUTPUT, .off = P(gzip),
-	    .ival = 1, .help = "gzip standard output" },
+	{ "gzip", 'z', OK_FLAG, NULL, OPT_COMPUTE | OPT_INDEX, OS_OUTPUT,
+	    .off = P(gzip), .ival = 1, .local = 1,
+	    .help = "gzip standard output" },
 
 	/* Errors and devices */
 	{ "on-error", 0, OK_CHOICE, NULL, C_IN, OS_ERR, .off = P(skip),
 	    .choices = on_errors,
 	    .help = "stop at a bad record, or leave it out" },
-	{ "rejects", 0, OK_FILE, "file", C_IN, OS_ERR, .off = P(rejects),
+	{ "rejects", 0, OK_FILE, "file", C_IN & ~OPT_INDEX, OS_ERR,
+	    .off = P(rejects),
 	    .help = "with skip: bad lines are written there" },
-	{ "device", 0, OK_CHOICE, NULL, C_EST, OS_ERR, .off = P(device), .choices = devices,
+	{ "device", 0, OK_CHOICE, NULL, C_EST & ~OPT_INDEX, OS_ERR,
+	    .off = P(device), .choices = devices,
 	    .help = "where numbers are computed (default cpu)" },
 	{ "verbose", 'v', OK_FLAG, NULL, OPT_COMPUTE, OS_ERR,
 	    .off = P(verbose), .ival = 1,
@@ -184,6 +195,14 @@ const struct opt options_table[] = {
 	    .help = "the usage and the options of the command" },
 	{ "version", 'V', OK_VERSION, NULL, C_ALL, OS_ERR,
 	    .help = "version and build" },
+
+	/* Shards */
+	{ "index", 0, OK_FILE, "file", OPT_COMPUTE, OS_SHARD, .off = P(index),
+	    .help = "the index of every shard (rladv index): write this "
+	    "shard's records with the numbers of the whole run" },
+	{ "merge", 0, OK_FLAG, NULL, OPT_INDEX, OS_SHARD, .off = P(merge),
+	    .ival = 1, .local = 1,
+	    .help = "index: check indexes and write them as one" },
 
 	/* stats and diff */
 	{ "json", 0, OK_FLAG, NULL, OPT_STATS | OPT_DIFF | OPT_OUTPUTS, OS_SUB,
@@ -432,6 +451,149 @@ set_cap(struct prefs *p, struct optstore *own, const struct opt *o,
 	p->fields.cap = v->num;
 	p->fields.has_cap = 1;
 	return 0;
+}
+
+/* ---- Values as the index records them ------------------------------- */
+
+int
+options_recorded(const struct opt *o)
+{
+	return (o->cmds & OPT_INDEX) && !o->local && o->kind != OK_HELP &&
+	    o->kind != OK_VERSION && o->kind != OK_MODE;
+}
+
+static void
+show_text(struct buf *out, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+show_text(struct buf *out, const char *fmt, ...)
+{
+	char tmp[64];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	buf_add(out, tmp, (size_t)n < sizeof(tmp) ? (size_t)n :
+	    sizeof(tmp) - 1);
+}
+
+/* A double in the fewest digits that read back to it. */
+static void
+show_num(struct buf *out, double v)
+{
+	char tmp[40];
+	int digits, n = 0;
+
+	for (digits = 15; digits <= 17; digits++) {
+		n = snprintf(tmp, sizeof(tmp), "%.*g", digits, v);
+		if (strtod(tmp, NULL) == v)
+			break;
+	}
+	buf_add(out, tmp, n);
+}
+
+static void
+show_estimator(const struct prefs *p, struct buf *out)
+{
+	buf_add(out, p->est->name, strlen(p->est->name));
+}
+
+static void
+show_loss(const struct prefs *p, struct buf *out)
+{
+	buf_add(out, p->loss->name, strlen(p->loss->name));
+}
+
+/* The preset's row by name and release: it sets values that no row
+ * shows. */
+static void
+show_like(const struct prefs *p, struct buf *out)
+{
+	if (p->like == NULL) {
+		buf_add(out, "none", 4);
+		return;
+	}
+	buf_add(out, p->like->name, strlen(p->like->name));
+	buf_add(out, "@", 1);
+	buf_add(out, p->like->release, strlen(p->like->release));
+}
+
+static void
+show_cap(const struct prefs *p, struct buf *out)
+{
+	if (p->fields.has_cap)
+		show_num(out, p->fields.cap);
+	else
+		buf_add(out, "none", 4);
+}
+
+/* A list of names (a field and its aliases), commas in a name escaped. */
+static void
+show_names(const char *const *names, int n, struct buf *out)
+{
+	const char *s;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			buf_add(out, ",", 1);
+		for (s = names[i]; *s; s++) {
+			if (*s == ',' || *s == '\\')
+				buf_add(out, "\\", 1);
+			buf_add(out, s, 1);
+		}
+	}
+}
+
+void
+options_show(const struct prefs *p, const struct opt *o, struct buf *out)
+{
+	const char *at = (const char *)p + o->off, *s;
+
+	if (o->show) {
+		o->show(p, out);
+		return;
+	}
+	switch (o->kind) {
+	case OK_FLAG:
+	case OK_CHOICE:
+		if (o->choices)
+			s = o->choices[*(const int *)(const void *)at];
+		else
+			s = *(const int *)(const void *)at ? "yes" : "no";
+		buf_add(out, s, strlen(s));
+		break;
+	case OK_NUM:
+		show_num(out, *(const double *)(const void *)at);
+		break;
+	case OK_INT:
+		if (o->ctype == CT_SIZE)
+			show_text(out, "%zu", *(const size_t *)(const void *)at);
+		else if (o->ctype == CT_U64)
+			show_text(out, "%llu", (unsigned long long)
+			    *(const uint64_t *)(const void *)at);
+		else
+			show_text(out, "%d", *(const int *)(const void *)at);
+		break;
+	case OK_BYTES:
+		show_text(out, "%zu", *(const size_t *)(const void *)at);
+		break;
+	case OK_FIELD:
+	case OK_FILE:
+	case OK_STR:
+		if (o->off2)
+			show_names((const char *const *)(const void *)at,
+			    *(const int *)(const void *)((const char *)p +
+			    o->off2), out);
+		else if ((s = *(const char *const *)(const void *)at) != NULL)
+			buf_add(out, s, strlen(s));
+		break;
+	default:
+		break;
+	}
 }
 
 /* ---- Looking rows up ------------------------------------------------ */

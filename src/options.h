@@ -25,7 +25,7 @@
 #define OPT_STATS	0x02u	/* rladv stats */
 #define OPT_DIFF	0x04u	/* rladv diff --a ... --b ... */
 #define OPT_OUTPUTS	0x08u	/* rladv diff --outputs */
-#define OPT_INDEX	0x10u	/* reserved: rladv index */
+#define OPT_INDEX	0x10u	/* rladv index */
 #define OPT_SIDE	0x20u	/* diff --a "...", --b "..." */
 #define OPT_CMDS	0x3fu
 
@@ -68,6 +68,8 @@ struct prefs {
 	int			 verbose;
 	int			 json;		/* stats, diff: --json */
 	const char		*html;		/* stats, diff: --html FILE */
+	const char		*index;		/* compute --index */
+	int			 merge;		/* index --merge */
 	struct dopts		 diff;
 	char			**files;	/* argv's */
 	size_t			 nfiles;
@@ -95,7 +97,7 @@ enum opt_ctype { CT_INT, CT_SIZE, CT_U64 };
 
 /* The sections of --help, in order. */
 enum opt_section {
-	OS_ADV, OS_LOSS, OS_INPUT, OS_OUTPUT, OS_ERR, OS_SUB, OS_N
+	OS_ADV, OS_LOSS, OS_INPUT, OS_OUTPUT, OS_ERR, OS_SHARD, OS_SUB, OS_N
 };
 extern const char *const options_section[OS_N];
 
@@ -108,6 +110,7 @@ union optval {
 };
 
 struct opt;
+struct buf;
 /* Puts v where it goes: own keeps what p will point into. */
 typedef int	(*opt_setter)(struct prefs *p, struct optstore *own,
 		    const struct opt *o, const union optval *v,
@@ -138,6 +141,15 @@ struct opt {
 	const char		*(*alias)(size_t i, const char **row);
 	const char		*want;		/* "expected ..." of errors */
 	const char		*help;
+	/*
+	 * An option of rladv index is recorded in the index, and rladv
+	 * compute --index refuses another value, unless it is local: its
+	 * value is the step's own (a file, a buffer) and changes no number.
+	 * show writes a row's value as the index records it, for rows whose
+	 * value the kind's store at off does not hold.
+	 */
+	int			 local;
+	void			(*show)(const struct prefs *p, struct buf *out);
 };
 
 /* The rows, ended by one whose name is NULL. */
@@ -154,6 +166,11 @@ const struct opt *options_find_short(int c);
 const char *options_cmd_name(unsigned mode);
 /* mode and the modes its options select (diff: diff --outputs). */
 unsigned options_reachable(unsigned mode);
+/* Whether rladv index records the row's value (struct opt's local). */
+int	options_recorded(const struct opt *o);
+/* Appends the row's value in p as text, the same for equal values. */
+void	options_show(const struct prefs *p, const struct opt *o,
+	    struct buf *out);
 /* "a, b, c": a row's list names (mark: "a (default), b, c"). */
 void	options_list(const struct opt *o, int mark, char *buf, size_t size);
 /* "x, y (a), z (b)": a row's aliases, those of one row together. */

@@ -219,7 +219,7 @@ not_taken(const struct opt *o, unsigned mode, struct diag *d)
 	unsigned b, left;
 
 	opt_label(o, lab, sizeof(lab));
-	left = o->cmds & ~(OPT_SIDE | OPT_INDEX);
+	left = o->cmds & ~OPT_SIDE;
 	for (b = 1; left != 0; b <<= 1) {
 		if (!(left & b))
 			continue;

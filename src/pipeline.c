@@ -22,17 +22,21 @@ struct run {
 	void			*ctx;
 };
 
-/* Reports a bad record in skip mode and keeps its line. */
+/* Reports a bad record in skip mode and keeps its line.  Another
+ * shard's record only holds its place. */
 static int
-reject(struct run *u, const char *line, size_t len, const struct diag *why,
-    struct diag *d)
+reject(struct run *u, const struct pipeline_item *it, int elsewhere,
+    const struct diag *why, struct diag *d)
 {
+	group_note_reject(&u->gs);
+	if (elsewhere)
+		return 0;
 	diag_print(why);
 	u->st->rejected++;
-	group_note_reject(&u->gs);
 	if (u->rej == NULL)
 		return 0;
-	if (fwrite(line, 1, len, u->rej) != len || putc('\n', u->rej) == EOF)
+	if (fwrite(it->text, 1, it->len, u->rej) != it->len ||
+	    putc('\n', u->rej) == EOF)
 		return diag_set(d, EXIT_IO, "%s: write error: %s", u->rejname,
 		    strerror(errno));
 	return 0;
@@ -40,14 +44,14 @@ reject(struct run *u, const char *line, size_t len, const struct diag *why,
 
 /* A bad record ends the run, or, in skip mode, is left out. */
 static int
-bad_record(struct run *u, const struct line *ln, const struct diag *why,
-    struct diag *d)
+bad_record(struct run *u, const struct pipeline_item *it, int elsewhere,
+    const struct diag *why, struct diag *d)
 {
 	if (!u->c->skip) {
 		*d = *why;
 		return d->status;
 	}
-	return reject(u, ln->text, ln->len, why, d);
+	return reject(u, it, elsewhere, why, d);
 }
 
 /*
@@ -67,6 +71,8 @@ reject_groups(struct run *u, struct gbatch *b, struct diag *d)
 
 	n = batch_rejects(b, &ix);
 	for (j = 0; j < n; j++) {
+		if (batch_hrec(b, ix[j])->elsewhere)
+			continue;
 		if ((g = batch_hgroup(b, ix[j])) != prev) {
 			lab.len = 0;
 			batch_glabel(b, g, &lab);
@@ -97,7 +103,7 @@ flush_batch(struct run *u, struct gbatch *b, enum group_cut cut,
     struct diag *d)
 {
 	struct batch v;
-	size_t nd = 0, g;
+	size_t nd = 0, g, k;
 	int rc;
 
 	if (batch_held(b) == 0) {
@@ -115,19 +121,70 @@ flush_batch(struct run *u, struct gbatch *b, enum group_cut cut,
 		u->st->strata += v.nstrat[g];
 	if (v.n > 0 && (rc = u->fn(u->ctx, b, &v, d)) != 0)
 		return rc;
-	u->st->out += v.n;
+	for (k = 0; k < v.n; k++)
+		u->st->out += !batch_rec(b, k)->elsewhere;
 	group_reset(&u->gs, b, cut);
 	return 0;
+}
+
+/* The files of c, line by line: pipeline_run()'s source. */
+struct fsrc {
+	const struct prefs	*c;
+	struct input		*in;
+	struct line		 ln;
+};
+
+static int
+file_next(void *ctx, struct pipeline_item *it, struct record *r,
+    struct buf *keys, struct buf *runs, struct diag *why, struct diag *d)
+{
+	struct fsrc *f = ctx;
+	int k;
+
+	if ((k = input_next(f->in, &f->ln, d)) <= 0)
+		return k < 0 ? -1 : 0;
+	it->text = f->ln.text;
+	it->len = f->ln.len;
+	it->stable = f->ln.stable;
+	it->file = f->ln.file;
+	it->lineno = f->ln.lineno;
+	if (record_parse(f->ln.text, f->ln.len, &f->c->fields, r, keys, runs,
+	    f->ln.file, f->ln.lineno, why) != 0)
+		return 2;
+	return 1;
+}
+
+static void
+file_release(void *ctx, const char *keep)
+{
+	struct fsrc *f = ctx;
+
+	input_release(f->in, keep);
 }
 
 int
 pipeline_run(const struct prefs *c, int need_tie, int stream,
     pipeline_fn fn, void *ctx, struct pipeline_stats *st, struct diag *d)
 {
-	struct input *in;
+	struct fsrc f = { 0 };
+	struct pipeline_src src = { file_next, file_release, &f };
+	int rc;
+
+	f.c = c;
+	f.in = input_open(c->files, c->nfiles, c->max_line);
+	rc = pipeline_run_src(c, &src, need_tie, stream, fn, ctx, st, d);
+	input_close(f.in);
+	return rc;
+}
+
+int
+pipeline_run_src(const struct prefs *c, const struct pipeline_src *src,
+    int need_tie, int stream, pipeline_fn fn, void *ctx,
+    struct pipeline_stats *st, struct diag *d)
+{
 	struct gbatch *b;
 	struct gopts go = c->go;
-	struct line ln;
+	struct pipeline_item it;
 	struct record r;
 	struct buf keys = { 0 }, runs = { 0 };
 	struct diag why;
@@ -153,9 +210,11 @@ pipeline_run(const struct prefs *c, int need_tie, int stream,
 	b = batch_new();
 	buf_reserve(&keys, 64);
 	buf_reserve(&runs, 64);
-	in = input_open(c->files, c->nfiles, c->max_line);
 	for (;;) {
-		k = input_next(in, &ln, d);
+		keys.len = runs.len = 0;
+		memset(&why, 0, sizeof(why));
+		memset(&r, 0, sizeof(r));
+		k = src->next(src->ctx, &it, &r, &keys, &runs, &why, d);
 		if (k < 0) {
 			rc = d->status;
 			break;
@@ -164,31 +223,27 @@ pipeline_run(const struct prefs *c, int need_tie, int stream,
 			rc = flush_batch(&u, b, GROUP_NONE, d);
 			break;
 		}
-		st->in++;
-		keys.len = runs.len = 0;
-		memset(&why, 0, sizeof(why));
-		if (record_parse(ln.text, ln.len, &c->fields, &r, &keys, &runs,
-		    ln.file, ln.lineno, &why) != 0) {
-			if ((rc = bad_record(&u, &ln, &why, d)) != 0)
+		st->in += !r.elsewhere;
+		if (k == 2) {
+			if ((rc = bad_record(&u, &it, r.elsewhere, &why, d)) != 0)
 				break;
 			continue;
 		}
 		if ((cut = group_boundary(&u.gs, b, &r, &keys)) != GROUP_NONE) {
 			if ((rc = flush_batch(&u, b, cut, d)) != 0)
 				break;
-			input_release(in, ln.text);
+			src->release(src->ctx, r.elsewhere ? NULL : it.text);
 		}
-		if (group_add(&u.gs, b, &r, &keys, &runs, ln.text, ln.len,
-		    ln.stable, ln.file, ln.lineno, &why) != 0) {
-			if ((rc = bad_record(&u, &ln, &why, d)) != 0)
+		if (group_add(&u.gs, b, &r, &keys, &runs, it.text, it.len,
+		    it.stable, it.file, it.lineno, &why) != 0) {
+			if ((rc = bad_record(&u, &it, r.elsewhere, &why, d)) != 0)
 				break;
 			continue;
 		}
-		for (k = 0; k < 4; k++)
+		for (k = 0; k < 4 && !r.elsewhere; k++)
 			if (r.alias[k] >= 0)
 				st->alias_used[k][(int)r.alias[k]]++;
 	}
-	input_close(in);
 	batch_free(b);
 	group_free(&u.gs);
 	buf_free(&keys);

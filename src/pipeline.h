@@ -1,6 +1,7 @@
 /*
  * pipeline.h - input to batches: read, parse, group, and hand each batch
- * to a command's callback.  The pipeline owns the batch it lends.
+ * to a command's callback.  The pipeline owns the batch it lends; a
+ * source owns the lines and names its items point to.
  */
 #ifndef RLADV_PIPELINE_H
 #define RLADV_PIPELINE_H
@@ -28,5 +29,37 @@ typedef int	(*pipeline_fn)(void *ctx, const struct gbatch *b,
 int	pipeline_run(const struct prefs *c, int need_tie, int stream,
 	    pipeline_fn fn, void *ctx, struct pipeline_stats *st,
 	    struct diag *d);
+
+/* One record as a source hands it over. */
+struct pipeline_item {
+	const char		*text;	/* its line ("" when r.elsewhere) */
+	size_t			 len;
+	int			 stable;	/* see struct line */
+	const char		*file;
+	unsigned long long	 lineno;
+};
+
+/*
+ * Where records come from: the files of c (pipeline_run), or an index
+ * and one shard (shard.h).  next() returns 1 with the item and r (its
+ * keys and runs in the buffers given, emptied by the caller), 2 for a bad
+ * record (why says what is wrong; r.elsewhere when it is another shard's,
+ * which this run neither reports nor counts), 0 at the end, or -1 with d
+ * set.  release() lets go of the lines held before keep (NULL: all) once
+ * a batch is done.  A record that is elsewhere is grouped and computed
+ * with the others, but never counted in st->in, st->out or st->rejected,
+ * reported, or written to --rejects.
+ */
+struct pipeline_src {
+	int	(*next)(void *ctx, struct pipeline_item *it, struct record *r,
+		    struct buf *keys, struct buf *runs, struct diag *why,
+		    struct diag *d);
+	void	(*release)(void *ctx, const char *keep);
+	void	*ctx;
+};
+
+int	pipeline_run_src(const struct prefs *c, const struct pipeline_src *src,
+	    int need_tie, int stream, pipeline_fn fn, void *ctx,
+	    struct pipeline_stats *st, struct diag *d);
 
 #endif

@@ -69,6 +69,14 @@ struct record {
 	char		colon_space;	/* the input writes ": " */
 	signed char	alias[4];	/* name index used: group, reward,
 					   logprobs, mask (-1: none) */
+	/* Set by a source that knows more than the line (an index, for
+	 * rladv compute --index); record_parse() clears them. */
+	int		has_tie;	/* tie is the record's identity in its
+					   group; else it is the line's hash */
+	uint64_t	tie;
+	int		elsewhere;	/* another shard's record: only its
+					   projection (index.h) is known, no
+					   line, spans or runs; not written */
 };
 
 /* Fills f with the default names and aliases of SPEC §2. */

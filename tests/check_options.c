@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "opthelp.h"
 #include "options.h"
 #include "optparse.h"
@@ -695,7 +696,7 @@ START_TEST(table_rows)
 	for (o = options_table; o->name; o++) {
 		ck_assert_msg(o->help != NULL || o->list != NULL,
 		    "--%s has no help", o->name);
-		ck_assert_msg((o->cmds & ~(OPT_SIDE | OPT_INDEX)) != 0,
+		ck_assert_msg((o->cmds & ~OPT_SIDE) != 0,
 		    "--%s: no command takes it", o->name);
 		ck_assert_msg((o->kind == OK_CHOICE) == (o->choices != NULL),
 		    "--%s: choices and kind disagree", o->name);
@@ -822,13 +823,14 @@ START_TEST(other_commands_options)
 {
 	/* stats writes no records and computes no advantage */
 	usage_error_as(OPT_STATS, "-o (--output) is an option of rladv "
-	    "compute, not of rladv stats", "-o", "x.jsonl", NULL);
-	usage_error_as(OPT_STATS, "-z (--gzip) is an option of rladv compute, "
-	    "not of rladv stats", "-z", NULL);
+	    "compute and rladv index, not of rladv stats", "-o", "x.jsonl",
+	    NULL);
+	usage_error_as(OPT_STATS, "-z (--gzip) is an option of rladv compute "
+	    "and rladv index, not of rladv stats", "-z", NULL);
 	usage_error_as(OPT_STATS, "--annotate", "--annotate", NULL);
 	usage_error_as(OPT_STATS, "-a (--advantage) is an option of rladv "
-	    "compute and rladv diff, not of rladv stats", "-a", "grpo",
-	    NULL);
+	    "compute, rladv diff and rladv index, not of rladv stats", "-a",
+	    "grpo", NULL);
 	usage_error_as(OPT_STATS, "-v (--verbose)", "-v", NULL);
 	usage_error_as(OPT_STATS, "--device", "--device", "cpu", NULL);
 	/* after the files too */
@@ -843,7 +845,8 @@ START_TEST(other_commands_options)
 	    "1", NULL);
 	/* diff --a/--b does not write records; --key is --outputs' */
 	usage_error_as(OPT_DIFF, "-o (--output) is an option of rladv "
-	    "compute, not of rladv diff", "--a", "", "-o", "x", NULL);
+	    "compute and rladv index, not of rladv diff", "--a", "", "-o",
+	    "x", NULL);
 	usage_error_as(OPT_DIFF, "--key is an option of rladv diff --outputs, "
 	    "not of rladv diff", "--key", "id", "--a", "", NULL);
 	/* --output is not taken for an abbreviation of --outputs */
@@ -851,7 +854,7 @@ START_TEST(other_commands_options)
 	    "--output", "x", NULL);
 	/* diff --outputs compares files: no estimator, wherever it comes */
 	usage_error_as(OPT_DIFF, "-a (--advantage) is an option of rladv "
-	    "compute and rladv diff, not of rladv diff --outputs",
+	    "compute, rladv diff and rladv index, not of rladv diff --outputs",
 	    "--outputs", "-a", "grpo", "x", "y", NULL);
 	usage_error_as(OPT_DIFF, "not of rladv diff --outputs", "-a", "grpo",
 	    "--outputs", "x", "y", NULL);
@@ -860,14 +863,85 @@ START_TEST(other_commands_options)
 	usage_error_as(OPT_DIFF, "--on-error", "--outputs", "--on-error",
 	    "skip", "x", "y", NULL);
 	/* the option strings of --a and --b: compute options, no output */
-	usage_error_as(OPT_SIDE, "-o (--output) is an option of rladv compute, "
-	    "not of the option strings of diff --a and --b", "-o", "x",
-	    NULL);
+	usage_error_as(OPT_SIDE, "-o (--output) is an option of rladv compute "
+	    "and rladv index, not of the option strings of diff --a and --b",
+	    "-o", "x", NULL);
+	/* index records the numbers' options: no output format, rejects
+	 * file or device; --merge and --index are index's and compute's */
+	usage_error_as(OPT_INDEX, "--digits is an option of rladv compute, "
+	    "not of rladv index", "--digits", "3", NULL);
+	usage_error_as(OPT_INDEX, "--rejects", "--rejects", "r", NULL);
+	usage_error_as(OPT_INDEX, "--device", "--device", "cpu", NULL);
+	usage_error_as(OPT_INDEX, "--index is an option of rladv compute, "
+	    "not of rladv index", "--index", "x.idx", NULL);
+	usage_error("--merge is an option of rladv index, not of rladv "
+	    "compute", "--merge", NULL);
+	usage_error_as(OPT_STATS, "--merge", "--merge", NULL);
 	usage_error_as(OPT_SIDE, "-z (--gzip)", "-z", NULL);
 	usage_error_as(OPT_SIDE, "--json is an option of", "--json", NULL);
 	usage_error_as(OPT_SIDE, "--a is an option of rladv diff", "--a", "",
 	    NULL);
 	usage_error_as(OPT_SIDE, "--no-tokens", "--no-tokens", NULL);
+}
+END_TEST
+
+/* The value of --name as the index records it. */
+static const char *
+shown(const struct prefs *c, const char *name)
+{
+	static struct buf b;
+	const struct opt *o = options_find(name);
+
+	ck_assert_ptr_nonnull(o);
+	ck_assert_msg(options_recorded(o), "--%s is not recorded", name);
+	b.len = 0;
+	options_show(c, o, &b);
+	buf_add(&b, "", 1);
+	return b.p;
+}
+
+START_TEST(recorded_values)
+{
+	struct prefs c;
+	struct diag d;
+
+	ck_assert_int_eq(parse_as(OPT_INDEX, &c, &d, NULL), 0);
+	ck_assert_str_eq(shown(&c, "advantage"), "grpo");
+	ck_assert_str_eq(shown(&c, "agg"), "token");
+	ck_assert_str_eq(shown(&c, "eps"), "1e-06");
+	ck_assert_str_eq(shown(&c, "alpha"), "0.6");
+	ck_assert_str_eq(shown(&c, "like"), "none");
+	ck_assert_str_eq(shown(&c, "group-key"),
+	    "prompt_id,uid,group_id,group_index");
+	ck_assert_str_eq(shown(&c, "stratum-cap"), "none");
+	ck_assert_str_eq(shown(&c, "batch-key"), "");
+	ck_assert_str_eq(shown(&c, "unsorted"), "no");
+	ck_assert_str_eq(shown(&c, "on-error"), "fail");
+	ck_assert_str_eq(shown(&c, "seed"), "0");
+	ck_assert_str_eq(parse_as(OPT_INDEX, &c, &d, "-a", "msgrpo",
+	    "--like", "verl", "--eps", "0.1", "--group-key", "a,b\\c",
+	    "--stratum-key", "x,y", "--stratum-cap", "2", "--batch-key",
+	    "step", "--unsorted", "--seed", "123456789012",
+	    "--group-size", "8", NULL) == 0 ? "" : d.msg, "");
+	ck_assert_str_eq(shown(&c, "advantage"), "msgrpo");
+	ck_assert_str_eq(shown(&c, "like"), "verl");
+	ck_assert_str_eq(shown(&c, "std"), "sample");
+	ck_assert_str_eq(shown(&c, "eps"), "0.1");
+	/* one name holding a comma and a backslash, two stratum parts */
+	ck_assert_str_eq(shown(&c, "group-key"), "a\\,b\\\\c");
+	ck_assert_str_eq(shown(&c, "stratum-key"), "x,y");
+	ck_assert_str_eq(shown(&c, "stratum-cap"), "2");
+	ck_assert_str_eq(shown(&c, "batch-key"), "step");
+	ck_assert_str_eq(shown(&c, "unsorted"), "yes");
+	ck_assert_str_eq(shown(&c, "seed"), "123456789012");
+	ck_assert_str_eq(shown(&c, "group-size"), "8");
+	/* a step's own values are not recorded */
+	ck_assert(!options_recorded(options_find("output")));
+	ck_assert(!options_recorded(options_find("max-line")));
+	ck_assert(!options_recorded(options_find("merge")));
+	ck_assert(!options_recorded(options_find("help")));
+	ck_assert(!options_recorded(options_find("digits")));
+	ck_assert(!options_recorded(options_find("device")));
 }
 END_TEST
 
@@ -1057,6 +1131,7 @@ options_suite(void)
 	tcase_add_test(tc, help_from_table);
 	tcase_add_test(tc, other_commands_options);
 	tcase_add_test(tc, diff_modes);
+	tcase_add_test(tc, recorded_values);
 	tcase_add_test(tc, empty_names);
 	tcase_add_test(tc, subnormal_values);
 	suite_add_tcase(s, tc);

@@ -11,7 +11,7 @@ man=${2:-man/rladv.1}
 tmp=${TMPDIR:-/tmp}/rladv-help.$$
 mkdir -p "$tmp" || exit 1
 trap 'rm -rf "$tmp"' EXIT
-for c in all compute stats diff; do
+for c in all compute stats diff index; do
 	if [ $c = all ]; then set -- --help; else set -- $c --help; fi
 	"$rladv" "$@" >"$tmp/$c" ||
 		{ echo "FAIL rladv $* exits $?"; exit 1; }
@@ -20,7 +20,7 @@ python3 - "$man" "$tmp" <<'PY'
 import os, re, sys
 man = open(sys.argv[1]).read().split("\n")
 helps = {c: open(os.path.join(sys.argv[2], c)).read()
-         for c in ("all", "compute", "stats", "diff")}
+         for c in ("all", "compute", "stats", "diff", "index")}
 MACROS = {"Fl", "Ar", "Cm", "Op", "Nm", "Ns", "Oo", "Oc"}
 fails = checks = 0
 
@@ -108,7 +108,7 @@ def rows(text):
 
 check(usage(helps["all"]) == syn, "rladv --help usage lines differ from "
       "SYNOPSIS:\n  man:  %s\n  help: %s" % (syn, usage(helps["all"])))
-for c in ("compute", "stats", "diff"):
+for c in ("compute", "stats", "diff", "index"):
     mine = [s for s in syn if s.split()[1].strip("[]") == c]
     got = usage(helps[c])
     check(got == mine, "rladv %s --help usage %s, SYNOPSIS %s" %

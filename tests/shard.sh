@@ -1,0 +1,306 @@
+#!/bin/sh
+# shard.sh RLADV - a run cut into shards gives the bytes of one process.
+#
+# Each case cuts an input into 2 to 8 shards at random lines (some empty,
+# some gzipped, groups and batches spanning them), then runs the three
+# steps: rladv index on every shard, the indexes concatenated (cat) or
+# merged (rladv index --merge), and rladv compute --index on every shard.
+# The shards' outputs, concatenated, must equal byte for byte what one
+# rladv writes over all the shards; in skip mode the rejected lines and
+# the messages about them too (as sets: each shard reports its own).
+# Then the refusals: other options, a changed shard, a cut index, a shard
+# not indexed or indexed twice, a group that comes back in a later shard.
+#
+# POSIX sh, awk, gzip, cmp, sort.  Last line "N passed, M failed".
+rladv=${1:-./rladv}
+case $rladv in
+/*) ;;
+*) rladv=$(pwd)/$rladv ;;
+esac
+top=$(pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rladv-shard.XXXXXX") || exit 3
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+pass=0 fail=0 seed=0
+ok() { pass=$((pass + 1)); }
+no() { fail=$((fail + 1)); echo "FAIL $1"; }
+
+# cut_shards FILE K GZ: FILE's lines into part-00.jsonl ... in the
+# current directory, cut at K-1 random lines (equal cuts make empty
+# shards); with GZ=gz about half are gzipped (part-NN.jsonl.gz).  Prints
+# the names in order.
+cut_shards() {
+	seed=$((seed + 1))
+	rm -f part-* ./*.idx out.* rej.* err.*
+	awk -v k="$2" -v seed=$seed '
+	{ line[NR] = $0 }
+	END {
+		srand(seed)
+		c[0] = 0; c[k] = NR
+		for (i = 1; i < k; i++) c[i] = int(rand() * (NR + 1))
+		for (i = 2; i < k; i++)
+			for (j = i; j > 1 && c[j] < c[j - 1]; j--) {
+				t = c[j]; c[j] = c[j - 1]; c[j - 1] = t
+			}
+		for (i = 0; i < k; i++) {
+			f = sprintf("part-%02d.jsonl", i)
+			printf "" > f
+			for (n = c[i] + 1; n <= c[i + 1]; n++) print line[n] > f
+			close(f)
+			print f
+		}
+	}' "$1" > names
+	if [ "$3" = gz ]; then
+		i=0
+		while read -r f; do
+			if [ $(( (seed + i) % 2 )) -eq 0 ]; then
+				gzip "$f"
+				f=$f.gz
+			fi
+			echo "$f"
+			i=$((i + 1))
+		done < names > names.gz
+		mv names.gz names
+	fi
+	cat names
+}
+
+# sharded NAME INPUT "NUMBER OPTIONS" "OUTPUT OPTIONS" [GZ]: the three
+# steps against one process.  The number options go to every step, the
+# output options to compute alone.
+sharded() {
+	name=$1 in=$2 opts=$3 outopts=$4
+	k=$(( 2 + (seed * 5) % 7 ))
+	shards=$(cut_shards "$in" $k "$5")
+	skip=
+	case " $opts " in *" --on-error skip "*) skip=1 ;; esac
+	for f in $shards; do
+		# shellcheck disable=SC2086
+		"$rladv" index $opts "$f" > "$f.idx" 2> err.index ||
+			{ no "$name: rladv index $f: $(cat err.index)"; return; }
+	done
+	if [ $((seed % 2)) -eq 0 ]; then
+		for f in $shards; do cat "$f.idx"; done > all.idx
+	else
+		# shellcheck disable=SC2086
+		"$rladv" index --merge $opts $(for f in $shards; do
+		    echo "$f.idx"; done) > all.idx 2> err.merge ||
+			{ no "$name: index --merge: $(cat err.merge)"; return; }
+	fi
+	i=0
+	for f in $shards; do
+		# shellcheck disable=SC2086
+		"$rladv" compute --index all.idx $opts $outopts \
+		    ${skip:+--rejects rej.$i} "$f" > out.$i 2> err.$i ||
+			{ no "$name: compute --index $f: $(cat err.$i)"; return; }
+		i=$((i + 1))
+	done
+	# shellcheck disable=SC2086
+	"$rladv" $opts $outopts ${skip:+--rejects rej.single} $shards \
+	    > single 2> err.single ||
+		{ no "$name: one process: $(cat err.single)"; return; }
+	i=0
+	for f in $shards; do cat out.$i; i=$((i + 1)); done > sharded
+	if ! cmp -s sharded single; then
+		no "$name: $k shards differ from one process ($opts $outopts)"
+		return
+	fi
+	if [ -n "$skip" ]; then
+		cat rej.[0-9]* | sort > r1; sort rej.single > r2
+		grep -hv 'records in' err.[0-9]* | sort > e1
+		grep -v 'records in' err.single | sort > e2
+		if ! cmp -s r1 r2 || ! cmp -s e1 e2 || [ ! -s r2 ]; then
+			no "$name: rejects or their messages differ"
+			return
+		fi
+	fi
+	ok
+}
+
+cd "$tmp" || exit 3
+S=$top/samples
+
+# Inputs in the shapes the frameworks dump.  search: 40 prompts x 8 in
+# two steps, tool calls, masks, binary rewards.  cont: the same with
+# continuous rewards (MS-GRPO's sampled path, strata of distinct
+# rewards).  shuffled: each step's records in random order (--unsorted).
+# keyless: no prompt id (TRL's blocks).  bad: bad records and a short
+# group among them (skip mode).
+cp "$S/search_agent.jsonl" search.jsonl
+awk '{ r = sprintf("%.17g", (NR * 7919 % 1000) / 997); if (NR % 5 == 0) r = "0.5"
+    sub(/"reward": [0-9.]*/, "\"reward\": " r); print }' search.jsonl > cont.jsonl
+awk 'BEGIN { srand(7) } { print rand() "\t" $0 }' search.jsonl |
+    sort -s -t '	' -k 1,1 | cut -f 2- |
+    awk '/"step": 3/ { print; next } { four[++n] = $0 } END { for (i = 1; i <= n; i++) print four[i] }' > shuffled.jsonl
+sed 's/"prompt_id": "[^"]*", //' search.jsonl > keyless.jsonl
+awk 'NR == 5 { print "{\"prompt_id\": \"hotpot-00526\", \"reward\": \"1.0\", \"logprobs\": [-0.5]}" }
+    NR == 40 { print "{\"prompt_id\": \"x\", \"reward\": 1.0, \"logprobs\": [-0.5, -1e999]}" }
+    NR == 90 { print "not json" }
+    NR == 121 { next }
+    { print }' search.jsonl > bad.jsonl
+sed 's/"prompt_id": "[^"]*", //' bad.jsonl > keyless-bad.jsonl
+
+# Every estimator, loss mode and scope; the batch scope in turns over one
+# batch and over batches of 7 groups that cut the steps, the group scope
+# over a batch per step.
+for a in grpo drgrpo rloo san stratified msgrpo opo rpp-baseline; do
+	for g in token seq seq-sum "seq-sum-norm --max-len 512" balanced \
+	    balanced-gen; do
+		if [ $((seed % 4)) -lt 2 ]; then
+			sharded "$a/$g/batch" search.jsonl "-a $a -g $g" ""
+		else
+			sharded "$a/$g/batch-groups" search.jsonl \
+			    "-a $a -g $g --batch-key step --batch-groups 7" "" gz
+		fi
+		sharded "$a/$g/group" search.jsonl \
+		    "-a $a -g $g --scope group --batch-key step" ""
+	done
+done
+# Scopes of the normalization, presets, MS-GRPO's paths.
+for o in "--std-scope batch" "--std-scope none" "--gn-scope batch" \
+    "--std sample --eps 1e-4" "--like verl -g seq" "--like trl" \
+    "--like openrlhf --scope group" "-a stratified --gn-scope batch" \
+    "-a stratified --alpha 0.25 --std-scope batch" \
+    "-a san --stratum-cap 2" "-a san --stratum-key tool_calls,step" \
+    "-a msgrpo --ms-mode exact --ms-weights global" \
+    "-a msgrpo --ms-mode sampled --seed 3" \
+    "-a msgrpo --ms-mode sampled --ms-stats token --tau-min 3" \
+    "-a rpp-baseline --batch-key step" "-a opo -g balanced-gen"; do
+	sharded "cont $o" cont.jsonl "$o" "" gz
+done
+# Output options are compute's own.
+sharded "annotate" cont.jsonl "-a stratified --batch-key step" "--annotate"
+sharded "no-tokens" search.jsonl "-g seq" "--no-tokens --digits 17"
+sharded "digits 3" cont.jsonl "-a rloo" "--digits 3 -v"
+# Groups anywhere in their batch; blocks without keys; bad records.
+sharded "unsorted" shuffled.jsonl "--unsorted --batch-key step" ""
+sharded "unsorted msgrpo" shuffled.jsonl \
+    "--unsorted --batch-key step -a msgrpo --ms-mode sampled" "" gz
+sharded "unsorted one batch" shuffled.jsonl "--unsorted -a rloo" ""
+sharded "group-size" search.jsonl "--group-size 8 -g balanced" ""
+sharded "keyless blocks" keyless.jsonl "--group-size 8 -a stratified" "" gz
+sharded "keyless batches" keyless.jsonl "--group-size 4 --batch-groups 3" ""
+sharded "skip" bad.jsonl "--on-error skip --group-size 8" "" gz
+sharded "skip unsorted" bad.jsonl "--on-error skip --unsorted -a msgrpo" ""
+sharded "skip keyless" keyless-bad.jsonl "--on-error skip --group-size 8" ""
+sharded "skip keyless 7" keyless-bad.jsonl "--on-error skip --group-size 7" "" gz
+# Other frameworks' dumps: verl's agent loop, TRL's blocks.
+sharded "verl agent loop" "$S/verl_agent_loop.jsonl" \
+    "--reward-key reward_score --logprobs-key response_logprobs" ""
+sharded "trl blocks" "$S/trl_layout.jsonl" "--like trl --group-size 4" ""
+echo "exactness: $pass cases"
+
+# --- Refusals -----------------------------------------------------------
+# check NAME STATUS PATTERN COMMAND...: exits STATUS, says PATTERN.
+check() {
+	name=$1 want=$2 pat=$3
+	shift 3
+	"$@" > out 2> err
+	rc=$?
+	if [ $rc -ne "$want" ]; then
+		no "$name: exit $rc, expected $want ($(cat err))"
+	elif ! grep -q -e "$pat" err; then
+		no "$name: message \"$(cat err)\" lacks \"$pat\""
+	elif [ "$(wc -l < err)" -ne 1 ]; then
+		no "$name: more than one line on stderr"
+	else
+		ok
+	fi
+}
+cut_shards search.jsonl 3 "" > /dev/null
+for f in part-00.jsonl part-01.jsonl part-02.jsonl; do
+	"$rladv" index -a stratified "$f" > "$f.idx"
+done
+cat part-0[0-2].jsonl.idx > all.idx
+check "other estimator" 2 '^rladv: all.idx:2: --advantage differs: the index was made with "stratified", rladv compute has "grpo"' \
+    "$rladv" compute --index all.idx part-01.jsonl
+check "other eps" 2 '--eps differs' \
+    "$rladv" compute --index all.idx -a stratified --eps 1e-5 part-01.jsonl
+check "merge with other options" 2 '--group-key differs' \
+    "$rladv" index --merge -a stratified --group-key uid all.idx
+check "two shards" 2 'one shard' \
+    "$rladv" compute --index all.idx -a stratified part-00.jsonl part-01.jsonl
+check "not indexed" 2 'search.jsonl: not in the index, whose 3 shards are' \
+    "$rladv" compute --index all.idx -a stratified search.jsonl
+check "indexed twice" 1 'shard "part-01.jsonl" is indexed twice' \
+    "$rladv" index --merge -a stratified all.idx part-01.jsonl.idx
+head -n 40 part-01.jsonl.idx > cut.idx
+cat part-00.jsonl.idx cut.idx part-02.jsonl.idx > cut-all.idx
+check "cut index" 1 'part-01.jsonl" is cut short' \
+    "$rladv" compute --index cut-all.idx -a stratified part-00.jsonl
+check "cut index, merge" 1 'cut short' \
+    "$rladv" index --merge -a stratified part-00.jsonl.idx cut.idx
+check "not an index" 1 'not an index' \
+    "$rladv" compute --index part-00.jsonl -a stratified part-00.jsonl
+sed 's/^rladv-index 1 .*/rladv-index 1 0.0.1/' all.idx > old.idx
+check "other rladv" 2 'index the shards again with this rladv' \
+    "$rladv" compute --index old.idx -a stratified part-00.jsonl
+awk -F '\t' 'NF > 1 && !done { $2 = $2 + 1; done = 1 } { print }' OFS='\t' \
+    all.idx > edited.idx
+check "edited index" 1 "record's reward is not the one indexed" \
+    "$rladv" compute --index edited.idx -a stratified part-00.jsonl
+cp part-01.jsonl keep.jsonl
+sed '3s/"tool_calls": [0-9]*/"tool_calls": 9/' keep.jsonl > part-01.jsonl
+check "changed shard" 1 "part-01.jsonl:3: the record's stratum is not the one indexed" \
+    "$rladv" compute --index all.idx -a stratified part-01.jsonl
+head -n 5 keep.jsonl > part-01.jsonl
+check "shorter shard" 1 'ends before line 6' \
+    "$rladv" compute --index all.idx -a stratified part-01.jsonl
+cp keep.jsonl part-01.jsonl
+echo '{"prompt_id": "z", "reward": 1, "logprobs": []}' >> part-01.jsonl
+check "longer shard" 1 'a record the index does not have' \
+    "$rladv" compute --index all.idx -a stratified part-01.jsonl
+cp keep.jsonl part-01.jsonl
+# A group that comes back in a later shard is the error one process
+# reports, in the merge and in every shard's compute.
+head -n 3 search.jsonl > back-0.jsonl
+sed -n 9,12p search.jsonl > back-1.jsonl
+head -n 2 search.jsonl > back-2.jsonl
+for f in back-0.jsonl back-1.jsonl back-2.jsonl; do
+	"$rladv" index "$f" > "$f.idx"
+done
+"$rladv" back-0.jsonl back-1.jsonl back-2.jsonl > /dev/null 2> want
+check "reappearing group, merge" 1 "$(sed 's/^rladv: //' want)" \
+    "$rladv" index --merge back-0.jsonl.idx back-1.jsonl.idx back-2.jsonl.idx
+cat back-0.jsonl.idx back-1.jsonl.idx back-2.jsonl.idx > back.idx
+check "reappearing group, compute" 1 "$(sed 's/^rladv: //' want)" \
+    "$rladv" compute --index back.idx back-1.jsonl
+# In fail mode the index refuses a bad record, as one process would.
+check "bad record" 1 'bad.jsonl:5: field "reward" is a string' \
+    "$rladv" index bad.jsonl
+check "index takes no --digits" 2 'digits is an option of rladv compute' \
+    "$rladv" index --digits 3 search.jsonl
+# The shard from standard input is "<stdin>" in both steps.
+"$rladv" index - < part-00.jsonl > stdin.idx
+"$rladv" compute --index stdin.idx - < part-00.jsonl > out.stdin
+"$rladv" part-00.jsonl > out.file
+if cmp -s out.stdin out.file && grep -q '^shard <stdin>$' stdin.idx; then
+	ok
+else
+	no "standard input as a shard"
+fi
+
+# The man page's GNU parallel recipe, as written there.
+if command -v parallel > /dev/null 2>&1; then
+	mkdir -p recipe/shards recipe/out
+	(cd recipe/shards && cut_shards ../../search.jsonl 6 "" > /dev/null &&
+	    gzip part-*)
+	awk '/three steps with GNU parallel/ { on = 1 } on && /^\.Ed/ { exit }
+	    on && /^\$ / { sub(/^\$ /, ""); print }' "$top/man/rladv.1" \
+	    > recipe/lines
+	(cd recipe && PATH=$(dirname "$rladv"):$PATH &&
+	    while read -r l; do sh -c "$l" < /dev/null || exit 1; done < lines &&
+	    for f in out/*; do gzip -dc "$f"; done > sharded &&
+	    "$rladv" -g seq shards/*.jsonl.gz > single) 2> recipe/err
+	if [ "$(wc -l < recipe/lines)" -eq 3 ] && [ -s recipe/single ] &&
+	    cmp -s recipe/sharded recipe/single; then
+		ok
+	else
+		no "the man page's GNU parallel recipe: $(head -3 recipe/err)"
+	fi
+else
+	echo "SKIP GNU parallel recipe: parallel is not installed"
+fi
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
