@@ -126,7 +126,11 @@ S=$top/samples
 # rewards).  shuffled: each step's records in random order (--unsorted).
 # keyless: no prompt id (TRL's blocks).  bad: bad records and a short
 # group among them (skip mode).
-cp "$S/search_agent.jsonl" search.jsonl
+# A greedy response's reward beside each prompt's (verl's
+# reward_baselines, remax's baseline), the same in a group.
+awk '{ g = $0; sub(/.*"prompt_id": "hotpot-/, "", g); g = substr(g, 1, 5) + 0
+    sub(/"step": /, "\"reward_baselines\": " (g % 3) / 2 ", \"step\": "); print }' \
+    "$S/search_agent.jsonl" > search.jsonl
 awk '{ r = sprintf("%.17g", (NR * 7919 % 1000) / 997); if (NR % 5 == 0) r = "0.5"
     sub(/"reward": [0-9.]*/, "\"reward\": " r); print }' search.jsonl > cont.jsonl
 awk 'BEGIN { srand(7) } { print rand() "\t" $0 }' search.jsonl |
@@ -143,7 +147,8 @@ sed 's/"prompt_id": "[^"]*", //' bad.jsonl > keyless-bad.jsonl
 # Every estimator, loss mode and scope; the batch scope in turns over one
 # batch and over batches of 7 groups that cut the steps, the group scope
 # over a batch per step.
-for a in grpo drgrpo rloo san stratified msgrpo opo rpp-baseline; do
+for a in grpo drgrpo rloo san stratified msgrpo opo rpp-baseline \
+    "remax --baseline-key reward_baselines"; do
 	for g in token seq seq-sum "seq-sum-norm --max-len 512" balanced \
 	    balanced-gen; do
 		if [ $((seed % 4)) -lt 2 ]; then
@@ -157,7 +162,10 @@ for a in grpo drgrpo rloo san stratified msgrpo opo rpp-baseline; do
 	done
 done
 # Scopes of the normalization, presets, MS-GRPO's paths.
-for o in "--std-scope batch" "--std-scope none" "--gn-scope batch" \
+for o in "--like verl" "--like verl@0.6.0" "--like trl" "--like openrlhf" \
+    "--like nemo-rl" "--like areal" "--like slime" "--like skyrl -g seq" \
+    "--like verl -a remax --baseline-key reward_baselines" \
+    "--std-scope batch" "--std-scope none" "--gn-scope batch" \
     "--std sample --eps 1e-4" "--like verl -g seq" "--like trl" \
     "--like openrlhf --scope group" "-a stratified --gn-scope batch" \
     "-a stratified --alpha 0.25 --std-scope batch" \
