@@ -361,6 +361,31 @@ START_TEST(preset_estimator_and_mode)
 }
 END_TEST
 
+START_TEST(alias_lists)
+{
+	/* --help lists the frameworks' names after the rows, each row's
+	 * together, named once; --like lists the frameworks, no default. */
+	char buf[1024];
+
+	options_aliases(options_find("advantage"), buf, sizeof(buf));
+	ck_assert_str_eq(buf, "group_norm, grpo_vectorized, gspo, cispo "
+	    "(grpo), dr_grpo (drgrpo), rloo_vectorized (rloo), "
+	    "reinforce_plus_plus_baseline, reinforce_baseline (rpp-baseline), "
+	    "reinforce_plus_plus, reinforce, reinforce++ (rpp), grpo_passk "
+	    "(passk)");
+	options_aliases(options_find("agg"), buf, sizeof(buf));
+	ck_assert_str_eq(buf, "token-mean, token_mean (token), "
+	    "seq-mean-token-mean, sequence_mean (seq), seq-mean-token-sum "
+	    "(seq-sum), seq-mean-token-sum-norm, seq_mean_token_sum_norm "
+	    "(seq-sum-norm)");
+	options_list(options_find("like"), options_find("like")->listdef,
+	    buf, sizeof(buf));
+	ck_assert_str_eq(buf, "verl, trl, openrlhf, nemo-rl, areal, slime, "
+	    "skyrl");
+	ck_assert_int_eq(options_find("advantage")->listdef, 1);
+}
+END_TEST
+
 START_TEST(baseline_field)
 {
 	struct prefs c;
@@ -1119,6 +1144,7 @@ options_suite(void)
 	tcase_add_test(tc, presets);
 	tcase_add_test(tc, preset_estimator_and_mode);
 	tcase_add_test(tc, baseline_field);
+	tcase_add_test(tc, alias_lists);
 	tcase_add_test(tc, scopes_and_flags);
 	tcase_add_test(tc, field_names);
 	tcase_add_test(tc, files_and_order);

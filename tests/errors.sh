@@ -274,6 +274,27 @@ printf '%s\n%s\n' "$S" '{"prompt_id":"a","tool_calls":null,"reward":1,"logprobs"
 run -a san stratnull.jsonl
 data_error stratum_null stratnull.jsonl 2 'tool_calls'
 
+# --- What a framework gives NaN for or raises on (--like); remax's -------
+# --- baseline field -------------------------------------------------------
+V='{"uid":"a","reward_score":1.0,"response_logprobs":[-0.5,-0.2],"response_mask":[1,1]}'
+printf '%s\n%s\n%s\n' "$V" \
+    '{"uid":"a","reward_score":0.0,"response_logprobs":[-0.5,-0.2],"response_mask":[0,0]}' \
+    '{"uid":"b","reward_score":1.0,"response_logprobs":[-0.5],"response_mask":[1]}' >verl.jsonl
+VK='--reward-key reward_score --logprobs-key response_logprobs'
+run --like verl@0.6.0 -g seq $VK verl.jsonl
+data_error verl060_seq_masked verl.jsonl 1 '"a"|verl 0.6.0|--like verl'
+run --like verl -a grpo_passk $VK verl.jsonl
+data_error passk_group_of_one verl.jsonl 3 '"b"|grpo_passk'
+run --like slime -a reinforce_plus_plus $VK verl.jsonl
+data_error slime_rpp_masked verl.jsonl 1 '"a"|slime'
+run -a remax $VK verl.jsonl
+data_error remax_no_baseline verl.jsonl 1 'reward_baselines'
+printf '%s\n' '{"uid":"a","reward_score":1.0,"response_logprobs":[-0.5],"reward_baselines":"x"}' >remax.jsonl
+run -a remax $VK remax.jsonl
+data_error remax_baseline_string remax.jsonl 1 'reward_baselines'
+run -a remax --baseline-key greedy $VK remax.jsonl
+data_error remax_baseline_named remax.jsonl 1 'greedy'
+
 # --- Compressed input -----------------------------------------------------
 awk 'BEGIN { for (i = 0; i < 20000; i++)
 	printf "{\"prompt_id\":\"p%d\",\"reward\":%d,\"logprobs\":[-0.5,-0.25,-0.125]}\n", i / 4, i % 2 }' >many.jsonl
