@@ -949,7 +949,10 @@ START_TEST(recorded_values)
 	    "step", "--unsorted", "--seed", "123456789012",
 	    "--group-size", "8", NULL) == 0 ? "" : d.msg, "");
 	ck_assert_str_eq(shown(&c, "advantage"), "msgrpo");
-	ck_assert_str_eq(shown(&c, "like"), "verl");
+	/* the preset's row: its name and the release it was read from */
+	ck_assert_ptr_nonnull(c.like);
+	ck_assert_str_eq(shown(&c, "like") + 5, c.like->release);
+	ck_assert_int_eq(strncmp(shown(&c, "like"), "verl@", 5), 0);
 	ck_assert_str_eq(shown(&c, "std"), "sample");
 	ck_assert_str_eq(shown(&c, "eps"), "0.1");
 	/* one name holding a comma and a backslash, two stratum parts */
