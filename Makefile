@@ -225,6 +225,7 @@ check test: rladv unit
 	@sh tests/errors.sh ./rladv
 	@sh tests/faults.sh ./rladv
 	@sh tests/stats_diff.sh ./rladv
+	@sh tests/papers.sh ./rladv
 	@sh tests/html.sh ./rladv
 	@$(MAKE) --no-print-directory io-check
 	@sh tests/shard.sh ./rladv

@@ -374,29 +374,61 @@ adv_grpo_whiten(const struct batch *b, struct adv_params *p, double *adv,
  * (sigma_S + eps).  Source: MS-GRPO, Eq. 3-6; the sampled path is its
  * Sec. 3.2.  The work is in msgrpo.c and its siblings.
  */
+/* Why msgrpo_group() refused group g (rc), with the group's place. */
+static int
+ms_refuse(const struct batch *b, size_t g, const struct adv_params *p,
+    int rc, struct diag *d)
+{
+	const char *file = b->gfile ? b->gfile[g] : "-";
+	const char *name = b->gname ? b->gname[g] : "?";
+	unsigned long long line = b->gline ? b->gline[g] : 0;
+	size_t o = b->goff[g], G = gsize(b, g), tm;
+
+	switch (rc) {
+	case MSGRPO_NOMEM:
+		return diag_setl(d, EXIT_IO, file, line, "group %s: out of "
+		    "memory", name);
+	case MSGRPO_WEIGHTS:
+		tm = msgrpo_tau_min(&p->ms);
+		if (p->ms.ngiven < G - tm + 1)
+			return diag_setl(d, EXIT_USAGE, file, line, "group %s "
+			    "has scales %zu..%zu, but --ms-weights gives %zu "
+			    "(scales %zu..%zu); give one weight per scale",
+			    name, tm, G, p->ms.ngiven, tm,
+			    tm + p->ms.ngiven - 1);
+		return diag_setl(d, EXIT_USAGE, file, line, "group %s: "
+		    "--ms-weights gives its scales %zu..%zu no weight above "
+		    "0", name, tm, G);
+	case MSGRPO_SAMPLED_OVER:
+		return diag_setl(d, EXIT_USAGE, file, line, "group %s (%zu "
+		    "records): sampled MS-GRPO would cost up to %.3g > "
+		    "--ms-budget %.3g; lower --ms-groups or --ms-scales, or "
+		    "raise --ms-budget", name, G, msgrpo_sampled_cost(G,
+		    &p->ms), p->ms.budget);
+	default:
+		return diag_setl(d, EXIT_USAGE, file, line, "group %s: exact "
+		    "MS-GRPO would cost %.3g > --ms-budget %.3g; use "
+		    "--ms-mode sampled (or auto), or raise --ms-budget", name,
+		    msgrpo_cost(b->r + o, b->T + o, G, &p->ms),
+		    p->ms.budget);
+	}
+}
+
 static int
 adv_msgrpo(const struct batch *b, struct adv_params *p, double *adv,
     struct diag *d)
 {
 	size_t g, o;
 	enum ms_path path;
+	int rc;
 
 	p->ms.eps = p->eps;
 	for (g = 0; g < b->ngroups; g++) {
-		int rc;
-
 		o = b->goff[g];
 		rc = msgrpo_group(b->r + o, b->T + o, b->tie + o, gsize(b, g),
 		    b->ghash[g], &p->ms, adv + o, &path);
-		if (rc == -2)
-			return diag_set(d, EXIT_IO, "out of memory");
 		if (rc != 0)
-			return diag_set(d, EXIT_USAGE, "group %s: exact "
-			    "MS-GRPO would cost %.3g > --ms-budget %.3g; use "
-			    "--ms-mode sampled (or auto), or raise --ms-budget",
-			    b->gname ? b->gname[g] : "?",
-			    msgrpo_cost(b->r + o, b->T + o, gsize(b, g),
-			    &p->ms), p->ms.budget);
+			return ms_refuse(b, g, p, rc, d);
 		if (path == MS_PATH_EXACT)
 			p->ms_exact++;
 		else if (path == MS_PATH_SAMPLED)

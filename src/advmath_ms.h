@@ -45,7 +45,8 @@ advmath_ms_msb64(uint64_t x)
 #endif
 }
 
-/* Unnormalized weight of scale tau. */
+/* Unnormalized weight of scale tau under one of the schemes (uniform,
+ * global, local); msgrpo.c gives the flat and the user's weights. */
 ADV_HD static inline double
 advmath_ms_scale_weight(enum ms_weights kind, size_t G, size_t tau_min,
     size_t tau)
@@ -73,12 +74,21 @@ advmath_ms_weight_sum(enum ms_weights kind, size_t G, size_t tau_min)
 	return s;
 }
 
-/* w_tau normalized to sum 1 over tau_min..G. */
-ADV_HD static inline double
-advmath_ms_weight(enum ms_weights kind, size_t G, size_t tau_min, size_t tau)
+/*
+ * w[tau] for tau = 0..G: the scheme's w_tau normalized to sum 1 over
+ * tau_min..G (Eq. 6), 0 below tau_min.  The array the combining steps
+ * below read, so that every path and the kernels weigh alike.
+ */
+ADV_HD static inline void
+advmath_ms_weights(enum ms_weights kind, size_t G, size_t tau_min,
+    double *w)
 {
-	return advmath_ms_scale_weight(kind, G, tau_min, tau) /
-	    advmath_ms_weight_sum(kind, G, tau_min);
+	double ws = advmath_ms_weight_sum(kind, G, tau_min);
+	size_t tau;
+
+	for (tau = 0; tau <= G; tau++)
+		w[tau] = tau < tau_min ? 0.0 :
+		    advmath_ms_scale_weight(kind, G, tau_min, tau) / ws;
 }
 
 /*
@@ -221,13 +231,14 @@ advmath_ms_run(const double *r, const double *t, double eps, unsigned G,
 }
 
 /*
- * A_j = sum_tau w_tau acc[tau * stride] / C(G - 1, tau - 1), tau from
+ * A_j = sum_tau w[tau] acc[tau * stride] / C(G - 1, tau - 1), tau from
  * tau_min to G in ascending order, acc[tau * stride] the sum of z_j over
- * the subgroups of size tau that hold j.
+ * the subgroups of size tau that hold j, w normalized
+ * (advmath_ms_weights()).
  */
 ADV_HD static inline double
 advmath_ms_combine(const double *acc, size_t stride, size_t G,
-    size_t tau_min, enum ms_weights kind)
+    size_t tau_min, const double *w)
 {
 	double a = 0.0;
 	uint64_t cb = 1;	/* C(G - 1, tau - 1) */
@@ -235,8 +246,7 @@ advmath_ms_combine(const double *acc, size_t stride, size_t G,
 
 	for (tau = 1; tau <= G; tau++) {
 		if (tau >= tau_min)
-			a += advmath_ms_weight(kind, G, tau_min, tau) *
-			    (acc[tau * stride] / (double)cb);
+			a += w[tau] * (acc[tau * stride] / (double)cb);
 		cb = cb * (G - tau) / tau;
 	}
 	return a;
@@ -271,12 +281,13 @@ advmath_ms_per(unsigned G)
 
 /*
  * A_j for every member of a group whose rewards are all distinct, by
- * enumeration of its 2^G subgroups in the order above.  acc: (G + 1) * G
- * doubles, scratch: 3 * G doubles, out: G, all the caller's.  G <= 62.
+ * enumeration of its 2^G subgroups in the order above, weighed by w
+ * (advmath_ms_weights()).  acc: (G + 1) * G doubles, scratch: 3 * G
+ * doubles, out: G, all the caller's.  G <= 62.
  */
 ADV_HD static inline void
 advmath_ms_exact_masks(const double *r, const double *t, unsigned G,
-    unsigned tau_min, double eps, enum ms_weights kind, double *acc,
+    unsigned tau_min, double eps, const double *w, double *acc,
     double *scratch, double *out)
 {
 	double *run = scratch, *blk = scratch + G, *seg = scratch + 2 * G;
@@ -312,7 +323,7 @@ advmath_ms_exact_masks(const double *r, const double *t, unsigned G,
 			acc[tau * G + j] = seg[j];
 	}
 	for (j = 0; j < G; j++)
-		out[j] = advmath_ms_combine(acc + j, G, G, tau_min, kind);
+		out[j] = advmath_ms_combine(acc + j, G, G, tau_min, w);
 }
 
 #endif

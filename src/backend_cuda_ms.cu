@@ -124,13 +124,14 @@ k_ms_final(const struct ms_group *gi, const uint32_t *mgrp,
 {
 	size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	const struct ms_group *g;
-	double a;
+	double a, w[MS_MAX_G + 1];
 
 	if (k >= m)
 		return;
 	g = gi + mgrp[k];
+	advmath_ms_weights(kind, g->G, g->tau_min, w);
 	a = advmath_ms_combine(acc + g->aoff + (k - g->coff), g->G, g->G,
-	    g->tau_min, kind);
+	    g->tau_min, w);
 	out[k] = advmath_ms_finish(a);
 }
 
@@ -212,8 +213,9 @@ ms_gpu_group(struct ms_host *h, const struct batch *b, size_t g,
 	size_t o = b->goff[g], G = b->goff[g + 1] - o;
 	enum ms_path path;
 
+	/* The kernels weigh by the schemes only (advmath_ms_weights()). */
 	if (G < MS_MIN_G || G > MS_MAX_G || G < msgrpo_tau_min(p) ||
-	    p->mode == MS_SAMPLED)
+	    p->mode == MS_SAMPLED || p->weights > MS_LOCAL)
 		return 0;
 	if (msgrpo_canon_init(&h->cn[g], b->r + o, b->T + o, b->tie != NULL ?
 	    b->tie + o : NULL, G, p) != 0)

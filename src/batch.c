@@ -374,13 +374,17 @@ view_group(struct gbatch *b, size_t g, size_t ng, size_t o, size_t e,
     int need_tie, struct buf *lab)
 {
 	const struct hrec *h;
-	const char *key;
-	size_t k, nk = 0, len, first[FEW_STRATA];
+	const char *key, *bkey;
+	size_t k, nk = 0, len, blen, first[FEW_STRATA];
 	uint32_t s;
 
 	b->goff[ng] = o;
 	key = batch_gkey(b, g, &len);
 	b->ghash[ng] = keymap_hash(key, len, 0);
+	/* A prompt that comes back at every step (--batch-key) must not
+	 * draw the same MS-GRPO samples each time. */
+	if ((bkey = batch_key(b, &blen)) != NULL && blen > 0)
+		b->ghash[ng] = keymap_hash(bkey, blen, b->ghash[ng]);
 	lab->len = 0;
 	batch_glabel(b, g, lab);
 	buf_add(lab, "", 1);

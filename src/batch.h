@@ -26,7 +26,8 @@ struct batch {
 	const size_t	*goff;		/* [ngroups + 1] group offsets */
 	const uint32_t	*strat;		/* [n] stratum index in its group */
 	const uint32_t	*nstrat;	/* [ngroups] strata in the group */
-	const uint64_t	*ghash;		/* [ngroups] group key hashes */
+	const uint64_t	*ghash;		/* [ngroups] group key hashes, mixed
+					   with the batch key's (MS-GRPO) */
 	const uint64_t	*tie;		/* [n] record hashes (MS-GRPO) */
 	const char *const *gname;	/* [ngroups] group labels, messages */
 	const char *const *gfile;	/* [ngroups] file of the first record */

@@ -34,8 +34,13 @@ enum whiten_kind { WHITEN_VERL, WHITEN_CLAMP, WHITEN_STD };
  * (--std-scope). */
 enum std_scope { STD_GROUP, STD_BATCH, STD_NONE };
 
-/* MS-GRPO's scale weights w_tau (--ms-weights). */
-enum ms_weights { MS_UNIFORM, MS_GLOBAL, MS_LOCAL };
+/*
+ * MS-GRPO's scale weights w_tau (--ms-weights): the three schemes of its
+ * Table 6a, the naive flat average of that table's first line (every
+ * subgroup counts once: w_tau proportional to C(G-1, tau-1)), and a list
+ * the user gives (Eq. 6).  The kernels take the first three only.
+ */
+enum ms_weights { MS_UNIFORM, MS_GLOBAL, MS_LOCAL, MS_FLAT, MS_GIVEN };
 
 /* A loss mode's kind (the "kind" column of loss_weights_table). */
 enum advmath_lw_kind {

@@ -15,7 +15,10 @@
  * in S; with token stats every response weighs T_i:
  * mu_S = sum T r / sum T, sigma_S^2 = sum T (r - mu_S)^2 / sum T.
  * w_tau is uniform, or proportional to tau - tau_min + 1 (global), or to
- * G - tau + 1 (local).
+ * G - tau + 1 (local), the schemes of Table 6a; or proportional to
+ * C(G-1, tau-1) (flat: every subgroup holding i counts once, the naive
+ * average of Table 6a's first line, without hierarchical aggregation);
+ * or the user's list (Eq. 6 leaves w_tau to the user).
  *
  * Conventions that the paper leaves open (SPEC §3 fixes the first):
  *  - a subgroup whose rewards are all equal (compared with ==) contributes
@@ -32,6 +35,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "advmath_ms.h"
 #include "msgrpo.h"
 
 void
@@ -42,6 +46,8 @@ msgrpo_defaults(struct ms_params *p)
 	p->weights = MS_UNIFORM;
 	p->token_stats = 0;
 	p->mode = MS_AUTO;
+	p->dss = MS_DSS_RANDOM;
+	p->dgs = MS_DGS_DIVERSE;
 	p->scales = 4;
 	p->groups = 8;
 	p->budget = MSGRPO_BUDGET;
@@ -56,10 +62,68 @@ msgrpo_tau_min(const struct ms_params *p)
 }
 
 /*
+ * Flat: w_tau = C(G-1, tau-1) / sum, from log binomials relative to the
+ * largest, so that no G overflows (C(64k, 32k) is past any double).
+ */
+static void
+flat_weights(size_t G, size_t tau_min, double *w)
+{
+	double lc = 0.0, top = 0.0, s = 0.0;
+	size_t tau;
+
+	/* lc = log C(G-1, tau-1), tau = 1..G, by the ratio recurrence. */
+	for (tau = 1; tau <= G; tau++) {
+		w[tau] = lc;
+		if (tau >= tau_min && lc > top)
+			top = lc;
+		if (tau < G)
+			lc += log((double)(G - tau) / (double)tau);
+	}
+	w[0] = 0.0;
+	for (tau = 1; tau <= G; tau++) {
+		w[tau] = tau < tau_min ? 0.0 : exp(w[tau] - top);
+		s += w[tau];
+	}
+	for (tau = tau_min; tau <= G; tau++)
+		w[tau] /= s;
+}
+
+int
+msgrpo_weights(const struct ms_params *p, size_t G, double *w)
+{
+	size_t tau_min = msgrpo_tau_min(p), tau;
+	double s = 0.0;
+
+	switch (p->weights) {
+	case MS_FLAT:
+		if (G < tau_min)
+			break;
+		flat_weights(G, tau_min, w);
+		return 0;
+	case MS_GIVEN:
+		if (G < tau_min)
+			break;
+		if (p->ngiven < G - tau_min + 1)
+			return MSGRPO_WEIGHTS;
+		for (tau = tau_min; tau <= G; tau++)
+			s += p->given[tau - tau_min];
+		if (!(s > 0.0))
+			return MSGRPO_WEIGHTS;
+		for (tau = 0; tau <= G; tau++)
+			w[tau] = tau < tau_min ? 0.0 :
+			    p->given[tau - tau_min] / s;
+		return 0;
+	default:
+		break;
+	}
+	advmath_ms_weights(p->weights, G, tau_min, w);
+	return 0;
+}
+
+/*
  * Preconditions: r[] finite, T[] finite and >= 0 (T may be NULL: all 1;
- * tie may be NULL: all 0).  Returns 0; -1 when p->mode is MS_EXACT and the
- * cost exceeds p->budget (adv and *path untouched); -2 when out of memory
- * (adv and *path untouched).
+ * tie may be NULL: all 0).  Returns 0 or one of msgrpo.h's codes, adv and
+ * *path then untouched.
  */
 int
 msgrpo_group(const double *r, const double *T, const uint64_t *tie,
@@ -76,8 +140,8 @@ msgrpo_group(const double *r, const double *T, const uint64_t *tie,
 		*path = MS_PATH_NONE;
 		return 0;
 	}
-	if (msgrpo_canon_init(&g, r, T, tie, G, p) != 0)
-		return -2;
+	if ((rc = msgrpo_canon_init(&g, r, T, tie, G, p)) != 0)
+		return rc;
 	rc = msgrpo_canon_run(&g, p, key_hash, adv, path);
 	msgrpo_canon_free(&g);
 	return rc;

@@ -19,18 +19,36 @@
 
 enum ms_mode { MS_AUTO, MS_EXACT, MS_SAMPLED };
 enum ms_path { MS_PATH_NONE, MS_PATH_EXACT, MS_PATH_SAMPLED };
+/* Dilated Scale Sampling (Sec. 3.2.1): a uniform draw from each interval
+ * (the paper's), or the interval's end (Table 6c's fixed intervals). */
+enum ms_dss { MS_DSS_RANDOM, MS_DSS_FIXED };
+/* Diverse Group Sampling (Sec. 3.2.2): the greedy of Eq. 9 (Table 6d's
+ * "optimized"), or K subgroups drawn uniformly (its "random"). */
+enum ms_dgs { MS_DGS_DIVERSE, MS_DGS_RANDOM };
 
 struct ms_params {
 	int		tau_min;	/* --tau-min, >= 2 (default 2) */
 	enum ms_weights	weights;	/* --ms-weights (default uniform) */
+	/* MS_GIVEN: the weights of scales tau_min, tau_min + 1, ... */
+	const double	*given;
+	size_t		ngiven;
 	int		token_stats;	/* --ms-stats token: weight by T_i */
 	enum ms_mode	mode;		/* --ms-mode (default auto) */
+	enum ms_dss	dss;		/* --ms-dss (default random) */
+	enum ms_dgs	dgs;		/* --ms-dgs (default diverse) */
 	int		scales;		/* --ms-scales M (default 4) */
 	int		groups;		/* --ms-groups K (default 8) */
 	double		budget;		/* --ms-budget: work units per group */
 	uint64_t	seed;		/* --seed (default 0) */
 	double		eps;		/* --eps */
 };
+
+/* What msgrpo_group() and its parts return besides 0. */
+#define MSGRPO_EXACT_OVER	(-1)	/* --ms-mode exact past the budget */
+#define MSGRPO_NOMEM		(-2)
+#define MSGRPO_SAMPLED_OVER	(-3)	/* the sampled path past it too */
+#define MSGRPO_WEIGHTS		(-4)	/* --ms-weights gives the group's
+					   scales no weight, or too few */
 
 /* Fills p with the defaults above (eps 1e-6, budget MSGRPO_BUDGET). */
 void	msgrpo_defaults(struct ms_params *p);
@@ -48,16 +66,25 @@ size_t	msgrpo_tau_min(const struct ms_params *p);
  *   key_hash  hash of the group key, mixed with p->seed to seed sampling
  *   adv[i]    out: A_i
  *   path      out: which path was taken (MS_PATH_NONE when G < tau_min)
- * Returns 0, -1 when p->mode is MS_EXACT and the exact cost exceeds
- * p->budget (adv is then untouched; with MS_AUTO such a group goes
- * sampled), or -2 when memory ran out.
- * msgrpo_cost() gives the estimated exact cost in the same units.
+ * Returns 0, or (adv then untouched) MSGRPO_EXACT_OVER when p->mode is
+ * MS_EXACT and the exact cost exceeds p->budget (with MS_AUTO such a group
+ * goes sampled), MSGRPO_SAMPLED_OVER when the sampled path's cost exceeds
+ * it too (or alone, MS_SAMPLED), MSGRPO_WEIGHTS, MSGRPO_NOMEM.
+ * msgrpo_cost() and msgrpo_sampled_cost() give the costs in the units of
+ * the budget.
  */
 int	msgrpo_group(const double *r, const double *T, const uint64_t *tie,
 	    size_t G, uint64_t key_hash, const struct ms_params *p,
 	    double *adv, enum ms_path *path);
 double	msgrpo_cost(const double *r, const double *T, size_t G,
 	    const struct ms_params *p);
+double	msgrpo_sampled_cost(size_t G, const struct ms_params *p);
+/*
+ * w[tau], tau = 0..G: the weights of Eq. 6 for a group of G, normalized
+ * to sum 1 over tau_min..G (0 below).  0, or MSGRPO_WEIGHTS when
+ * p->given has fewer than G - tau_min + 1 weights or none above 0 there.
+ */
+int	msgrpo_weights(const struct ms_params *p, size_t G, double *w);
 
 /*
  * One group in canonical order: sorted by (r, T, tie), split into classes
@@ -74,18 +101,19 @@ struct ms_canon {
 	size_t		 d;	/* number of classes */
 	size_t		*cls;	/* class j is canonical [cls[j], cls[j+1]) */
 	double		*out;	/* advantages, canonical order */
+	double		*w;	/* w[tau], tau = 0..G: msgrpo_weights() */
 };
 
-/* Fills g from the group (T and tie may be NULL); 0, or -2 when out of
- * memory (g then owns nothing). */
+/* Fills g from the group (T and tie may be NULL); 0, or MSGRPO_NOMEM or
+ * MSGRPO_WEIGHTS (g then owns nothing). */
 int	msgrpo_canon_init(struct ms_canon *g, const double *r,
 	    const double *T, const uint64_t *tie, size_t G,
 	    const struct ms_params *p);
 void	msgrpo_canon_free(struct ms_canon *g);
 /* The exact path's cost in work units (msgrpo_canon.c's top comment). */
 double	msgrpo_canon_cost(const struct ms_canon *g);
-/* The path p->mode and p->budget choose for g: 0, or -1 when p->mode is
- * MS_EXACT and the cost exceeds p->budget. */
+/* The path p->mode and p->budget choose for g: 0, or MSGRPO_EXACT_OVER
+ * or MSGRPO_SAMPLED_OVER (msgrpo_group()). */
 int	msgrpo_canon_path(const struct ms_canon *g, const struct ms_params *p,
 	    enum ms_path *path);
 /* Runs the path p chooses and writes adv[] in the caller's order: the
@@ -93,13 +121,13 @@ int	msgrpo_canon_path(const struct ms_canon *g, const struct ms_params *p,
 int	msgrpo_canon_run(struct ms_canon *g, const struct ms_params *p,
 	    uint64_t key_hash, double *adv, enum ms_path *path);
 
-/* The exact path: g->out from every subgroup; 0, or -2 out of memory. */
+/* The exact path: g->out from every subgroup; 0, or MSGRPO_NOMEM. */
 int	msgrpo_exact(struct ms_canon *g, const struct ms_params *p);
 /* Whether msgrpo_exact() enumerates g by bit masks (every class a single
  * response, G <= 62), the enumeration the CUDA backend can take over. */
 int	msgrpo_exact_masks(const struct ms_canon *g);
 /* The sampled path: g->out from sampled scales and subgroups, the stream
- * seeded by p->seed and key_hash; 0, or -2 out of memory. */
+ * seeded by p->seed and key_hash; 0, or MSGRPO_NOMEM. */
 int	msgrpo_sampled(struct ms_canon *g, const struct ms_params *p,
 	    uint64_t key_hash);
 

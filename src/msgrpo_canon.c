@@ -52,6 +52,7 @@ msgrpo_canon_free(struct ms_canon *g)
 	free(g->ord);
 	free(g->cls);
 	free(g->out);
+	free(g->w);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -78,11 +79,17 @@ msgrpo_canon_init(struct ms_canon *g, const double *r, const double *T,
 	g->ord = malloc(G * sizeof(*g->ord));
 	g->cls = malloc((G + 1) * sizeof(*g->cls));
 	g->out = calloc(G, sizeof(*g->out));
+	g->w = malloc((G + 1) * sizeof(*g->w));
 	if (v == NULL || g->r == NULL || g->t == NULL || g->ord == NULL ||
-	    g->cls == NULL || g->out == NULL) {
+	    g->cls == NULL || g->out == NULL || g->w == NULL) {
 		free(v);
 		msgrpo_canon_free(g);
-		return -2;
+		return MSGRPO_NOMEM;
+	}
+	if (msgrpo_weights(p, G, g->w) != 0) {
+		free(v);
+		msgrpo_canon_free(g);
+		return MSGRPO_WEIGHTS;
 	}
 	for (i = 0; i < G; i++) {
 		v[i].r = r[i];
@@ -128,6 +135,11 @@ msgrpo_canon_cost(const struct ms_canon *g)
 	return v * (double)(g->d + 8);
 }
 
+/*
+ * auto: exact within the budget, else sampled within it; a group past
+ * both is refused (MSGRPO_SAMPLED_OVER) rather than run for minutes, or
+ * out of memory, with no word said.
+ */
 int
 msgrpo_canon_path(const struct ms_canon *g, const struct ms_params *p,
     enum ms_path *path)
@@ -135,16 +147,22 @@ msgrpo_canon_path(const struct ms_canon *g, const struct ms_params *p,
 	switch (p->mode) {
 	case MS_EXACT:
 		if (msgrpo_canon_cost(g) > p->budget)
-			return -1;
+			return MSGRPO_EXACT_OVER;
 		*path = MS_PATH_EXACT;
 		break;
 	case MS_SAMPLED:
+		if (msgrpo_sampled_cost(g->G, p) > p->budget)
+			return MSGRPO_SAMPLED_OVER;
 		*path = MS_PATH_SAMPLED;
 		break;
 	case MS_AUTO:
 	default:
-		*path = msgrpo_canon_cost(g) <= p->budget ? MS_PATH_EXACT :
-		    MS_PATH_SAMPLED;
+		if (msgrpo_canon_cost(g) <= p->budget)
+			*path = MS_PATH_EXACT;
+		else if (msgrpo_sampled_cost(g->G, p) <= p->budget)
+			*path = MS_PATH_SAMPLED;
+		else
+			return MSGRPO_SAMPLED_OVER;
 		break;
 	}
 	return 0;
@@ -158,8 +176,8 @@ msgrpo_canon_run(struct ms_canon *g, const struct ms_params *p,
 	size_t i;
 	int rc;
 
-	if (msgrpo_canon_path(g, p, &pa) != 0)
-		return -1;
+	if ((rc = msgrpo_canon_path(g, p, &pa)) != 0)
+		return rc;
 	rc = pa == MS_PATH_EXACT ? msgrpo_exact(g, p) :
 	    msgrpo_sampled(g, p, key_hash);
 	if (rc != 0)

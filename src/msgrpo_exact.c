@@ -54,13 +54,13 @@ logbinom_row(size_t n, double *row)
  * directly, each term already divided by C(G-1,tau-1).
  */
 static int
-exact_counts(struct ms_canon *g, const struct ms_params *p)
+exact_counts(struct ms_canon *g)
 {
 	size_t G = g->G, d = g->d, c, j, tau, lo, hi;
 	size_t *n, *k, *lcoff;
 	double *lc, *lg, *acc, *rv, *tv;
-	double sw, s, v, mu, den, lp, h, ws;
-	int rc = -2;
+	double sw, s, v, mu, den, lp, h;
+	int rc = MSGRPO_NOMEM;
 
 	n = malloc(d * sizeof(*n));
 	k = calloc(d, sizeof(*k));
@@ -134,13 +134,11 @@ next:
 			break;
 	}
 
-	ws = advmath_ms_weight_sum(p->weights, G, g->tau_min);
 	for (c = 0; c < d; c++) {
 		double a = 0.0;
 
 		for (tau = g->tau_min; tau <= G; tau++)
-			a += advmath_ms_scale_weight(p->weights, G, g->tau_min,
-			    tau) / ws * acc[tau * d + c];
+			a += g->w[tau] * acc[tau * d + c];
 		for (j = g->cls[c]; j < g->cls[c + 1]; j++)
 			g->out[j] = a;
 	}
@@ -164,7 +162,7 @@ out:
  * advmath_ms.h's, shared with the CUDA kernel, so both give the same bits.
  */
 static int
-exact_masks(struct ms_canon *g, const struct ms_params *p)
+exact_masks(struct ms_canon *g)
 {
 	size_t G = g->G;
 	double *acc, *scratch;
@@ -174,10 +172,10 @@ exact_masks(struct ms_canon *g, const struct ms_params *p)
 	if (acc == NULL || scratch == NULL) {
 		free(acc);
 		free(scratch);
-		return -2;
+		return MSGRPO_NOMEM;
 	}
 	advmath_ms_exact_masks(g->r, g->t, (unsigned)G, (unsigned)g->tau_min,
-	    g->eps, p->weights, acc, scratch, g->out);
+	    g->eps, g->w, acc, scratch, g->out);
 	free(acc);
 	free(scratch);
 	return 0;
@@ -192,6 +190,6 @@ msgrpo_exact_masks(const struct ms_canon *g)
 int
 msgrpo_exact(struct ms_canon *g, const struct ms_params *p)
 {
-	return msgrpo_exact_masks(g) ? exact_masks(g, p) :
-	    exact_counts(g, p);
+	(void)p;	/* its weights are g->w */
+	return msgrpo_exact_masks(g) ? exact_masks(g) : exact_counts(g);
 }

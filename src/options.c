@@ -45,16 +45,23 @@ static void	show_estimator(const struct prefs *, struct buf *);
 static void	show_loss(const struct prefs *, struct buf *);
 static void	show_like(const struct prefs *, struct buf *);
 static void	show_cap(const struct prefs *, struct buf *);
+static void	show_ms_weights(const struct prefs *, struct buf *);
+static int	set_ms_weights(struct prefs *, struct optstore *,
+		    const struct opt *, const union optval *, struct diag *);
 static const char *estimator_name(size_t);
 static const char *estimator_alias(size_t, const char **);
 static const char *loss_name(size_t);
 static const char *loss_alias(size_t, const char **);
+static const char *ms_weight_name(size_t);
 
 static const char *const stds[] = { "population", "sample", NULL };
 static const char *const std_scopes[] = { "group", "batch", "none", NULL };
 static const char *const gn_scopes[] = { "group", "batch", NULL };
+/* In the order of enum ms_weights; a list of numbers is MS_GIVEN. */
 static const char *const ms_weights[] = { "uniform", "global", "local",
-    NULL };
+    "flat", NULL };
+static const char *const ms_dss[] = { "random", "fixed", NULL };
+static const char *const ms_dgs[] = { "diverse", "random", NULL };
 static const char *const ms_stats[] = { "seq", "token", NULL };
 static const char *const ms_modes[] = { "auto", "exact", "sampled", NULL };
 static const char *const lscopes[] = { "batch", "group", NULL };
@@ -88,8 +95,13 @@ const struct opt options_table[] = {
 	{ "tau-min", 0, OK_INT, "n", C_EST, OS_ADV, .off = P(ap.ms.tau_min),
 	    .min = 2, .clamp = 1e6,
 	    .help = "msgrpo: smallest scale, >= 2 (default 2)" },
-	{ "ms-weights", 0, OK_CHOICE, NULL, C_EST, OS_ADV, .off = P(ap.ms.weights), .choices = ms_weights,
-	    .help = "msgrpo: scale weights (default uniform)" },
+	{ "ms-weights", 0, OK_STR, "scheme|w,w,...", C_EST, OS_ADV,
+	    .set = set_ms_weights, .show = show_ms_weights,
+	    .list = ms_weight_name,
+	    .want = "uniform, global, local, flat, or weights w,w,... of "
+	    "the scales from --tau-min up (>= 0, one above 0)",
+	    .help = "msgrpo: the weights of the scales from --tau-min up, "
+	    "or a scheme:" },
 	{ "ms-stats", 0, OK_CHOICE, NULL, C_EST, OS_ADV,
 	    .off = P(ap.ms.token_stats), .choices = ms_stats,
 	    .help = "msgrpo: subgroup statistics (default seq)" },
@@ -101,9 +113,17 @@ const struct opt options_table[] = {
 	{ "ms-groups", 0, OK_INT, "k", C_EST, OS_ADV, .off = P(ap.ms.groups),
 	    .min = 1, .clamp = 1e6,
 	    .help = "msgrpo sampled: subgroups per scale (default 8)" },
+	{ "ms-dss", 0, OK_CHOICE, NULL, C_EST, OS_ADV, .off = P(ap.ms.dss),
+	    .choices = ms_dss,
+	    .help = "msgrpo sampled: a random scale of each interval "
+	    "(default) or its end" },
+	{ "ms-dgs", 0, OK_CHOICE, NULL, C_EST, OS_ADV, .off = P(ap.ms.dgs),
+	    .choices = ms_dgs,
+	    .help = "msgrpo sampled: the most diverse subgroups (default) "
+	    "or random ones" },
 	{ "ms-budget", 0, OK_NUM, "n", C_EST, OS_ADV, .off = P(ap.ms.budget),
 	    .min = 0, .max = HUGE_VAL,
-	    .help = "msgrpo exact: work per group (default 1e8)" },
+	    .help = "msgrpo: work per group, either path (default 1e8)" },
 	{ "seed", 0, OK_INT, "s", C_EST, OS_ADV, .off = P(ap.ms.seed),
 	    .ctype = CT_U64, .min = 0,
 	    .help = "msgrpo sampled: seed (default 0)" },
@@ -241,6 +261,8 @@ const struct opt options_table[] = {
 _Static_assert(sizeof(enum std_scope) == sizeof(int), "enum std_scope");
 _Static_assert(sizeof(enum ms_weights) == sizeof(int), "enum ms_weights");
 _Static_assert(sizeof(enum ms_mode) == sizeof(int), "enum ms_mode");
+_Static_assert(sizeof(enum ms_dss) == sizeof(int), "enum ms_dss");
+_Static_assert(sizeof(enum ms_dgs) == sizeof(int), "enum ms_dgs");
 _Static_assert(sizeof(enum device) == sizeof(int), "enum device");
 
 void
@@ -289,6 +311,12 @@ loss_alias(size_t i, const char **row)
 {
 	*row = loss_weights_aliases[i].target;
 	return loss_weights_aliases[i].name;
+}
+
+static const char *
+ms_weight_name(size_t i)
+{
+	return ms_weights[i];
 }
 
 void
@@ -453,6 +481,53 @@ set_cap(struct prefs *p, struct optstore *own, const struct opt *o,
 	return 0;
 }
 
+/*
+ * --ms-weights: a scheme by name, or the weights of the scales tau_min,
+ * tau_min + 1, ... (MS-GRPO Eq. 6), each finite and >= 0, one above 0;
+ * msgrpo normalizes them over each group's scales.
+ */
+static int
+set_ms_weights(struct prefs *p, struct optstore *own, const struct opt *o,
+    const union optval *v, struct diag *d)
+{
+	const char *s = v->str;
+	double *w = NULL, x;
+	size_t n = 0, i;
+	char *end;
+	int any = 0;
+
+	for (i = 0; ms_weights[i] != NULL; i++)
+		if (strcmp(s, ms_weights[i]) == 0) {
+			p->ap.ms.weights = (enum ms_weights)i;
+			return 0;
+		}
+	for (;;) {
+		x = strtod(s, &end);
+		if (end == s || !isfinite(x) || x < 0 ||
+		    (*end != ',' && *end != '\0')) {
+			free(w);
+			return diag_set(d, EXIT_USAGE, "--%s: invalid value "
+			    "\"%s\"; expected %s", o->name, v->str, o->want);
+		}
+		w = diag_realloc(w, (n + 1) * sizeof(*w));
+		w[n++] = x;
+		any |= x > 0;
+		if (*end == '\0')
+			break;
+		s = end + 1;
+	}
+	if (!any) {
+		free(w);
+		return diag_set(d, EXIT_USAGE, "--%s: every weight is 0 in "
+		    "\"%s\"; expected %s", o->name, v->str, o->want);
+	}
+	optparse_keep(own, w);
+	p->ap.ms.weights = MS_GIVEN;
+	p->ap.ms.given = w;
+	p->ap.ms.ngiven = n;
+	return 0;
+}
+
 /* ---- Values as the index records them ------------------------------- */
 
 int
@@ -519,6 +594,25 @@ show_like(const struct prefs *p, struct buf *out)
 	buf_add(out, p->like->name, strlen(p->like->name));
 	buf_add(out, "@", 1);
 	buf_add(out, p->like->release, strlen(p->like->release));
+}
+
+/* A scheme's name, or the list of weights. */
+static void
+show_ms_weights(const struct prefs *p, struct buf *out)
+{
+	const struct ms_params *m = &p->ap.ms;
+	size_t i;
+
+	if (m->weights != MS_GIVEN) {
+		buf_add(out, ms_weights[m->weights],
+		    strlen(ms_weights[m->weights]));
+		return;
+	}
+	for (i = 0; i < m->ngiven; i++) {
+		if (i > 0)
+			buf_add(out, ",", 1);
+		show_num(out, m->given[i]);
+	}
 }
 
 static void

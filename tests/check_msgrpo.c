@@ -299,9 +299,11 @@ zof(const double *r, const size_t *mem, size_t n, size_t i, double eps)
 /*
  * Diverse Group Sampling at G = 4, K = 2, all scales (M = 3): at tau = 2
  * the second pair is the complement of the first (the only one at Jaccard
- * distance 1); at tau = 3 all other triples are at distance 1/2, so the
- * lowest one in lexicographic order is taken.  The rewards are distinct
- * and ascending, so canonical order is input order.
+ * distance 1); at tau = 3 all other triples are at distance 1/2 from the
+ * first, a tie, so the second is any of them, uniformly (MS-GRPO Eq. 9
+ * names no order among ties; taking the lowest index biased the result).
+ * The rewards are distinct and ascending, so canonical order is input
+ * order.
  */
 START_TEST(test_diverse_groups)
 {
@@ -315,23 +317,25 @@ START_TEST(test_diverse_groups)
 	double r[4] = { 0.1, 0.4, 0.5, 0.9 }, adv[4], e[4];
 	struct ms_params p = params(2, MS_UNIFORM, 0, MS_SAMPLED);
 	enum ms_path path;
-	size_t f2, f3, i, a, s, seen = 0;
+	size_t f2, f3, s3, i, a, s, nseen = 0, nhigh = 0;
 	uint64_t seed;
-	int match, any;
+	int match, any, seen[6][4][4];
 
+	memset(seen, 0, sizeof(seen));
 	p.scales = 3;
 	p.groups = 2;
-	for (seed = 0; seed < 40; seed++) {
+	for (seed = 0; seed < 60; seed++) {
 		p.seed = seed;
 		ck_assert_int_eq(msgrpo_group(r, NULL, NULL, 4, 5, &p, adv,
 		    &path), 0);
 		any = 0;
 		for (f2 = 0; f2 < 6; f2++)
-		for (f3 = 0; f3 < 4; f3++) {
+		for (f3 = 0; f3 < 4; f3++)
+		for (s3 = f3 + 1; s3 < 4; s3++) {
 			size_t sel3[2];
 
 			sel3[0] = f3;
-			sel3[1] = f3 == 0 ? 1 : 0;
+			sel3[1] = s3;
 			match = 1;
 			for (i = 0; i < 4; i++) {
 				double z2, z3 = 0.0, n3 = 0.0;
@@ -362,22 +366,34 @@ START_TEST(test_diverse_groups)
 			}
 			if (match) {
 				any = 1;
-				seen |= (size_t)1 << (f2 * 4 + f3);
+				if (!seen[f2][f3][s3]++)
+					nseen++;
+				/* The triples picked are an unordered pair.
+				 * Ties kept at the lowest index always hold
+				 * triple 0 (the first pick, or the lowest
+				 * left); broken at random, half the time
+				 * they do not (3/4 * 2/3). */
+				if (f3 > 0)
+					nhigh++;
 			}
 		}
 		ck_assert_msg(any, "seed %ju: no greedy choice explains it",
 		    (uintmax_t)seed);
 	}
-	/* The first picks are random: several choices show up. */
-	ck_assert(__builtin_popcountll(seen) >= 4);
+	/* The first picks are random, and so is the tie: of the 36
+	 * choices, many show up, and triple 0 is often left out. */
+	ck_assert_msg(nseen >= 15, "%zu choices seen", nseen);
+	ck_assert_msg(nhigh >= 15, "%zu of 60 without triple 0", nhigh);
 }
 END_TEST
 
 /*
  * Dilated Scale Sampling at G = 8, tau_min = 2, M = 3: ceil(7/3) = 3, so
- * e = 2, 5, 8 and the intervals are [2,2], [3,5], [6,8].  With K past
- * C(8,4) each chosen scale is exact, so A must be the global-weighted mean
- * of Abar at one scale from each interval.
+ * e = 2, 5, 8 and the intervals are [2,2], [3,5], [6,8] (MS-GRPO Sec.
+ * 3.2.1).  With K past C(8,4) each chosen scale is exact, so A must be the
+ * mean of Abar at one scale from each interval, each weighted by its
+ * interval's global weights w = tau - 1: 1, 2 + 3 + 4 = 9, 5 + 6 + 7 = 18.
+ * With --ms-dss fixed the scales are the ends, 2, 5, 8 (Table 6c).
  */
 START_TEST(test_dilated_scales)
 {
@@ -401,7 +417,7 @@ START_TEST(test_dilated_scales)
 		any = 0;
 		for (t2 = 3; t2 <= 5; t2++)
 		for (t3 = 6; t3 <= 8; t3++) {
-			double w1 = 1, w2 = (double)t2 - 1, w3 = (double)t3 - 1;
+			double w1 = 1, w2 = 9, w3 = 18;
 
 			match = 1;
 			for (i = 0; i < 8; i++)
@@ -420,6 +436,308 @@ START_TEST(test_dilated_scales)
 		    (uintmax_t)seed);
 	}
 	ck_assert(nseen >= 5);
+	p.dss = MS_DSS_FIXED;
+	ck_assert_int_eq(msgrpo_group(r, T, NULL, 8, 1, &p, adv, &path), 0);
+	for (i = 0; i < 8; i++)
+		ck_assert(close_rel(adv[i], (abar[2 * 8 + i] +
+		    9 * abar[5 * 8 + i] + 18 * abar[8 * 8 + i]) / 28, 1e-12));
+}
+END_TEST
+
+/*
+ * The sampled path is unbiased over seeds (MS-GRPO Sec. 3.2): every
+ * choice it makes is invariant under a relabelling of the responses, so
+ * a picked subgroup of size tau holding i is, over seeds, a uniform one of
+ * the C(G-1, tau-1) of Eq. 5; at G = 8 and K = 8 every drawn scale has a
+ * pick holding each i (the greedy's first picks cover the group), and a
+ * drawn scale weighs its whole interval, so that the expected weight of
+ * each scale is its w_tau (Eq. 6).  The mean of S = 600 seeds must then
+ * be within 4 standard errors (the spread over the seeds / sqrt(S)) of
+ * the exact A_i of Eq. 3-6 (brute force), and increase with the reward.
+ * The seeds are fixed, so the test is deterministic; with ties kept at
+ * the lowest index the 0.45 response averaged +0.005 against an exact
+ * -0.153, some 13 standard errors away.
+ */
+static void
+check_unbiased(const double *r, size_t G)
+{
+	double e[16], m[16], sd[16], a[16], se, lo, hi;
+	struct ms_params p = params(2, MS_UNIFORM, 0, MS_SAMPLED);
+	enum ms_path path;
+	const size_t S = 600;
+	size_t i, j, k;
+
+	brute_msgrpo(r, NULL, G, 2, MS_UNIFORM, 0, p.eps, e);
+	for (i = 0; i < G; i++)
+		m[i] = sd[i] = 0.0;
+	for (k = 0; k < S; k++) {
+		p.seed = k;
+		ck_assert_int_eq(msgrpo_group(r, NULL, NULL, G, 77, &p, a,
+		    &path), 0);
+		ck_assert_int_eq(path, MS_PATH_SAMPLED);
+		for (i = 0; i < G; i++) {
+			m[i] += a[i];
+			sd[i] += a[i] * a[i];
+		}
+	}
+	for (i = 0; i < G; i++) {
+		m[i] /= (double)S;
+		sd[i] = sqrt(fmax(sd[i] / (double)S - m[i] * m[i], 0.0));
+		se = sd[i] / sqrt((double)S);
+		ck_assert_msg(fabs(m[i] - e[i]) <= 4 * se + 1e-12,
+		    "r=%g: mean over %zu seeds %.4f, exact %.4f, 4 se %.4f",
+		    r[i], S, m[i], e[i], 4 * se);
+		/* Not vacuous: well inside the old bias of 0.16. */
+		ck_assert_msg(4 * se < 0.05, "r=%g: 4 se = %g", r[i], 4 * se);
+	}
+	/* Monotone in the reward: a higher reward, a higher mean. */
+	for (i = 0; i < G; i++)
+		for (j = 0; j < G; j++)
+			if (r[i] < r[j])
+				ck_assert_msg(m[i] < m[j], "r=%g mean %.4f >= "
+				    "r=%g mean %.4f", r[i], m[i], r[j], m[j]);
+	/* Equal rewards: the same mean within the spread. */
+	for (i = 0; i < G; i++)
+		for (j = 0; j < G; j++)
+			if (r[i] == r[j]) {
+				lo = fmin(m[i], m[j]);
+				hi = fmax(m[i], m[j]);
+				ck_assert(hi - lo <= 4 * (sd[i] + sd[j]) /
+				    sqrt((double)S) + 1e-12);
+			}
+}
+
+START_TEST(test_sampled_unbiased)
+{
+	const double cont[8] = { 0.3, 0.9, 0.1, 0.5, 0.7, 0.2, 0.8, 0.45 };
+	const double bin[8] = { 1, 0, 0, 1, 0, 0, 1, 0 };
+
+	check_unbiased(cont, 8);
+	check_unbiased(bin, 8);
+}
+END_TEST
+
+/*
+ * The weights of Eq. 6 besides the schemes: flat (Table 6a's first line,
+ * no hierarchical aggregation) is the plain mean of z_i over every
+ * subgroup of size >= 2 holding i; at G = 4 those are 3 pairs, 3 triples
+ * and the group, so w = (3, 3, 1) / 7 = C(3, tau - 1) / 7.  A list given
+ * by the user weighs scales tau_min, tau_min + 1, ...: (0, 0, 1) is the
+ * group's own z, GRPO with the population deviation; too short a list, or
+ * zeros over the group's scales, is refused.
+ */
+START_TEST(test_weights)
+{
+	static const size_t sets[7][4] = {
+		{ 0, 1 }, { 0, 2 }, { 0, 3 }, { 0, 1, 2 }, { 0, 1, 3 },
+		{ 0, 2, 3 }, { 0, 1, 2, 3 }
+	};
+	static const size_t size[7] = { 2, 2, 2, 3, 3, 3, 4 };
+	const double r[4] = { 0.2, 0.9, 0.4, 0.1 }, g001[3] = { 0, 0, 1 };
+	const double zero[3] = { 0, 0, 0 };
+	double w[5], adv[4], e;
+	struct ms_params p = params(2, MS_FLAT, 0, MS_EXACT);
+	enum ms_path path;
+	size_t i, k, a, mem[4];
+
+	ck_assert_int_eq(msgrpo_weights(&p, 4, w), 0);
+	ck_assert(w[0] == 0 && w[1] == 0);
+	ck_assert(close_rel(w[2], 3.0 / 7, 1e-15) &&
+	    close_rel(w[3], 3.0 / 7, 1e-15) && close_rel(w[4], 1.0 / 7, 1e-15));
+	ck_assert_int_eq(msgrpo_group(r, NULL, NULL, 4, 0, &p, adv, &path),
+	    0);
+	for (i = 0; i < 4; i++) {
+		/* The 7 subgroups holding i: relabel 0 <-> i. */
+		for (e = 0.0, k = 0; k < 7; k++) {
+			for (a = 0; a < size[k]; a++) {
+				mem[a] = sets[k][a] == 0 ? i :
+				    sets[k][a] == i ? 0 : sets[k][a];
+			}
+			e += zof(r, mem, size[k], i, p.eps);
+		}
+		ck_assert_msg(close_rel(adv[i], e / 7, 1e-12), "i=%zu %.17g "
+		    "vs %.17g", i, adv[i], e / 7);
+	}
+
+	p = params(2, MS_GIVEN, 0, MS_EXACT);
+	p.given = g001;
+	p.ngiven = 3;
+	ck_assert_int_eq(msgrpo_group(r, NULL, NULL, 4, 0, &p, adv, &path),
+	    0);
+	for (i = 0; i < 4; i++) {
+		for (a = 0; a < 4; a++)
+			mem[a] = a;
+		ck_assert(close_rel(adv[i], zof(r, mem, 4, i, p.eps), 1e-12));
+	}
+	/* G = 3 uses the first two (0, 0): no weight at all. */
+	ck_assert_int_eq(msgrpo_group(r, NULL, NULL, 3, 0, &p, adv, &path),
+	    MSGRPO_WEIGHTS);
+	p.ngiven = 2;
+	ck_assert_int_eq(msgrpo_group(r, NULL, NULL, 4, 0, &p, adv, &path),
+	    MSGRPO_WEIGHTS);
+	p.given = zero;
+	p.ngiven = 3;
+	ck_assert_int_eq(msgrpo_weights(&p, 4, w), MSGRPO_WEIGHTS);
+	/* Sampled with every scale and subgroup: still exact. */
+	p = params(2, MS_FLAT, 0, MS_SAMPLED);
+	p.scales = 3;
+	p.groups = 6;
+	ck_assert_int_eq(msgrpo_group(r, NULL, NULL, 4, 0, &p, w, &path), 0);
+	p.mode = MS_EXACT;
+	ck_assert_int_eq(msgrpo_group(r, NULL, NULL, 4, 0, &p, adv, &path),
+	    0);
+	for (i = 0; i < 4; i++)
+		ck_assert(close_rel(w[i], adv[i], 1e-12));
+	/* Flat at G = 65536 does not overflow: C(65535, 32767) is past any
+	 * double, the normalized weights are not. */
+	{
+		static double big[65537];
+		double sum = 0.0;
+
+		p = params(2, MS_FLAT, 0, MS_AUTO);
+		ck_assert_int_eq(msgrpo_weights(&p, 65536, big), 0);
+		for (k = 0; k <= 65536; k++) {
+			ck_assert(isfinite(big[k]) && big[k] >= 0);
+			sum += big[k];
+		}
+		ck_assert(close_rel(sum, 1.0, 1e-9));
+		ck_assert(big[32768] > big[2] && big[32768] == big[32769]);
+	}
+}
+END_TEST
+
+/*
+ * Table 6d's random subgroup sampling (--ms-dgs random): K = 2 distinct
+ * subgroups uniformly, no diversity.  At G = 4, M = 3 the two pairs are
+ * then sometimes not complements (the greedy always takes the
+ * complement, the only pair at Jaccard distance 1).
+ */
+START_TEST(test_dgs_random)
+{
+	static const size_t pairs[6][2] = {
+		{ 0, 1 }, { 0, 2 }, { 0, 3 }, { 1, 2 }, { 1, 3 }, { 2, 3 }
+	};
+	double r[4] = { 0.1, 0.4, 0.5, 0.9 }, adv[4], e;
+	struct ms_params p = params(2, MS_UNIFORM, 0, MS_SAMPLED);
+	enum ms_path path;
+	size_t f, s, t3a, t3b, i, a, nonc = 0, mem[4];
+	uint64_t seed;
+	int match, any;
+
+	p.scales = 3;
+	p.groups = 2;
+	p.dgs = MS_DGS_RANDOM;
+	for (seed = 0; seed < 60; seed++) {
+		p.seed = seed;
+		ck_assert_int_eq(msgrpo_group(r, NULL, NULL, 4, 5, &p, adv,
+		    &path), 0);
+		any = 0;
+		for (f = 0; f < 6; f++)
+		for (s = f + 1; s < 6; s++)
+		for (t3a = 0; t3a < 4; t3a++)
+		for (t3b = t3a + 1; t3b < 4; t3b++) {
+			match = 1;
+			for (i = 0; i < 4 && match; i++) {
+				double z2 = 0, n2 = 0, z3 = 0, n3 = 0;
+				size_t pp[2] = { f, s }, tt[2] = { t3a, t3b };
+
+				for (a = 0; a < 2; a++)
+					if (pairs[pp[a]][0] == i ||
+					    pairs[pp[a]][1] == i) {
+						z2 += zof(r, pairs[pp[a]], 2, i,
+						    p.eps);
+						n2++;
+					}
+				for (a = 0; a < 2; a++)
+					if (tt[a] != 3 - i) {
+						/* triple tt[a] leaves out
+						 * 3 - tt[a] */
+						size_t k, m = 0;
+
+						for (k = 0; k < 4; k++)
+							if (k != 3 - tt[a])
+								mem[m++] = k;
+						z3 += zof(r, mem, 3, i, p.eps);
+						n3++;
+					}
+				for (a = 0; a < 4; a++)
+					mem[a] = a;
+				e = zof(r, mem, 4, i, p.eps);
+				/* Scales without a pick holding i drop
+				 * out, the rest renormalized. */
+				e = ((n2 ? z2 / n2 : 0) + (n3 ? z3 / n3 : 0) +
+				    e) / ((n2 > 0) + (n3 > 0) + 1);
+				if (!close_rel(adv[i], e, 1e-12))
+					match = 0;
+			}
+			if (match) {
+				any = 1;
+				if (pairs[f][0] + pairs[f][1] +
+				    pairs[s][0] + pairs[s][1] != 6 ||
+				    pairs[f][0] == pairs[s][0] ||
+				    pairs[f][0] == pairs[s][1] ||
+				    pairs[f][1] == pairs[s][0] ||
+				    pairs[f][1] == pairs[s][1])
+					nonc++;
+			}
+		}
+		ck_assert_msg(any, "seed %ju: no random choice explains it",
+		    (uintmax_t)seed);
+	}
+	/* 4 of the 5 other pairs are not the complement. */
+	ck_assert_msg(nonc >= 20, "%zu of 60 not complements", nonc);
+}
+END_TEST
+
+/*
+ * The sampled path's cost (msgrpo_sampled.c's formula), by hand, nw = 1:
+ *  - G = 4, K = 8, M = 4 (clamped to the 3 scales 2, 3, 4): every
+ *    subgroup of each, N (3 tau + 1) = 6 * 7 + 4 * 10 + 1 * 13 = 95;
+ *  - G = 8, K = 2, M = 1 with --ms-dss fixed: the end of [2, 8], one
+ *    subgroup, 1 * 25 = 25;
+ *  - G = 8, K = 2, M = 7: each scale its own interval, each pool listed
+ *    (N tau), the greedy (K N 3) and the picks (K (3 tau + 1)):
+ *    tau 2: 56 + 168 + 14 = 238, 3: 168 + 336 + 20 = 524,
+ *    4: 280 + 420 + 26 = 726, 5: 280 + 336 + 32 = 648,
+ *    6: 168 + 168 + 38 = 374, 7: 56 + 48 + 44 = 148, 8: 25; 2683 in all,
+ *    and 2683 - 1476 = 1207 without the greedy (--ms-dgs random).
+ * Past the budget a group is refused in every mode that would sample it,
+ * before any work: K = 100000 at G = 64 took minutes.
+ */
+START_TEST(test_sampled_cost)
+{
+	double r[64], adv[64];
+	struct ms_params p = params(2, MS_UNIFORM, 0, MS_SAMPLED);
+	enum ms_path path;
+	size_t i;
+
+	ck_assert(msgrpo_sampled_cost(4, &p) == 95);
+	p.groups = 2;
+	p.scales = 1;
+	p.dss = MS_DSS_FIXED;
+	ck_assert(msgrpo_sampled_cost(8, &p) == 25);
+	p.scales = 7;
+	p.dss = MS_DSS_RANDOM;
+	ck_assert(msgrpo_sampled_cost(8, &p) == 2683);
+	p.dgs = MS_DGS_RANDOM;
+	ck_assert(msgrpo_sampled_cost(8, &p) == 1207);
+	for (i = 0; i < 64; i++)
+		r[i] = (double)i / 64;
+	p = params(2, MS_UNIFORM, 0, MS_SAMPLED);
+	p.groups = 100000;
+	ck_assert(msgrpo_sampled_cost(64, &p) > 1e10);
+	ck_assert_int_eq(msgrpo_group(r, NULL, NULL, 64, 0, &p, adv, &path),
+	    MSGRPO_SAMPLED_OVER);
+	p.mode = MS_AUTO;
+	ck_assert_int_eq(msgrpo_group(r, NULL, NULL, 64, 0, &p, adv, &path),
+	    MSGRPO_SAMPLED_OVER);
+	p.groups = 8;
+	ck_assert_int_eq(msgrpo_group(r, NULL, NULL, 64, 0, &p, adv, &path),
+	    0);
+	ck_assert_int_eq(path, MS_PATH_SAMPLED);
+	p.budget = msgrpo_sampled_cost(64, &p) * 0.99;
+	ck_assert_int_eq(msgrpo_group(r, NULL, NULL, 64, 0, &p, adv, &path),
+	    MSGRPO_SAMPLED_OVER);
 }
 END_TEST
 
@@ -754,6 +1072,10 @@ main(void)
 	tcase_add_test(tc, test_exact_vs_brute);
 	tcase_add_test(tc, test_sampled_equals_exact);
 	tcase_add_test(tc, test_sampled_order_free);
+	tcase_add_test(tc, test_sampled_unbiased);
+	tcase_add_test(tc, test_weights);
+	tcase_add_test(tc, test_dgs_random);
+	tcase_add_test(tc, test_sampled_cost);
 	tcase_add_test(tc, test_diverse_groups);
 	tcase_add_test(tc, test_dilated_scales);
 	tcase_add_test(tc, test_equal_and_small);

@@ -247,6 +247,37 @@ else
 	skip oom "rladv does not start under ulimit -v 200000 (a sanitizer build?)"
 fi
 
+# --- Bounded cost: sampled MS-GRPO -----------------------------------------
+# One group of 65535 records with distinct rewards: the exact path would
+# cost 2^65535, the sampled one (4 scales, 8 subgroups each) up to 5.5e8
+# units, past the default --ms-budget 1e8: refused before any work,
+# status 2 with FILE:LINE.  It was "out of memory" with no place: the
+# sampled path held two tables of (G - 1) * G doubles (68 GB).  With the
+# budget raised it runs, its memory linear in G (under 300 MB of address
+# space where it can be limited).  K = 100000 subgroups per scale on a
+# group of 64 (minutes of greedy selection) is refused at once too.
+awk 'BEGIN { for (i = 0; i < 65535; i++)
+	printf "{\"prompt_id\":\"big\",\"reward\":%d,\"logprobs\":[-1]}\n", (i * 7919) % 65521 }' >g65535.jsonl
+(ulimit -t 60; exec $TO "$rladv" -a msgrpo --no-tokens g65535.jsonl) >out 2>err
+st=$?
+expect msgrpo_big_group_budget 2 'g65535\.jsonl:1: group "big" .*sampled MS-GRPO would cost up to .* > --ms-budget'
+if (ulimit -v 300000 && "$rladv" good.jsonl) >/dev/null 2>&1; then
+	lim="ulimit -v 300000;"
+else
+	lim=""
+fi
+(eval "$lim"; ulimit -t 120; exec $TO "$rladv" -a msgrpo --ms-budget 1e9 \
+    --no-tokens g65535.jsonl) >out 2>err
+st=$?
+if [ "$st" -eq 0 ] && [ "$(wc -l <out)" -eq 65535 ] &&
+    grep -q '0 groups exact, 1 sampled' err; then ok; else
+	no msgrpo_big_group_runs "status $st, $(wc -l <out) lines: $(head -c 300 err)"; fi
+head -n 64 g65535.jsonl >g64.jsonl
+(ulimit -t 10; exec $TO "$rladv" -a msgrpo --ms-groups 100000 g64.jsonl) >out 2>err
+st=$?
+expect msgrpo_many_subgroups 2 'g64\.jsonl:1: group "big" .*lower --ms-groups'
+rm -f g65535.jsonl g64.jsonl
+
 # --- --max-line bounds a line ---------------------------------------------
 # With --max-line 1M the giant line is refused as data (status 1, FILE:LINE)
 # without reading it whole: it works in 100 MB of address space.
