@@ -838,5 +838,26 @@ got = [s["stratum"] for s in d["strata"]]
 assert got == "'"$order"'".split(" "), got
 '
 
+# --- Batches of --batch-groups under skip mode ----------------------------
+# Groups a (2 records), b (1: the wrong size, rejected whole), c and d:
+# --batch-groups 2 counts b, as compute does, so the batches are {a} and
+# {c, d} whether stats streams the groups or gathers them (--unsorted).
+for k in a:1 a:0 b:1 c:1 c:0 d:1 d:1; do
+	printf '{"prompt_id":"%s","reward":%s,"logprobs":[-0.5]}\n' \
+	    "${k%%:*}" "${k#*:}"
+done >bg.jsonl
+expect_rc 0 "batch-groups skip: streaming" "$RLADV" stats --json \
+    --group-size 2 --batch-groups 2 --on-error skip bg.jsonl
+mv out bg-stream.json
+expect_rc 0 "batch-groups skip: --unsorted" "$RLADV" stats --json \
+    --group-size 2 --batch-groups 2 --on-error skip --unsorted bg.jsonl
+py "batch-groups skip: same batches" bg-stream.json '
+u = json.load(open("out"))
+got = [(b["records"], b["groups"]) for b in d["batches"]]
+assert got == [(2, 1), (4, 2)], got
+assert got == [(b["records"], b["groups"]) for b in u["batches"]], u
+assert d["rejected"] == 1, d["rejected"]
+'
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
