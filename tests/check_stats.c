@@ -1,0 +1,231 @@
+/*
+ * check_stats.c - tests of rladv stats' sums (src/stats.c) on two small
+ * batches worked out by hand: records, groups, sizes, equal-reward
+ * groups, the table of fields used, strata and their reward moments,
+ * lengths by the sign of the advantage, the sign-length reading, and
+ * Theorem 1's split of the reward variance; then the total of the two.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "options.h"
+#include "record.h"
+#include "stats.h"
+#include "testutil.h"
+
+#define FNAME	"s.jsonl"
+
+/*
+ * Batch 1, group a: rewards 1 0 1 1 (mean 0.75), tool_calls 0 0 1 1,
+ * masks of 2, 2, 4, 4 ones.  Batch 2, group b: rewards 0.5 0.5 (equal),
+ * tool_calls 2 and none, no mask, 1 and 3 log-probs.
+ */
+static const char *const lines[] = {
+	"{\"prompt_id\":\"a\",\"tool_calls\":0,\"reward\":1,"
+	    "\"logprobs\":[-1,-1],\"mask\":[1,1]}",
+	"{\"prompt_id\":\"a\",\"tool_calls\":0,\"reward\":0,"
+	    "\"logprobs\":[-1,-1],\"mask\":[1,1]}",
+	"{\"prompt_id\":\"a\",\"tool_calls\":1,\"reward\":1,"
+	    "\"logprobs\":[-1,-1,-1,-1],\"mask\":[1,1,1,1]}",
+	"{\"prompt_id\":\"a\",\"tool_calls\":1,\"reward\":1,"
+	    "\"logprobs\":[-1,-1,-1,-1],\"mask\":[1,1,1,1]}",
+	"{\"prompt_id\":\"b\",\"tool_calls\":2,\"reward\":0.5,"
+	    "\"logprobs\":[-1]}",
+	"{\"prompt_id\":\"b\",\"reward\":0.5,\"logprobs\":[-1,-1,-1]}",
+};
+
+/* Lines from..to - 1 as one batch of one group, handed to stats_add. */
+static void
+add_batch(struct stats *s, struct gbatch *b, const struct prefs *p,
+    size_t from, size_t to)
+{
+	struct buf keys = { 0 }, runs = { 0 };
+	struct diag d = { 0 };
+	struct record r;
+	struct batch v;
+	size_t i;
+
+	batch_reset(b, 1);
+	for (i = from; i < to; i++) {
+		keys.len = runs.len = 0;
+		ck_assert_int_eq(record_parse(lines[i], strlen(lines[i]),
+		    &p->fields, &r, &keys, &runs, FNAME, i + 1, &d), 0);
+		batch_add(b, &r, &keys, &runs, lines[i], strlen(lines[i]), 1,
+		    FNAME, i + 1, 0);
+	}
+	batch_view(b, &v, 0);
+	ck_assert_int_eq(stats_add(s, b, &v, &d), 0);
+	buf_free(&keys);
+	buf_free(&runs);
+}
+
+START_TEST(two_batches)
+{
+	struct prefs p;
+	struct stats s;
+	struct gbatch *b = batch_new();
+	struct stats_use u[STATS_MAXUSE];
+	const struct stats_acc *a, *t;
+	const struct strata_mom *m;
+	char verdict[128], cmp[128], why[128];
+	double gap, rel, cv;
+	size_t n, *ix;
+	char *lab;
+
+	options_defaults(&p);
+	p.fields.need_stratum = 0;
+	stats_init(&s, &p);
+	add_batch(&s, b, &p, 0, 4);
+	add_batch(&s, b, &p, 4, 6);
+	stats_finish(&s, 3);
+	ck_assert_uint_eq(s.nbatch, 2);
+	ck_assert_uint_eq(s.rejected, 3);
+
+	/* Batch 1: squares about 0.75 are 1/16 9/16 1/16 1/16: 3/4 in all;
+	 * about the cells' means 0.5 and 1: 1/4 1/4 0 0, within 1/2; the
+	 * cells 2 (0.5 - 0.75)^2 + 2 (1 - 0.75)^2, between 1/4. */
+	a = &s.batch[0];
+	ck_assert_str_eq(a->label, "1");
+	ck_assert_str_eq(a->where, "s.jsonl:1");
+	ck_assert(a->records == 4 && a->groups == 1 && a->zero_std == 0);
+	ck_assert(a->ss_total == 0.75 && a->ss_within == 0.5 &&
+	    a->ss_between == 0.25);
+	ck_assert(a->share_groups == 1);
+	ck_assert_rel(a->share_sum, 1.0 / 3, 1e-15);
+	/* Advantages' signs: + - + +, lengths 2 4 4 against 2. */
+	ck_assert(a->pos.n == 3 && a->neg.n == 1 && a->zero == 0);
+	ck_assert_rel(strata_mom_mean(&a->pos), 10.0 / 3, 1e-15);
+	ck_assert(strata_mom_mean(&a->neg) == 2);
+	/* Batch 2: equal rewards, no spread, no sign. */
+	a = &s.batch[1];
+	ck_assert_str_eq(a->label, "2");
+	ck_assert_str_eq(a->where, "s.jsonl:5");
+	ck_assert(a->zero_std == 1 && a->ss_total == 0 && a->zero == 2);
+	ck_assert(a->share_groups == 0 && a->with_stratum == 1);
+
+	/* The total. */
+	t = &s.total;
+	ck_assert(t->records == 6 && t->groups == 2 && t->zero_std == 1);
+	ck_assert(t->nhist == 2 && t->hist[0].size == 2 &&
+	    t->hist[0].groups == 1 && t->hist[1].size == 4);
+	ck_assert(t->ss_total == 0.75 && t->ss_between == 0.25);
+	ck_assert_rel(stats_pooled(t->ss_within, t->records), 0.5 / 6, 1e-15);
+	ck_assert(stats_pooled(1, 0) == 0);
+	/* Lengths 2 2 4 4 1 3: mean 8/3, population variance 11/9. */
+	ck_assert_rel(strata_mom_mean(&t->len), 8.0 / 3, 1e-15);
+	ck_assert_rel(strata_mom_var(&t->len), 11.0 / 9, 1e-14);
+	/* Gap 10/3 - 2 = 4/3, 1/2 of the mean; CV sqrt(11)/8 = 0.41: the
+	 * gap is the larger, seq-mean is favoured. */
+	ck_assert_int_eq(stats_reading(t, &gap, &rel, &cv), STATS_FAV_SEQ);
+	ck_assert_rel(gap, 4.0 / 3, 1e-14);
+	ck_assert_rel(rel, 0.5, 1e-14);
+	ck_assert_rel(cv, sqrt(11) / 8, 1e-14);
+	stats_reading_text(t, verdict, cmp, why, sizeof(why));
+	ck_assert_str_eq(verdict, "seq-mean favoured over token-mean");
+	ck_assert_str_eq(cmp, "|gap|/mean 0.500 > length CV 0.415");
+	/* Batch 2 alone has no sign at all. */
+	ck_assert_int_eq(stats_reading(&s.batch[1], &gap, &rel, &cv),
+	    STATS_FAV_NONE);
+
+	/* Strata in reading order: 0 (1, 0), 1 (1, 1), 2 (0.5), none. */
+	ix = strata_sorted(&t->strata);
+	ck_assert_uint_eq(keymap_count(&t->strata), 4);
+	lab = strata_label_of(&t->strata, ix[0]);
+	ck_assert_str_eq(lab, "0");
+	free(lab);
+	lab = strata_label_of(&t->strata, ix[3]);
+	ck_assert_str_eq(lab, "(none)");
+	free(lab);
+	m = stats_rewards(t, ix[0]);
+	ck_assert(m->n == 2 && strata_mom_mean(m) == 0.5 &&
+	    strata_mom_std(m) == 0.5);
+	m = stats_rewards(t, ix[1]);
+	ck_assert(m->n == 2 && strata_mom_mean(m) == 1 &&
+	    strata_mom_std(m) == 0);
+	ck_assert(stats_rewards(t, ix[3])->n == 1);
+	free(ix);
+
+	/* The table of fields used, role by role. */
+	n = stats_uses(&s, t, u);
+	ck_assert_uint_eq(n, 7);
+	ck_assert(u[0].role == STATS_GROUP && u[0].records == 6);
+	ck_assert_str_eq(u[0].name, "prompt_id");
+	ck_assert(u[3].role == STATS_MASK && u[3].records == 4);
+	ck_assert_str_eq(u[3].name, "mask");
+	ck_assert(u[4].role == STATS_MASK && u[4].name == NULL &&
+	    u[4].records == 2);
+	ck_assert(u[5].role == STATS_STRATUM && u[5].records == 5);
+	ck_assert_str_eq(u[5].name, "tool_calls");
+	ck_assert(u[6].role == STATS_STRATUM && u[6].name == NULL &&
+	    u[6].records == 1);
+	ck_assert_str_eq(stats_role_names[STATS_LOGPROBS], "logprobs");
+
+	stats_free(&s);
+	batch_free(b);
+}
+END_TEST
+
+START_TEST(streamed_parts)
+{
+	/* A batch handed over in parts (streaming): one figure set. */
+	struct prefs p;
+	struct stats s;
+	struct gbatch *b = batch_new();
+	struct buf keys = { 0 }, runs = { 0 };
+	struct diag d = { 0 };
+	struct record r;
+	struct batch v;
+	size_t i;
+
+	options_defaults(&p);
+	p.fields.need_stratum = 0;
+	stats_init(&s, &p);
+	for (i = 0; i < 6; i++) {
+		if (i == 0 || i == 4) {
+			/* a new group: the first part starts the batch, the
+			 * second continues it */
+			batch_reset(b, i == 0);
+		}
+		keys.len = runs.len = 0;
+		ck_assert_int_eq(record_parse(lines[i], strlen(lines[i]),
+		    &p.fields, &r, &keys, &runs, FNAME, i + 1, &d), 0);
+		batch_add(b, &r, &keys, &runs, lines[i], strlen(lines[i]), 1,
+		    FNAME, i + 1, 0);
+		if (i == 3 || i == 5) {
+			batch_view(b, &v, 0);
+			ck_assert_int_eq(stats_add(&s, b, &v, &d), 0);
+		}
+	}
+	stats_finish(&s, 0);
+	ck_assert_uint_eq(s.nbatch, 1);
+	ck_assert(s.batch[0].records == 6 && s.batch[0].groups == 2);
+	ck_assert_str_eq(s.batch[0].where, "s.jsonl:1");
+	buf_free(&keys);
+	buf_free(&runs);
+	stats_free(&s);
+	batch_free(b);
+}
+END_TEST
+
+static Suite *
+stats_suite(void)
+{
+	Suite *s = suite_create("stats");
+	TCase *tc;
+
+	tc = tcase_create("sums");
+	tcase_add_test(tc, two_batches);
+	tcase_add_test(tc, streamed_parts);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	return tu_run(stats_suite());
+}
