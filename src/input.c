@@ -26,7 +26,7 @@
 #include "input.h"
 #include "reader.h"
 
-#define RELEASE_STEP ((size_t)1 << 20)	/* least mapped bytes let go */
+#define RELEASE_STEP ((size_t)64 << 10) /* least mapped bytes let go */
 
 struct input {
 	char *const	*names;
@@ -314,7 +314,7 @@ input_release(struct input *in, const char *keep)
 		return;
 	/* Pages of the mapped file before the line still wanted leave our
 	 * resident set (they stay in the page cache), so memory follows
-	 * the batch: in steps of a megabyte at least, for callers that
+	 * the batch: in steps of 64 KiB at least, for callers that
 	 * release line by line. */
 	if (keep == NULL)
 		keep = in->map + in->mapoff;
