@@ -44,7 +44,7 @@ CUFLAGS	 = -O2 -std=c++17 -fmad=false -Xcompiler -ffp-contract=off,-Wall,-Wextra
 endif
 
 # gzip through Intel ISA-L where pkg-config finds libisal (make deps
-# installs it), several times faster than zlib; ISAL=0 builds the
+# installs it), 2-4 times faster than zlib; ISAL=0 builds the
 # zlib-only variant, in a directory of its own.
 GZ_BASE	:= $(BUILD)
 ISAL	?= $(shell pkg-config --exists libisal 2>/dev/null && echo 1 || echo 0)

@@ -8,7 +8,7 @@
 #           conformance and agreement checkers
 #   fuzz    clang and its libFuzzer runtime, for fuzzing for time
 #   isal    Intel ISA-L (libisal-dev), which inflates and deflates gzip
-#           several times faster than zlib; optional: without it rladv
+#           2-4 times faster than zlib; optional: without it rladv
 #           builds with zlib alone, so it is installed when possible and
 #           its absence is never an error
 # Without -n (make deps, make deps-fuzz) it installs what is missing with

@@ -1,9 +1,10 @@
 /*
  * gunzip.c - gzip decoding, every member of a stream in turn.
  *
- * Intel ISA-L inflates several times faster than zlib (its Huffman
- * decoding reads many symbols per table look-up); rladv uses it when it
- * is built with it and zlib otherwise, behind the same calls.
+ * Intel ISA-L inflates about twice as fast as zlib (0.24 s of CPU
+ * against 0.45 s for the 200 MB bench input at gzip -1; its Huffman
+ * decoding reads several symbols per table look-up); rladv uses it when
+ * it is built with it and zlib otherwise, behind the same calls.
  *
  * Both stop exactly after a member's trailer (ISA-L reads its input 8
  * bytes at a time, but reads a gzip trailer on its own), so the next byte
