@@ -229,6 +229,7 @@ check test: rladv unit
 	@sh tests/html.sh ./rladv
 	@$(MAKE) --no-print-directory io-check
 	@sh tests/shard.sh ./rladv
+	@sh tests/slurm.sh ./rladv
 	@sh tests/help_synopsis.sh ./rladv man/rladv.1
 	@sh tests/man_examples.sh ./rladv man/rladv.1
 	@python3 tests/conformance/check.py ./rladv

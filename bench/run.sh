@@ -169,3 +169,4 @@ g64=$(( $(wc -l < $D/ms64c.jsonl) / 64 ))
 row "rladv -a msgrpo sampled, cont. G=64" $(wc -c < $D/ms64c.jsonl) $((g64 * 64)) - ./rladv \
     -a msgrpo --ms-mode sampled $D/ms64c.jsonl
 awk -v s=$secs -v g=$g64 'BEGIN { printf "  sampled M=4 K=8, G=64:        %6.2f ms per group\n", s*1000/g }'
+sh bench/shard.sh
