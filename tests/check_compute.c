@@ -3,9 +3,9 @@
  * rewards past 2^500 are computed on r * 2^-k, and the advantages of the
  * estimators that scale with r (drgrpo, rloo, opo, gpg) are scaled back
  * by 2^k, while those that do not (grpo, msgrpo) are left alone, and
- * those that read more than the rewards (remax, loo) are not prescaled.  Rewards
- * near the largest double, whose sums overflow unless prescaled, and
- * exact powers of two, so that every expected value below is exact.
+ * those that read more than the rewards (remax, loo) are not prescaled.
+ * Rewards near the largest double, whose sums overflow unless prescaled,
+ * and exact powers of two, so that every expected value below is exact.
  */
 #include <check.h>
 #include <math.h>
@@ -78,87 +78,42 @@ run(struct two *t, const char *name, double scale, struct adv_params *p)
 } while (0)
 
 /*
- * drgrpo: A = r - mean.  Prescaled by 2^-1023 the rewards are 1 and 1.5,
- * mean 1.25, A = -0.25 and 0.25, scaled back: -+2^1021.
+ * At 2^1023 the rewards are 1 and 1.5 once prescaled by 2^-1023.
+ *  - drgrpo: A = r - mean = -+0.25, scaled back: -+2^1021.
+ *  - rloo: A_i = r_i - r_j = -+0.5, back: -+2^1022.
+ *  - opo: baseline sum T r / sum T = (1 + 3 * 1.5) / 4 = 1.375, so
+ *    A = -0.375 and 0.125, back: -3 * 2^1020 and 2^1020.
+ *  - gpg: alpha = 2/2 = 1, A = r - mean: -+0.25, back: -+2^1021.
+ *  - grpo divides by the deviation: -+0.25 / (0.25 + eps 2^-1023), and
+ *    eps 2^-1023 is lost next to 0.25, so exactly -+1, not scaled back.
+ *  - msgrpo of a group of two is the one subgroup's z, grpo's -+1.
+ *  - remax and loo are not prescaled: r - b = 0 and 2^1022; a group of
+ *    two under loo: r_i - r_j = -+2^1022, computed as it is.
  */
-START_TEST(drgrpo_scaled_back)
+static const struct {
+	const char	*name;
+	double		 a0, a1;
+} near_max[] = {
+	{ "drgrpo", -0x1p1021, 0x1p1021 },
+	{ "rloo", -0x1p1022, 0x1p1022 },
+	{ "opo", -0x3p1020, 0x1p1020 },
+	{ "gpg", -0x1p1021, 0x1p1021 },
+	{ "grpo", -1, 1 },
+	{ "msgrpo", -1, 1 },
+	{ "remax", 0, 0x1p1022 },
+	{ "loo", -0x1p1022, 0x1p1022 },
+};
+
+START_TEST(near_max_rewards)
 {
 	struct adv_params p;
 	struct two t;
 
-	run(&t, "drgrpo", 0x1p1023, &p);
-	ck_assert_exact(t.adv[0], -0x1p1021);
-	ck_assert_exact(t.adv[1], 0x1p1021);
-}
-END_TEST
-
-/* rloo: A_i = r_i - r_j in a group of two: -+0.5, back: -+2^1022. */
-START_TEST(rloo_scaled_back)
-{
-	struct adv_params p;
-	struct two t;
-
-	run(&t, "rloo", 0x1p1023, &p);
-	ck_assert_exact(t.adv[0], -0x1p1022);
-	ck_assert_exact(t.adv[1], 0x1p1022);
-}
-END_TEST
-
-/*
- * opo: baseline sum T r / sum T = (1 + 3 * 1.5) / 4 = 1.375 prescaled,
- * A = -0.375 and 0.125, back: -3 * 2^1020 and 2^1020.
- */
-START_TEST(opo_scaled_back)
-{
-	struct adv_params p;
-	struct two t;
-
-	run(&t, "opo", 0x1p1023, &p);
-	ck_assert_exact(t.adv[0], -0x3p1020);
-	ck_assert_exact(t.adv[1], 0x1p1020);
-}
-END_TEST
-
-/*
- * grpo divides by the deviation: A = -+0.25 / (0.25 + eps 2^-1023), and
- * eps 2^-1023 is lost next to 0.25, so exactly -+1, not scaled back.
- */
-START_TEST(grpo_not_scaled_back)
-{
-	struct adv_params p;
-	struct two t;
-
-	run(&t, "grpo", 0x1p1023, &p);
-	ck_assert_exact(t.adv[0], -1);
-	ck_assert_exact(t.adv[1], 1);
-}
-END_TEST
-
-/* gpg: alpha = 2/2 = 1, A = r - mean: -+0.25 prescaled, -+2^1021 back. */
-START_TEST(gpg_scaled_back)
-{
-	struct adv_params p;
-	struct two t;
-
-	run(&t, "gpg", 0x1p1023, &p);
-	ck_assert_exact(t.adv[0], -0x1p1021);
-	ck_assert_exact(t.adv[1], 0x1p1021);
-}
-END_TEST
-
-/* remax and loo are not prescaled: r - b = 0 and 2^1022; a group of
- * two under loo: r_i - r_j = -+2^1022, computed as it is. */
-START_TEST(not_prescaled)
-{
-	struct adv_params p;
-	struct two t;
-
-	run(&t, "remax", 0x1p1023, &p);
-	ck_assert_exact(t.adv[0], 0);
-	ck_assert_exact(t.adv[1], 0x1p1022);
-	run(&t, "loo", 0x1p1023, &p);
-	ck_assert_exact(t.adv[0], -0x1p1022);
-	ck_assert_exact(t.adv[1], 0x1p1022);
+	run(&t, near_max[_i].name, 0x1p1023, &p);
+	ck_assert_msg(t.adv[0] == near_max[_i].a0 &&
+	    t.adv[1] == near_max[_i].a1, "%s: %a %a, expected %a %a",
+	    near_max[_i].name, t.adv[0], t.adv[1], near_max[_i].a0,
+	    near_max[_i].a1);
 }
 END_TEST
 
@@ -226,19 +181,14 @@ START_TEST(reward_transform)
 }
 END_TEST
 
-/*
- * MS-GRPO of a group of two is the one subgroup's z: -+1 as grpo's; and
- * the group it computed on the prescaled copy is counted in the caller's
- * parameters.
- */
+/* The group MS-GRPO computed on the prescaled copy is counted in the
+ * caller's parameters. */
 START_TEST(msgrpo_counts_kept)
 {
 	struct adv_params p;
 	struct two t;
 
 	run(&t, "msgrpo", 0x1p1023, &p);
-	ck_assert_exact(t.adv[0], -1);
-	ck_assert_exact(t.adv[1], 1);
 	ck_assert_uint_eq(p.ms_exact, 1);
 	ck_assert_uint_eq(p.ms_sampled, 0);
 }
@@ -275,12 +225,8 @@ compute_suite(void)
 	Suite *s = suite_create("compute");
 	TCase *tc = tcase_create("prescale");
 
-	tcase_add_test(tc, drgrpo_scaled_back);
-	tcase_add_test(tc, rloo_scaled_back);
-	tcase_add_test(tc, opo_scaled_back);
-	tcase_add_test(tc, grpo_not_scaled_back);
-	tcase_add_test(tc, gpg_scaled_back);
-	tcase_add_test(tc, not_prescaled);
+	tcase_add_loop_test(tc, near_max_rewards, 0,
+	    sizeof(near_max) / sizeof(near_max[0]));
 	tcase_add_test(tc, whiten_eps_scaled);
 	tcase_add_test(tc, reward_transform);
 	tcase_add_test(tc, msgrpo_counts_kept);
