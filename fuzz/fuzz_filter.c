@@ -421,7 +421,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		argv[argc++] = "--stratum-key";
 		argv[argc++] = "tool_calls,search_ok";
 	}
-	if (s2 & 8) {
+	/* Only the estimators that compute GN take it (others refuse). */
+	if ((s2 & 8) && ((s0 & 7) == 0 || (s0 & 7) == 1 || (s0 & 7) == 4)) {
 		argv[argc++] = "--gn-scope";
 		argv[argc++] = "batch";
 	}

@@ -36,20 +36,38 @@ single(const struct adv_params *p, enum est_kind k)
 	return (p->single & EST_BIT(k)) != 0;
 }
 
+/* The deviation the options make, over scope. */
+static struct advmath_dev
+dev(const struct adv_params *p, enum std_scope scope)
+{
+	struct advmath_dev v;
+
+	v.sample = p->sample;
+	v.eps = p->eps;
+	v.inside = p->eps_inside;
+	v.scope = scope;
+	return v;
+}
+
 /*
  * GN, the group-normalized advantage (GRPO; "GN" in Stratified GRPO):
  *   A_i = (r_i - mu) / (sigma + eps)
  * with mu and sigma of the group (default), sigma of the batch
  * (--std-scope batch, TRL's scale_rewards="batch"), no division
  * (--std-scope none), or both of the batch (--gn-scope batch, Stratified
- * GRPO Algorithm 1 step 1 read literally).
+ * GRPO Algorithm 1 step 1 read literally; with --std-scope none the
+ * baseline shared by the whole batch, r_i - mean, of its Sec. 3.2).
+ * --eps-inside divides by sqrt(sigma^2 + eps) (Balanced Aggregation
+ * Eq. 2-3).
  */
 static void
 gn_group(const struct batch *b, size_t g, const struct adv_params *p,
     const struct advmath_mom *bm, enum est_kind k, double *out)
 {
-	advmath_gn_group(b->r + b->goff[g], gsize(b, g), p->sample, p->eps,
-	    p->std_scope, p->gn_batch, bm, single(p, k), out);
+	struct advmath_dev v = dev(p, p->std_scope);
+
+	advmath_gn_group(b->r + b->goff[g], gsize(b, g), &v, p->gn_batch, bm,
+	    single(p, k), out);
 }
 
 static struct advmath_mom
@@ -94,14 +112,21 @@ centered(const struct batch *b, const struct adv_params *p, enum est_kind k,
 	gn_batch(b, &q, k, adv);
 }
 
-/* drgrpo: A_i = r_i - mu.  Source: Dr. GRPO ("Understanding R1-Zero-Like
- * Training"), which drops the division by sigma; OpenRLHF's dr_grpo. */
+/*
+ * drgrpo: A_i = r_i - mu.  Source: Dr. GRPO ("Understanding R1-Zero-Like
+ * Training"), which drops the division by sigma; OpenRLHF's dr_grpo.  With
+ * --gn-scope batch mu is the batch's: the global baseline A_G = R - R_global
+ * of Stratified GRPO Sec. 3.2 (Proposition 1, Theorem 1), over the batch.
+ */
 static int
 adv_drgrpo(const struct batch *b, struct adv_params *p, double *adv,
     struct diag *d)
 {
+	struct adv_params q = *p;
+
 	(void)d;
-	centered(b, p, EST_DRGRPO, adv);
+	q.std_scope = STD_NONE;
+	gn_batch(b, &q, EST_DRGRPO, adv);
 	return 0;
 }
 
@@ -123,27 +148,32 @@ adv_rloo(const struct batch *b, struct adv_params *p, double *adv,
 /*
  * san: A_i = (r_i - mu_k) / (sigma_k + eps) over the stratum k of i inside
  * its group.  Source: Stratified GRPO, Definition 1 (Stratified Advantage
- * Normalization).  A stratum of one has no peer: 0.
+ * Normalization).  A stratum of one has no peer: 0.  As the estimator
+ * -a san, --std-scope none gives the stratum baseline without division,
+ * A_S = R - mean_k (Sec. 3.2), and --std-scope batch divides by the
+ * batch's deviation; inside stratified it is Definition 1 as written.
  */
 static void
 san_group(const struct batch *b, size_t g, const struct adv_params *p,
-    double *out)
+    enum std_scope scope, const struct advmath_mom *bm, double *out)
 {
+	struct advmath_dev v = dev(p, scope);
 	size_t o = b->goff[g];
 
 	advmath_san_group(b->r + o, b->strat + o, b->nstrat[g], gsize(b, g),
-	    p->sample, p->eps, single(p, EST_SAN), out);
+	    &v, bm, single(p, EST_SAN), out);
 }
 
 static int
 adv_san(const struct batch *b, struct adv_params *p, double *adv,
     struct diag *d)
 {
+	struct advmath_mom bm = batch_moments(b, p);
 	size_t g;
 
 	(void)d;
 	for (g = 0; g < b->ngroups; g++)
-		san_group(b, g, p, adv + b->goff[g]);
+		san_group(b, g, p, p->std_scope, &bm, adv + b->goff[g]);
 	return 0;
 }
 
@@ -163,7 +193,7 @@ adv_stratified(const struct batch *b, struct adv_params *p, double *adv,
 		return diag_set(d, EXIT_IO, "out of memory");
 	for (g = 0; g < b->ngroups; g++) {
 		o = b->goff[g];
-		san_group(b, g, p, adv + o);
+		san_group(b, g, p, STD_GROUP, &bm, adv + o);
 		gn_group(b, g, p, &bm, EST_STRATIFIED, gn + o);
 		for (i = o; i < b->goff[g + 1]; i++)
 			adv[i] = advmath_mix(p->alpha, adv[i], gn[i]);
@@ -369,11 +399,6 @@ adv_grpo_whiten(const struct batch *b, struct adv_params *p, double *adv,
 	return 0;
 }
 
-/*
- * msgrpo: A_i = sum_tau w_tau mean_{S ni i, |S| = tau} (r_i - mu_S) /
- * (sigma_S + eps).  Source: MS-GRPO, Eq. 3-6; the sampled path is its
- * Sec. 3.2.  The work is in msgrpo.c and its siblings.
- */
 /* Why msgrpo_group() refused group g (rc), with the group's place. */
 static int
 ms_refuse(const struct batch *b, size_t g, const struct adv_params *p,
@@ -414,6 +439,12 @@ ms_refuse(const struct batch *b, size_t g, const struct adv_params *p,
 	}
 }
 
+/*
+ * msgrpo: A_i = sum_tau w_tau mean_{S ni i, |S| = tau} (r_i - mu_S) /
+ * (sigma_S + eps).  Source: MS-GRPO, Eq. 3-6; the sampled path is its
+ * Sec. 3.2.  The work is in msgrpo.c and its siblings.  sigma_S divides
+ * by n - 1 with --std sample, and is sqrt(var + eps) with --eps-inside.
+ */
 static int
 adv_msgrpo(const struct batch *b, struct adv_params *p, double *adv,
     struct diag *d)
@@ -422,7 +453,7 @@ adv_msgrpo(const struct batch *b, struct adv_params *p, double *adv,
 	enum ms_path path;
 	int rc;
 
-	p->ms.eps = p->eps;
+	msgrpo_from(&p->ms, p->eps, p->sample, p->eps_inside);
 	for (g = 0; g < b->ngroups; g++) {
 		o = b->goff[g];
 		rc = msgrpo_group(b->r + o, b->T + o, b->tie + o, gsize(b, g),
@@ -438,17 +469,18 @@ adv_msgrpo(const struct batch *b, struct adv_params *p, double *adv,
 }
 
 const struct estimator advantage_table[] = {
-	{ "grpo", adv_grpo, EST_GRPO, 0,
+	{ "grpo", adv_grpo, EST_GRPO, ADV_DEV,
 	    "(r - mean) / (std + eps) within the group (GRPO)" },
 	{ "drgrpo", adv_drgrpo, EST_DRGRPO, ADV_SCALES,
 	    "r - mean within the group (Dr. GRPO)" },
 	{ "rloo", adv_rloo, EST_RLOO, ADV_SCALES,
 	    "r - mean of the other responses (RLOO)" },
-	{ "san", adv_san, EST_SAN, ADV_STRATA,
+	{ "san", adv_san, EST_SAN, ADV_STRATA | ADV_DEV,
 	    "normalized within the stratum (Stratified GRPO, SAN)" },
-	{ "stratified", adv_stratified, EST_STRATIFIED, ADV_STRATA,
+	{ "stratified", adv_stratified, EST_STRATIFIED,
+	    ADV_STRATA | ADV_DEV,
 	    "alpha SAN + (1 - alpha) GRPO (Stratified GRPO)" },
-	{ "msgrpo", adv_msgrpo, EST_MSGRPO, ADV_TIE,
+	{ "msgrpo", adv_msgrpo, EST_MSGRPO, ADV_TIE | ADV_DEV,
 	    "multi-scale subgroup average (MS-GRPO)" },
 	{ "opo", adv_opo, EST_OPO, ADV_SCALES,
 	    "r - length-weighted mean (OPO, as in verl)" },
@@ -466,7 +498,8 @@ const struct estimator advantage_table[] = {
 	    "r - the greedy response's reward, --baseline-key (ReMax)" },
 	{ "loo", adv_loo, EST_LOO, ADV_MIXED,
 	    "r - mean of the others, / their std if > 0 (NeMo-RL)" },
-	{ "grpo-whiten", adv_grpo_whiten, EST_GRPO_WHITEN, ADV_BATCH,
+	{ "grpo-whiten", adv_grpo_whiten, EST_GRPO_WHITEN,
+	    ADV_BATCH | ADV_DEV,
 	    "GRPO, then whitened over the batch (AReaL)" },
 	{ NULL, NULL, EST_GRPO, 0, NULL }
 };
@@ -516,17 +549,44 @@ advantage_find(const char *name)
 	return NULL;
 }
 
+/* The estimators that compute GN, which --gn-scope batch changes. */
+static int
+has_gn(enum est_kind k)
+{
+	return k == EST_GRPO || k == EST_DRGRPO || k == EST_STRATIFIED ||
+	    k == EST_GRPO_WHITEN;
+}
+
+int
+advantage_check(const struct estimator *e, const struct adv_params *p,
+    struct diag *d)
+{
+	if (p->eps_inside && !(e->flags & ADV_DEV))
+		return diag_set(d, EXIT_USAGE, "--eps-inside: -a %s divides "
+		    "by no deviation of the rewards; it applies to grpo, san, "
+		    "stratified, msgrpo and grpo-whiten", e->name);
+	if (p->random_strata && !(e->flags & ADV_STRATA))
+		return diag_set(d, EXIT_USAGE, "--random-strata: -a %s has no "
+		    "strata; use -a san or -a stratified", e->name);
+	if (p->gn_batch && !has_gn(e->kind))
+		return diag_set(d, EXIT_USAGE, "--gn-scope batch: -a %s "
+		    "computes no GN; it applies to grpo, drgrpo, stratified "
+		    "and grpo-whiten", e->name);
+	return 0;
+}
+
 unsigned
 advantage_flags(const struct estimator *e, const struct adv_params *p)
 {
 	unsigned f = e->flags;
 	int gn = e->kind == EST_GRPO || e->kind == EST_STRATIFIED ||
 	    e->kind == EST_GRPO_WHITEN, passk = e->kind == EST_PASSK;
+	int san = e->kind == EST_SAN;
 
-	if ((gn && p->gn_batch) || ((gn || passk) &&
-	    p->std_scope == STD_BATCH))
+	if (((gn || e->kind == EST_DRGRPO) && p->gn_batch) ||
+	    ((gn || passk || san) && p->std_scope == STD_BATCH))
 		f |= ADV_BATCH;
-	if (gn && !p->gn_batch && p->std_scope == STD_NONE)
+	if ((gn || san) && p->std_scope == STD_NONE)
 		f |= e->kind == EST_STRATIFIED ? ADV_MIXED :
 		    e->kind == EST_GRPO_WHITEN ? 0 : ADV_SCALES;
 	if (passk && p->std_scope == STD_NONE)

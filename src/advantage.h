@@ -21,6 +21,12 @@ struct adv_params {
 	double		alpha;		/* --alpha */
 	enum std_scope	std_scope;	/* --std-scope */
 	int		gn_batch;	/* --gn-scope batch */
+	int		eps_inside;	/* --eps-inside: sqrt(var + eps) */
+	/* compute.c's, before any estimator runs: */
+	int		drop_zero;	/* --drop-zero-std: groups of equal
+					   rewards leave the batch */
+	int		random_strata;	/* --random-strata: each group's
+					   stratum labels shuffled */
 	/* Kinds (EST_BIT) whose group of one takes verl's rule, mean 0 and
 	 * std 1 (a preset's); passk then refuses, as verl raises. */
 	unsigned	single;
@@ -42,6 +48,8 @@ struct adv_params {
 #define ADV_BASE	16	/* reads the baseline field (remax) */
 #define ADV_TIE		32	/* orders equal records by their identity
 				   (struct batch's tie) */
+#define ADV_DEV		64	/* divides by a deviation that
+				   --eps-inside can take */
 
 struct estimator {
 	const char	*name;
@@ -74,6 +82,13 @@ int	advantage_passk_single(const struct batch *b,
 	    const struct adv_params *p, struct diag *d);
 /* gpg's alpha = B / max(#{i : r_i != 0}, 1) over the batch. */
 double	advantage_gpg_alpha(const struct batch *b);
+/*
+ * Refuses an option that the estimator would ignore (--eps-inside
+ * without a deviation, --random-strata without strata, --gn-scope batch
+ * where no GN is computed): status 2 in d.
+ */
+int	advantage_check(const struct estimator *e,
+	    const struct adv_params *p, struct diag *d);
 /* ADV_BATCH as the options make it (--std-scope/--gn-scope batch). */
 unsigned advantage_flags(const struct estimator *e,
 	    const struct adv_params *p);

@@ -24,6 +24,7 @@ struct advmath_mom {
 	double	n;		/* members */
 	double	mean;
 	double	std;		/* population, or sample with n-1 */
+	double	var;		/* std squared, as summed */
 	int	equal;		/* every reward is the same (exactly) */
 };
 
@@ -57,7 +58,7 @@ advmath_moments(const double *r, const uint32_t *sel, uint32_t k, size_t n,
 	m.mean = c ? s / (double)c : 0;
 	if (m.equal) {
 		m.mean = c ? first : 0;
-		m.std = 0;
+		m.std = m.var = 0;
 		return m;
 	}
 	for (i = 0; i < n; i++) {
@@ -67,10 +68,40 @@ advmath_moments(const double *r, const uint32_t *sel, uint32_t k, size_t n,
 		ss += d * d;
 	}
 	if (sample)
-		m.std = c > 1 ? sqrt(ss / (double)(c - 1)) : 0;
+		m.var = c > 1 ? ss / (double)(c - 1) : 0;
 	else
-		m.std = sqrt(ss / (double)c);
+		m.var = ss / (double)c;
+	m.std = sqrt(m.var);
 	return m;
+}
+
+/*
+ * How a set's deviation divides, as the options shape it (--std, --eps,
+ * --eps-inside, --std-scope): the group estimators' one argument for it.
+ */
+struct advmath_dev {
+	int		sample;		/* the deviation divides by n - 1 */
+	double		eps;
+	int		inside;		/* sqrt(var + eps), not std + eps */
+	enum std_scope	scope;		/* the set's own, the batch's, none */
+};
+
+/*
+ * The denominator of a set with moments m: std + eps, or with --eps-inside
+ * sqrt(var + eps), the deviation of Balanced Aggregation's Eq. 2 (which
+ * also keeps a set of equal rewards from dividing by a bare eps).
+ */
+ADV_HD static inline double
+advmath_den(const struct advmath_mom *m, const struct advmath_dev *dv)
+{
+	return dv->inside ? sqrt(m->var + dv->eps) : m->std + dv->eps;
+}
+
+/* The same for a deviation of 1 (verl's group of one). */
+ADV_HD static inline double
+advmath_den1(const struct advmath_dev *dv)
+{
+	return dv->inside ? sqrt(1 + dv->eps) : 1 + dv->eps;
 }
 
 /* (r - mean) / (std + eps), exactly 0 for a set of equal rewards. */
@@ -82,14 +113,37 @@ advmath_norm(double r, const struct advmath_mom *m, double eps)
 	return (r - m->mean) / (m->std + eps);
 }
 
-/* The rule for a group (or stratum) of one record: no peer, so 0; verl
- * instead uses mean 0 and deviation 1 (SPEC §3, --like verl). */
+/*
+ * r centred on m's mean and divided by the deviation dv says: m's own
+ * (STD_GROUP: the group's for GN, the stratum's for SAN), the batch's bm
+ * (STD_BATCH), or none (STD_NONE).  Exactly 0 when m's rewards are equal.
+ */
 ADV_HD static inline double
-advmath_single(double r, int verl, int divide, double eps)
+advmath_scaled(double r, const struct advmath_mom *m,
+    const struct advmath_mom *bm, const struct advmath_dev *dv)
+{
+	if (m->equal)
+		return 0;
+	switch (dv->scope) {
+	case STD_NONE:
+		return r - m->mean;
+	case STD_BATCH:
+		return (r - m->mean) / advmath_den(bm, dv);
+	case STD_GROUP:
+	default:
+		return (r - m->mean) / advmath_den(m, dv);
+	}
+}
+
+/* The rule for a group (or stratum) of one record: no peer, so 0; verl
+ * instead uses mean 0 and deviation 1 (SPEC §3, --like verl), and
+ * divides by den (1 + eps) where the estimator divides. */
+ADV_HD static inline double
+advmath_single(double r, int verl, int divide, double den)
 {
 	if (!verl)
 		return 0;
-	return divide ? r / (1 + eps) : r;
+	return divide ? r / den : r;
 }
 
 /*
@@ -99,57 +153,60 @@ advmath_single(double r, int verl, int divide, double eps)
  * --std-scope batch and --gn-scope batch.
  */
 
-/* GN: (r - mu) / (sigma + eps) of the group, with the std/gn scopes. */
+/*
+ * GN: (r - mu) / (sigma + eps) of the group, with the deviation dv says;
+ * with gn_batch mu and sigma are the batch's (Stratified GRPO, Algorithm
+ * 1, step 1), and with STD_NONE too A = r - mu of the batch: Sec. 3.2's
+ * global baseline shared by the whole batch.
+ */
 ADV_HD static inline void
-advmath_gn_group(const double *r, size_t n, int sample, double eps,
-    enum std_scope scope, int gn_batch, const struct advmath_mom *bm, int verl,
-    double *out)
+advmath_gn_group(const double *r, size_t n, const struct advmath_dev *dv,
+    int gn_batch, const struct advmath_mom *bm, int verl, double *out)
 {
 	struct advmath_mom m;
 	size_t i;
 
 	if (gn_batch) {
 		for (i = 0; i < n; i++)
-			out[i] = advmath_norm(r[i], bm, eps);
+			out[i] = advmath_scaled(r[i], bm, bm, dv);
 		return;
 	}
 	if (n == 1) {
-		out[0] = advmath_single(r[0], verl, scope != STD_NONE,
-		    eps);
+		out[0] = advmath_single(r[0], verl, dv->scope != STD_NONE,
+		    advmath_den1(dv));
 		return;
 	}
-	m = advmath_moments(r, NULL, 0, n, sample);
-	for (i = 0; i < n; i++) {
-		if (m.equal)
-			out[i] = 0;
-		else if (scope == STD_GROUP)
-			out[i] = advmath_norm(r[i], &m, eps);
-		else if (scope == STD_BATCH)
-			out[i] = (r[i] - m.mean) / (bm->std + eps);
-		else
-			out[i] = r[i] - m.mean;
-	}
+	m = advmath_moments(r, NULL, 0, n, dv->sample);
+	for (i = 0; i < n; i++)
+		out[i] = advmath_scaled(r[i], &m, bm, dv);
 }
 
-/* SAN: normalized within each stratum k < nstrat; a stratum of one, 0. */
+/*
+ * SAN: (r - mu_k) / (sigma_k + eps) within each stratum k < nstrat
+ * (Stratified GRPO, Definition 1); with STD_NONE the stratum baseline
+ * alone, r - mu_k (Sec. 3.2's A_S), with STD_BATCH over the batch's
+ * deviation.  A stratum of one has no peer: 0.
+ */
 ADV_HD static inline void
 advmath_san_group(const double *r, const uint32_t *strat, uint32_t nstrat,
-    size_t n, int sample, double eps, int verl, double *out)
+    size_t n, const struct advmath_dev *dv, const struct advmath_mom *bm,
+    int verl, double *out)
 {
 	struct advmath_mom m;
 	uint32_t k;
 	size_t i;
 
 	if (n == 1) {
-		out[0] = advmath_single(r[0], verl, 1, eps);
+		out[0] = advmath_single(r[0], verl, dv->scope != STD_NONE,
+		    advmath_den1(dv));
 		return;
 	}
 	for (k = 0; k < nstrat; k++) {
-		m = advmath_moments(r, strat, k, n, sample);
+		m = advmath_moments(r, strat, k, n, dv->sample);
 		for (i = 0; i < n; i++)
 			if (strat[i] == k)
-				out[i] = m.n > 1 ? advmath_norm(r[i], &m, eps) :
-				    0;
+				out[i] = m.n > 1 ?
+				    advmath_scaled(r[i], &m, bm, dv) : 0;
 	}
 }
 

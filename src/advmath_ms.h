@@ -92,13 +92,30 @@ advmath_ms_weights(enum ms_weights kind, size_t G, size_t tau_min,
 }
 
 /*
+ * 1 / the denominator of a subgroup with weight w (sum of t) and sum of
+ * squared deviations v: sigma + eps, sigma = sqrt(v / w) (with sample,
+ * v / (w - 1), 0 unless w > 1), or with inside sqrt(sigma^2 + eps).  0
+ * when the denominator is not above 0 (the subgroup then contributes 0).
+ */
+ADV_HD static inline double
+advmath_ms_inv_den(double v, double w, double eps, int sample, int inside)
+{
+	double var, den;
+
+	var = !sample ? v / w : w > 1.0 ? v / (w - 1.0) : 0.0;
+	den = inside ? sqrt(var + eps) : sqrt(var) + eps;
+	return den > 0.0 ? 1.0 / den : 0.0;
+}
+
+/*
  * Mean and f = 1 / (sigma + eps) of the subgroup set[0..nw) (not empty),
- * summed over its members in ascending order.  0 when it contributes
- * exactly 0: equal rewards, no weight, or a zero denominator.
+ * summed over its members in ascending order (advmath_ms_inv_den() for
+ * sample and inside).  0 when it contributes exactly 0: equal rewards,
+ * no weight, or a zero denominator.
  */
 ADV_HD static inline int
 advmath_ms_set_stats(const double *r, const double *t, const uint64_t *set,
-    size_t nw, double eps, double *mu, double *f)
+    size_t nw, double eps, int sample, int inside, double *mu, double *f)
 {
 	double w = 0.0, s = 0.0, v = 0.0, den, e;
 	uint64_t b;
@@ -126,11 +143,16 @@ advmath_ms_set_stats(const double *r, const double *t, const uint64_t *set,
 			e = r[j] - *mu;
 			v += t[j] * e * e;
 		}
-	den = sqrt(v / w) + eps;
-	if (!(den > 0.0))
-		return 0;
-	*f = 1.0 / den;
-	return 1;
+	if (!sample && !inside) {
+		/* The kernels' own bits: sqrt(v / w) + eps as ever. */
+		den = sqrt(v / w) + eps;
+		if (!(den > 0.0))
+			return 0;
+		*f = 1.0 / den;
+		return 1;
+	}
+	*f = advmath_ms_inv_den(v, w, eps, sample, inside);
+	return *f > 0.0;
 }
 
 /* Adds z_j = (r_j - mu) f to acc[j * stride] for every member j of the
@@ -222,7 +244,7 @@ advmath_ms_run(const double *r, const double *t, double eps, unsigned G,
 		return;
 	m = advmath_ms_colex_unrank(rank, tau, G);
 	for (;;) {
-		if (advmath_ms_set_stats(r, t, &m, 1, eps, &mu, &f))
+		if (advmath_ms_set_stats(r, t, &m, 1, eps, 0, 0, &mu, &f))
 			advmath_ms_set_add(r, &m, 1, mu, f, acc, stride);
 		if (--count == 0)
 			break;

@@ -86,6 +86,7 @@ struct gparams {
 	int			sample;
 	enum std_scope		scope;
 	int			gn_batch;
+	int			inside;		/* --eps-inside */
 	int			verl;
 	double			eps;
 	double			alpha;
@@ -102,18 +103,26 @@ k_groups(struct gparams p, const double *r, const double *T,
     size_t ngroups, double *adv, double *tmp)
 {
 	size_t g = (size_t)blockIdx.x * blockDim.x + threadIdx.x, o, n, i;
+	struct advmath_dev dv, sv;
 
 	if (g >= ngroups)
 		return;
 	o = goff[g];
 	n = goff[g + 1] - o;
+	dv.sample = p.sample;
+	dv.eps = p.eps;
+	dv.inside = p.inside;
+	dv.scope = p.scope;
+	/* SAN takes --std-scope as -a san only (advantage.c). */
+	sv = dv;
+	sv.scope = p.kind == EST_SAN ? p.scope : STD_GROUP;
 	switch (p.kind) {
 	case EST_GRPO:
 	case EST_DRGRPO:
 	case EST_RPP_BASELINE:
 	case EST_GRPO_WHITEN:
-		advmath_gn_group(r + o, n, p.sample, p.eps, p.scope,
-		    p.gn_batch, &p.bm, p.verl, adv + o);
+		advmath_gn_group(r + o, n, &dv, p.gn_batch, &p.bm, p.verl,
+		    adv + o);
 		break;
 	case EST_PASSK:
 		advmath_passk_group(r + o, n, p.sample, p.eps, p.scope, &p.bm,
@@ -129,14 +138,14 @@ k_groups(struct gparams p, const double *r, const double *T,
 		advmath_rloo_group(r + o, n, p.verl, adv + o);
 		break;
 	case EST_SAN:
-		advmath_san_group(r + o, strat + o, nstrat[g], n, p.sample,
-		    p.eps, p.verl, adv + o);
+		advmath_san_group(r + o, strat + o, nstrat[g], n, &sv, &p.bm,
+		    p.verl, adv + o);
 		break;
 	case EST_STRATIFIED:
-		advmath_san_group(r + o, strat + o, nstrat[g], n, p.sample,
-		    p.eps, p.verl, adv + o);
-		advmath_gn_group(r + o, n, p.sample, p.eps, p.scope,
-		    p.gn_batch, &p.bm, p.verl, tmp + o);
+		advmath_san_group(r + o, strat + o, nstrat[g], n, &sv, &p.bm,
+		    p.verl, adv + o);
+		advmath_gn_group(r + o, n, &dv, p.gn_batch, &p.bm, p.verl,
+		    tmp + o);
 		for (i = o; i < o + n; i++)
 			adv[i] = advmath_mix(p.alpha, adv[i], tmp[i]);
 		break;
@@ -278,10 +287,12 @@ backend_cuda_advantages(const struct estimator *e, struct adv_params *ap,
 	p.verl = (ap->single & EST_BIT(e->kind)) != 0;
 	p.scope = ap->std_scope;
 	p.gn_batch = ap->gn_batch;
-	if (e->kind == EST_DRGRPO || e->kind == EST_RPP_BASELINE) {
+	p.inside = ap->eps_inside;
+	/* drgrpo keeps --gn-scope batch (the batch's baseline). */
+	if (e->kind == EST_DRGRPO || e->kind == EST_RPP_BASELINE)
 		p.scope = STD_NONE;
+	if (e->kind == EST_RPP_BASELINE)
 		p.gn_batch = 0;
-	}
 	if (v->n == 0 || v->ngroups == 0)
 		return 1;
 	if ((p.kind == EST_SAN || p.kind == EST_STRATIFIED) &&

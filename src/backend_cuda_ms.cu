@@ -412,7 +412,8 @@ backend_cuda_ms_advantages(struct adv_params *ap, const struct batch *b,
 	cudaError_t err;
 	int rc;
 
-	p->eps = ap->eps;	/* as advantage.c's adv_msgrpo */
+	/* as advantage.c's adv_msgrpo */
+	msgrpo_from(p, ap->eps, ap->sample, ap->eps_inside);
 	if (b->n == 0 || b->T == NULL)
 		return 1;
 	if (ms_host_alloc(&h, b) != 0)

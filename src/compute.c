@@ -4,9 +4,11 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "advmath.h"
 #include "backend.h"
+#include "bview.h"
 #include "compute.h"
 
 /*
@@ -68,7 +70,8 @@ compute_advantages(const struct estimator *e, struct adv_params *ap,
 	sv = *v;
 	sv.r = r;
 	q = *ap;
-	q.eps = ap->eps * s;
+	/* eps goes to sigma, or with --eps-inside to sigma^2. */
+	q.eps = ap->eps_inside ? ap->eps * s * s : ap->eps * s;
 	/* rpp and rpp-baseline whiten the rewards, now scaled;
 	 * grpo-whiten whitens GN, which does not scale. */
 	if (e->kind != EST_GRPO_WHITEN) {
@@ -85,8 +88,9 @@ compute_advantages(const struct estimator *e, struct adv_params *ap,
 	return rc;
 }
 
-int
-compute_batch(const struct prefs *c, struct adv_params *ap,
+/* The numbers of the batch v as the estimator and the loss mode see it. */
+static int
+numbers(const struct prefs *c, struct adv_params *ap,
     const struct batch *v, double *adv, double *w, struct diag *d)
 {
 	size_t i, g;
@@ -109,6 +113,61 @@ compute_batch(const struct prefs *c, struct adv_params *ap,
 			w[i] = w[i] == 0 ? 0 : w[i];
 		}
 	return 0;
+}
+
+/*
+ * --random-strata computes on a view with each group's strata shuffled,
+ * and --drop-zero-std on one without the groups of equal rewards, as
+ * DAPO's dynamic sampling drops them before the step: they leave the
+ * batch's moments, the token count N and the live groups of the loss
+ * modes.  Their records keep advantage 0 and get loss weight 0.
+ */
+int
+compute_batch(const struct prefs *c, struct adv_params *ap,
+    const struct batch *v, double *adv, double *w, struct diag *d)
+{
+	struct bview dz, rs;
+	const struct batch *u = v;
+	double *a = adv, *x = w;
+	size_t i;
+	int rc;
+
+	memset(&dz, 0, sizeof(dz));
+	memset(&rs, 0, sizeof(rs));
+	if (ap->drop_zero) {
+		if (bview_unequal(&dz, v) != 0)
+			return diag_set(d, EXIT_IO, "out of memory");
+		u = &dz.v;
+		a = malloc((u->n ? u->n : 1) * sizeof(*a));
+		x = malloc((u->n ? u->n : 1) * sizeof(*x));
+		if (a == NULL || x == NULL) {
+			rc = diag_set(d, EXIT_IO, "out of memory");
+			goto out;
+		}
+	}
+	if (ap->random_strata) {
+		if (bview_shuffle(&rs, u, ap->ms.seed) != 0) {
+			rc = diag_set(d, EXIT_IO, "out of memory");
+			goto out;
+		}
+		u = &rs.v;
+	}
+	if ((rc = numbers(c, ap, u, a, x, d)) != 0 || !ap->drop_zero)
+		goto out;
+	for (i = 0; i < v->n; i++)
+		adv[i] = w[i] = 0;
+	for (i = 0; i < u->n; i++) {
+		adv[dz.from[i]] = a[i];
+		w[dz.from[i]] = x[i];
+	}
+out:
+	if (a != adv)
+		free(a);
+	if (x != w)
+		free(x);
+	bview_free(&dz);
+	bview_free(&rs);
+	return rc;
 }
 
 int

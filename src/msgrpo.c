@@ -13,7 +13,10 @@
  *
  * mu_S and sigma_S are the mean and population deviation of the rewards
  * in S; with token stats every response weighs T_i:
- * mu_S = sum T r / sum T, sigma_S^2 = sum T (r - mu_S)^2 / sum T.
+ * mu_S = sum T r / sum T, sigma_S^2 = sum T (r - mu_S)^2 / sum T.  With
+ * --std sample the sum of squares divides by sum T - 1 (n - 1 for seq
+ * stats; 0 when that is not above 0), and with --eps-inside the
+ * denominator is sqrt(sigma_S^2 + eps) (Balanced Aggregation Eq. 2).
  * w_tau is uniform, or proportional to tau - tau_min + 1 (global), or to
  * G - tau + 1 (local), the schemes of Table 6a; or proportional to
  * C(G-1, tau-1) (flat: every subgroup holding i counts once, the naive
@@ -33,9 +36,11 @@
  * enough that (r - mu) / eps overflows) becomes 0 (advmath_ms_finish).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "advmath_ms.h"
+#include "diag.h"
 #include "msgrpo.h"
 
 void
@@ -53,6 +58,14 @@ msgrpo_defaults(struct ms_params *p)
 	p->budget = MSGRPO_BUDGET;
 	p->seed = 0;
 	p->eps = 1e-6;
+}
+
+void
+msgrpo_from(struct ms_params *p, double eps, int sample, int inside)
+{
+	p->eps = eps;
+	p->sample = sample;
+	p->inside = inside;
 }
 
 size_t
@@ -86,6 +99,54 @@ flat_weights(size_t G, size_t tau_min, double *w)
 	}
 	for (tau = tau_min; tau <= G; tau++)
 		w[tau] /= s;
+}
+
+/* In the order of enum ms_weights; a list of numbers is MS_GIVEN. */
+static const char *const weight_names[] = { "uniform", "global", "local",
+    "flat", NULL };
+
+const char *
+msgrpo_weights_name(size_t i)
+{
+	return i < MS_GIVEN ? weight_names[i] : NULL;
+}
+
+int
+msgrpo_weights_parse(struct ms_params *p, const char *s, double **given)
+{
+	double *w = NULL, x;
+	size_t n = 0, i;
+	char *end;
+	int any = 0;
+
+	*given = NULL;
+	for (i = 0; weight_names[i] != NULL; i++)
+		if (strcmp(s, weight_names[i]) == 0) {
+			p->weights = (enum ms_weights)i;
+			return 0;
+		}
+	for (;;) {
+		x = strtod(s, &end);
+		if (end == s || !isfinite(x) || x < 0 ||
+		    (*end != ',' && *end != '\0')) {
+			free(w);
+			return -1;
+		}
+		w = diag_realloc(w, (n + 1) * sizeof(*w));
+		w[n++] = x;
+		any |= x > 0;
+		if (*end == '\0')
+			break;
+		s = end + 1;
+	}
+	if (!any) {
+		free(w);
+		return MSGRPO_WEIGHTS;
+	}
+	p->weights = MS_GIVEN;
+	p->given = *given = w;
+	p->ngiven = n;
+	return 0;
 }
 
 int

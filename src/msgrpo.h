@@ -40,7 +40,10 @@ struct ms_params {
 	int		groups;		/* --ms-groups K (default 8) */
 	double		budget;		/* --ms-budget: work units per group */
 	uint64_t	seed;		/* --seed (default 0) */
+	/* The estimator's own options, msgrpo_from()'s: */
 	double		eps;		/* --eps */
+	int		sample;		/* --std sample: sigma_S with n - 1 */
+	int		inside;		/* --eps-inside: sqrt(var_S + eps) */
 };
 
 /* What msgrpo_group() and its parts return besides 0. */
@@ -52,6 +55,8 @@ struct ms_params {
 
 /* Fills p with the defaults above (eps 1e-6, budget MSGRPO_BUDGET). */
 void	msgrpo_defaults(struct ms_params *p);
+/* Takes the deviation's options that MS-GRPO shares with the others. */
+void	msgrpo_from(struct ms_params *p, double eps, int sample, int inside);
 /* p->tau_min, below 2 taken as 2. */
 size_t	msgrpo_tau_min(const struct ms_params *p);
 
@@ -85,6 +90,16 @@ double	msgrpo_sampled_cost(size_t G, const struct ms_params *p);
  * p->given has fewer than G - tau_min + 1 weights or none above 0 there.
  */
 int	msgrpo_weights(const struct ms_params *p, size_t G, double *w);
+/* The name of scheme i (enum ms_weights), NULL past MS_FLAT. */
+const char *msgrpo_weights_name(size_t i);
+/*
+ * --ms-weights s: a scheme's name, or weights w,w,... of the scales from
+ * tau_min up, each finite and >= 0, into p (*given, from malloc, is then
+ * the caller's, p->given points into it).  0, or MSGRPO_WEIGHTS when
+ * every weight is 0, -1 when s is neither.
+ */
+int	msgrpo_weights_parse(struct ms_params *p, const char *s,
+	    double **given);
 
 /*
  * One group in canonical order: sorted by (r, T, tie), split into classes
@@ -94,7 +109,9 @@ int	msgrpo_weights(const struct ms_params *p, size_t G, double *w);
 struct ms_canon {
 	size_t		 G;
 	size_t		 tau_min;
-	double		 eps;	/* eps in the units of r[] */
+	double		 eps;	/* eps in the units of r[] (of r[]^2 with
+				   inside) */
+	int		 sample, inside;	/* ms_params' */
 	double		*r;	/* rewards, canonical order */
 	double		*t;	/* statistic weights: T_i, or 1 (seq stats) */
 	size_t		*ord;	/* ord[c]: the caller's index of canonical c */
@@ -124,7 +141,8 @@ int	msgrpo_canon_run(struct ms_canon *g, const struct ms_params *p,
 /* The exact path: g->out from every subgroup; 0, or MSGRPO_NOMEM. */
 int	msgrpo_exact(struct ms_canon *g, const struct ms_params *p);
 /* Whether msgrpo_exact() enumerates g by bit masks (every class a single
- * response, G <= 62), the enumeration the CUDA backend can take over. */
+ * response, G <= 62, the population deviation plus eps), the enumeration
+ * the CUDA backend can take over. */
 int	msgrpo_exact_masks(const struct ms_canon *g);
 /* The sampled path: g->out from sampled scales and subgroups, the stream
  * seeded by p->seed and key_hash; 0, or MSGRPO_NOMEM. */

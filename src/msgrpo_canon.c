@@ -108,7 +108,10 @@ msgrpo_canon_init(struct ms_canon *g, const double *r, const double *T,
 	}
 	er = advmath_tame_exp(mr);
 	et = p->token_stats ? advmath_tame_exp(mt) : 0;
-	g->eps = ldexp(p->eps, -er);
+	/* eps is added to sigma, or (inside) to sigma^2. */
+	g->eps = ldexp(p->eps, p->inside ? -2 * er : -er);
+	g->sample = p->sample;
+	g->inside = p->inside;
 
 	g->d = 0;
 	for (i = 0; i < G; i++) {

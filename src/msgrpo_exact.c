@@ -112,9 +112,17 @@ exact_counts(struct ms_canon *g)
 
 				v += (double)k[c] * tv[c] * e * e;
 			}
-			den = sqrt(v / sw) + g->eps;
-			if (!(den > 0.0))
-				goto next;
+			if (g->sample || g->inside) {
+				den = advmath_ms_inv_den(v, sw, g->eps,
+				    g->sample, g->inside);
+				if (!(den > 0.0))
+					goto next;
+				den = 1.0 / den;
+			} else {
+				den = sqrt(v / sw) + g->eps;
+				if (!(den > 0.0))
+					goto next;
+			}
 			h = exp(lp - lg[tau]) * (double)G / (double)tau / den;
 			for (c = lo; c <= hi; c++)
 				acc[tau * d + c] += h * (double)k[c] /
@@ -184,7 +192,8 @@ exact_masks(struct ms_canon *g)
 int
 msgrpo_exact_masks(const struct ms_canon *g)
 {
-	return g->d == g->G && g->G <= MSGRPO_MASK_G;
+	return g->d == g->G && g->G <= MSGRPO_MASK_G && !g->sample &&
+	    !g->inside;
 }
 
 int

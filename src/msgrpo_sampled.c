@@ -46,6 +46,8 @@
 #include "advmath_ms.h"
 #include "keymap.h"
 #include "msgrpo.h"
+#include "rng.h"
+
 /*
  * Diverse Group Sampling lists every subgroup of a scale as candidates
  * when there are at most this many (or 2K, if larger); past that the pool
@@ -55,57 +57,6 @@
  * the cost, and drawing the pool is most of the sampled path's time.
  */
 #define MSGRPO_POOL	1024
-
-/* splitmix64: small, fast, and the same stream on every platform. */
-static uint64_t
-mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static uint64_t
-rng_next(uint64_t *s)
-{
-	*s += 0x9e3779b97f4a7c15ULL;
-	return mix64(*s);
-}
-
-/*
- * Uniform in [0, n), n >= 1, without bias.  n == 1 draws nothing, so that
- * a degenerate choice does not shift the stream.  Below 2^32 this is
- * Lemire's multiply-and-reject, which divides only on the rare rejection
- * path (the pool draws are the hot loop of the sampled path); above, the
- * plain modulo with rejection.
- */
-static uint64_t
-rng_below(uint64_t *s, uint64_t n)
-{
-	uint64_t x, lim, m;
-	uint32_t lo, t;
-
-	if (n <= 1)
-		return 0;
-	if (n <= UINT32_MAX) {
-		m = (rng_next(s) >> 32) * n;
-		lo = (uint32_t)m;
-		if (lo < n) {
-			t = (uint32_t)(0 - (uint32_t)n) % (uint32_t)n;
-			while (lo < t) {
-				m = (rng_next(s) >> 32) * n;
-				lo = (uint32_t)m;
-			}
-		}
-		return m >> 32;
-	}
-	lim = (0 - n) % n;	/* 2^64 mod n */
-	do
-		x = rng_next(s);
-	while (x < lim);
-	return x % n;
-}
-
 
 /*
  * Dilated Scale Sampling's intervals (Sec. 3.2.1): the non-empty ones,
@@ -163,7 +114,8 @@ sample_eval(const struct ms_canon *g, const uint64_t *set, size_t nw,
 	for (k = 0; k < nw; k++)
 		for (b = set[k]; b != 0; b &= b - 1)
 			cnt[k * 64 + advmath_ms_ctz64(b)] += 1.0;
-	if (advmath_ms_set_stats(g->r, g->t, set, nw, g->eps, &mu, &f))
+	if (advmath_ms_set_stats(g->r, g->t, set, nw, g->eps, g->sample,
+	    g->inside, &mu, &f))
 		advmath_ms_set_add(g->r, set, nw, mu, f, sum, 1);
 }
 
@@ -432,7 +384,7 @@ msgrpo_sampled(struct ms_canon *g, const struct ms_params *p,
 	uint64_t rng;
 	int rc = MSGRPO_NOMEM;
 
-	rng = mix64(mix64(p->seed ^ 0x4d532d4752504fULL) ^ key_hash);
+	rng = rng_mix64(rng_mix64(p->seed ^ 0x4d532d4752504fULL) ^ key_hash);
 	if (M > G - g->tau_min + 1)
 		M = G - g->tau_min + 1;
 	iv = malloc(M * sizeof(*iv));

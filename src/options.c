@@ -57,9 +57,6 @@ static const char *ms_weight_name(size_t);
 static const char *const stds[] = { "population", "sample", NULL };
 static const char *const std_scopes[] = { "group", "batch", "none", NULL };
 static const char *const gn_scopes[] = { "group", "batch", NULL };
-/* In the order of enum ms_weights; a list of numbers is MS_GIVEN. */
-static const char *const ms_weights[] = { "uniform", "global", "local",
-    "flat", NULL };
 static const char *const ms_dss[] = { "random", "fixed", NULL };
 static const char *const ms_dgs[] = { "diverse", "random", NULL };
 static const char *const ms_stats[] = { "seq", "token", NULL };
@@ -87,6 +84,18 @@ const struct opt options_table[] = {
 	{ "gn-scope", 0, OK_CHOICE, NULL, C_EST, OS_ADV, .off = P(ap.gn_batch),
 	    .choices = gn_scopes,
 	    .help = "where GN's mean and deviation come from (default group)" },
+	{ "eps-inside", 0, OK_FLAG, NULL, C_EST, OS_ADV,
+	    .off = P(ap.eps_inside), .ival = 1,
+	    .help = "divide by sqrt(var + eps), not std + eps (Balanced "
+	    "Aggregation)" },
+	{ "drop-zero-std", 0, OK_FLAG, NULL, C_EST, OS_ADV,
+	    .off = P(ap.drop_zero), .ival = 1,
+	    .help = "groups of equal rewards leave the batch (DAPO's "
+	    "dynamic sampling): advantage and loss weight 0" },
+	{ "random-strata", 0, OK_FLAG, NULL, C_EST, OS_ADV,
+	    .off = P(ap.random_strata), .ival = 1,
+	    .help = "san, stratified: each group's stratum labels shuffled, "
+	    "seeded (Stratified GRPO's control)" },
 	{ "like", 0, OK_STR, "name[@version]", C_EST, OS_ADV,
 	    .set = set_preset, .show = show_like, .list = preset_name,
 	    .help = "a framework's conventions, of its newest release or "
@@ -126,7 +135,7 @@ const struct opt options_table[] = {
 	    .help = "msgrpo: work per group, either path (default 1e8)" },
 	{ "seed", 0, OK_INT, "s", C_EST, OS_ADV, .off = P(ap.ms.seed),
 	    .ctype = CT_U64, .min = 0,
-	    .help = "msgrpo sampled: seed (default 0)" },
+	    .help = "msgrpo sampled, --random-strata: seed (default 0)" },
 
 	/* Loss weights */
 	{ "agg", 'g', OK_STR, "mode", C_EST, OS_LOSS, .set = set_loss,
@@ -316,7 +325,7 @@ loss_alias(size_t i, const char **row)
 static const char *
 ms_weight_name(size_t i)
 {
-	return ms_weights[i];
+	return msgrpo_weights_name(i);
 }
 
 void
@@ -481,50 +490,20 @@ set_cap(struct prefs *p, struct optstore *own, const struct opt *o,
 	return 0;
 }
 
-/*
- * --ms-weights: a scheme by name, or the weights of the scales tau_min,
- * tau_min + 1, ... (MS-GRPO Eq. 6), each finite and >= 0, one above 0;
- * msgrpo normalizes them over each group's scales.
- */
+/* --ms-weights: a scheme, or the user's weights (msgrpo_weights_parse). */
 static int
 set_ms_weights(struct prefs *p, struct optstore *own, const struct opt *o,
     const union optval *v, struct diag *d)
 {
-	const char *s = v->str;
-	double *w = NULL, x;
-	size_t n = 0, i;
-	char *end;
-	int any = 0;
+	double *w = NULL;
+	int rc;
 
-	for (i = 0; ms_weights[i] != NULL; i++)
-		if (strcmp(s, ms_weights[i]) == 0) {
-			p->ap.ms.weights = (enum ms_weights)i;
-			return 0;
-		}
-	for (;;) {
-		x = strtod(s, &end);
-		if (end == s || !isfinite(x) || x < 0 ||
-		    (*end != ',' && *end != '\0')) {
-			free(w);
-			return diag_set(d, EXIT_USAGE, "--%s: invalid value "
-			    "\"%s\"; expected %s", o->name, v->str, o->want);
-		}
-		w = diag_realloc(w, (n + 1) * sizeof(*w));
-		w[n++] = x;
-		any |= x > 0;
-		if (*end == '\0')
-			break;
-		s = end + 1;
-	}
-	if (!any) {
-		free(w);
-		return diag_set(d, EXIT_USAGE, "--%s: every weight is 0 in "
-		    "\"%s\"; expected %s", o->name, v->str, o->want);
-	}
-	optparse_keep(own, w);
-	p->ap.ms.weights = MS_GIVEN;
-	p->ap.ms.given = w;
-	p->ap.ms.ngiven = n;
+	if ((rc = msgrpo_weights_parse(&p->ap.ms, v->str, &w)) != 0)
+		return diag_set(d, EXIT_USAGE, "--%s: %s \"%s\"; expected %s",
+		    o->name, rc == MSGRPO_WEIGHTS ? "every weight is 0 in" :
+		    "invalid value", v->str, o->want);
+	if (w != NULL)
+		optparse_keep(own, w);
 	return 0;
 }
 
@@ -604,8 +583,8 @@ show_ms_weights(const struct prefs *p, struct buf *out)
 	size_t i;
 
 	if (m->weights != MS_GIVEN) {
-		buf_add(out, ms_weights[m->weights],
-		    strlen(ms_weights[m->weights]));
+		buf_add(out, msgrpo_weights_name(m->weights),
+		    strlen(msgrpo_weights_name(m->weights)));
 		return;
 	}
 	for (i = 0; i < m->ngiven; i++) {
@@ -751,6 +730,8 @@ options_check(struct prefs *p, struct diag *d)
 	if (p->rejects && !p->skip)
 		return diag_set(d, EXIT_USAGE, "--rejects needs --on-error "
 		    "skip");
+	if (advantage_check(p->est, &p->ap, d) != 0)
+		return d->status;
 	p->fields.need_stratum = (p->est->flags & ADV_STRATA) != 0;
 	p->fields.need_baseline = (p->est->flags & ADV_BASE) != 0;
 	if (p->out && (len = strlen(p->out)) > 3 &&

@@ -201,39 +201,50 @@ START_TEST(flags_batch)
 {
 	struct adv_params p = defaults();
 
-	ck_assert_uint_eq(advantage_flags(advantage_find("grpo"), &p), 0);
+	/* ADV_DEV: the estimators --eps-inside applies to */
+	ck_assert_uint_eq(advantage_flags(advantage_find("grpo"), &p),
+	    ADV_DEV);
 	ck_assert_uint_eq(advantage_flags(advantage_find("rpp-baseline"), &p),
 	    ADV_BATCH);
 	p.std_scope = STD_BATCH;
 	ck_assert_uint_eq(advantage_flags(advantage_find("grpo"), &p),
-	    ADV_BATCH);
+	    ADV_BATCH | ADV_DEV);
 	ck_assert_uint_eq(advantage_flags(advantage_find("stratified"), &p),
-	    ADV_BATCH | ADV_STRATA);
+	    ADV_BATCH | ADV_STRATA | ADV_DEV);
 	/* drgrpo never divides, so the batch's deviation is not used; its
 	 * advantages scale with the rewards */
 	ck_assert_uint_eq(advantage_flags(advantage_find("drgrpo"), &p),
 	    ADV_SCALES);
+	/* -a san takes --std-scope: the batch's deviation */
 	ck_assert_uint_eq(advantage_flags(advantage_find("san"), &p),
-	    ADV_STRATA);
+	    ADV_BATCH | ADV_STRATA | ADV_DEV);
 	p.std_scope = STD_GROUP;
 	p.gn_batch = 1;
 	ck_assert_uint_eq(advantage_flags(advantage_find("grpo"), &p),
-	    ADV_BATCH);
+	    ADV_BATCH | ADV_DEV);
+	/* drgrpo's mean is the batch's: Stratified GRPO's global baseline */
+	ck_assert_uint_eq(advantage_flags(advantage_find("drgrpo"), &p),
+	    ADV_BATCH | ADV_SCALES);
 	ck_assert_uint_eq(advantage_flags(advantage_find("rloo"), &p),
 	    ADV_SCALES);
-	/* --std-scope none: GN is r - mean, which scales; stratified then
-	 * mixes a scaling part with SAN, which does not */
-	p.gn_batch = 0;
+	/* --std-scope none: GN is r - mean, which scales (with the batch's
+	 * mean too); stratified then mixes a scaling part with SAN, which
+	 * does not; -a san is r - mean_k */
 	p.std_scope = STD_NONE;
 	ck_assert_uint_eq(advantage_flags(advantage_find("grpo"), &p),
-	    ADV_SCALES);
+	    ADV_BATCH | ADV_SCALES | ADV_DEV);
+	p.gn_batch = 0;
+	ck_assert_uint_eq(advantage_flags(advantage_find("grpo"), &p),
+	    ADV_SCALES | ADV_DEV);
 	ck_assert_uint_eq(advantage_flags(advantage_find("stratified"), &p),
-	    ADV_STRATA | ADV_MIXED);
+	    ADV_STRATA | ADV_MIXED | ADV_DEV);
+	ck_assert_uint_eq(advantage_flags(advantage_find("san"), &p),
+	    ADV_STRATA | ADV_SCALES | ADV_DEV);
 	/* passk without a deviation scales; grpo-whiten is whitened */
 	ck_assert_uint_eq(advantage_flags(advantage_find("passk"), &p),
 	    ADV_SCALES);
 	ck_assert_uint_eq(advantage_flags(advantage_find("grpo-whiten"), &p),
-	    ADV_BATCH);
+	    ADV_BATCH | ADV_DEV);
 	p.std_scope = STD_BATCH;
 	ck_assert_uint_eq(advantage_flags(advantage_find("passk"), &p),
 	    ADV_BATCH);
@@ -329,12 +340,22 @@ START_TEST(drgrpo)
 	ck_assert(t.adv[3] == -0.25);
 	ck_assert(t.adv[4] == 1);
 	ck_assert(t.adv[5] == -1);
-	/* --std-scope and --gn-scope do not change drgrpo */
+	/* --std-scope does not change drgrpo */
 	p.std_scope = STD_BATCH;
-	p.gn_batch = 1;
 	run("drgrpo", &t, &p);
 	ck_assert(t.adv[0] == 0.75);
 	ck_assert(t.adv[4] == 1);
+	/*
+	 * --gn-scope batch: the baseline shared by the whole batch, A_G =
+	 * R - R_global of Stratified GRPO Sec. 3.2 (Proposition 1), here
+	 * the mean of the six rewards, 5/6: 1/6, -5/6, 13/6, 1/6.
+	 */
+	p.gn_batch = 1;
+	run("drgrpo", &t, &p);
+	ck_assert_rel(t.adv[0], 1.0 / 6, 1e-15);
+	ck_assert_rel(t.adv[1], -5.0 / 6, 1e-15);
+	ck_assert_rel(t.adv[4], 13.0 / 6, 1e-15);
+	ck_assert_rel(t.adv[5], 1.0 / 6, 1e-15);
 }
 END_TEST
 
@@ -1037,6 +1058,147 @@ START_TEST(eps_option)
 }
 END_TEST
 
+/*
+ * The papers' variants (Stratified GRPO Sec. 3.2, Balanced Aggregation
+ * Eq. 2-3).  One group of six in two strata of three: stratum 0 has
+ * rewards 1, 0, 1 (mean 2/3), stratum 1 has 1, 0, 0 (mean 1/3); the
+ * group's mean is 1/2 and its population deviation 1/2.
+ */
+static const double pv_r[] = { 1, 0, 1, 1, 0, 0 };
+static const uint32_t pv_s[] = { 0, 0, 0, 1, 1, 1 };
+
+START_TEST(san_no_division)
+{
+	struct adv_params p = defaults();
+	struct tb t;
+
+	/* -a san --std-scope none: the stratum baseline, A_S = R - mean_k
+	 * (Sec. 3.2): 1/3, -2/3, 1/3 and 2/3, -1/3, -1/3. */
+	tb_one(&t, pv_r, NULL, 6, pv_s);
+	p.std_scope = STD_NONE;
+	run("san", &t, &p);
+	ck_assert_rel(t.adv[0], 1.0 / 3, 1e-15);
+	ck_assert_rel(t.adv[1], -2.0 / 3, 1e-15);
+	ck_assert_rel(t.adv[3], 2.0 / 3, 1e-15);
+	ck_assert_rel(t.adv[5], -1.0 / 3, 1e-15);
+	/* Proposition 1: A_G = A_S + (mean_k - mean) per stratum: -a drgrpo
+	 * minus -a san is 1/6 in stratum 0 and -1/6 in stratum 1. */
+	{
+		double as[6];
+		size_t i;
+
+		memcpy(as, t.adv, sizeof(as));
+		run("drgrpo", &t, &p);
+		for (i = 0; i < 6; i++)
+			ck_assert_rel(t.adv[i] - as[i], pv_s[i] ? -1.0 / 6 :
+			    1.0 / 6, 1e-14);
+	}
+	/* --std-scope batch: divided by the batch's deviation, 1/2 + eps. */
+	p.std_scope = STD_BATCH;
+	run("san", &t, &p);
+	ck_assert_rel(t.adv[1], (-2.0 / 3) / (0.5 + EPS), REL);
+	ck_assert_rel(t.adv[3], (2.0 / 3) / (0.5 + EPS), REL);
+	/* Inside stratified SAN stays Definition 1 (sigma_k = sqrt(2)/3):
+	 * --std-scope none leaves only GN undivided. */
+	p.std_scope = STD_NONE;
+	run("stratified", &t, &p);
+	ck_assert_rel(t.adv[1], 0.6 * (-2.0 / 3) / (sqrt(2) / 3 + EPS) +
+	    0.4 * -0.5, REL);
+}
+END_TEST
+
+/*
+ * --gn-scope batch --std-scope none: GN with the batch's mean and no
+ * deviation, the baseline shared by the whole batch of Stratified GRPO
+ * Sec. 3.2 (Theorem 1's A_G): over two groups 1, 0 and 3, 1 the mean
+ * is 5/4, so -1/4, -5/4, 7/4, -1/4; -a drgrpo --gn-scope batch alike.
+ */
+START_TEST(batch_baseline)
+{
+	static const double r[] = { 1, 0, 3, 1 };
+	static const size_t sz[] = { 2, 2 };
+	struct adv_params p = defaults();
+	struct tb t;
+	const char *est[] = { "grpo", "drgrpo" };
+	size_t e;
+
+	tb_make(&t, r, NULL, 4, sz, 2, NULL);
+	p.gn_batch = 1;
+	p.std_scope = STD_NONE;
+	for (e = 0; e < 2; e++) {
+		run(est[e], &t, &p);
+		ck_assert(t.adv[0] == -0.25 && t.adv[1] == -1.25 &&
+		    t.adv[2] == 1.75 && t.adv[3] == -0.25);
+	}
+}
+END_TEST
+
+/*
+ * --eps-inside: the deviation sqrt(var + eps) of Balanced Aggregation
+ * Eq. 2, A = (r - mean) / sqrt(var + eps) (Eq. 3).  With eps = 0 binary
+ * rewards give Eq. 11 exactly: sqrt((G - k) / k) for the k positives and
+ * -sqrt(k / (G - k)) for the others; 1 of 4 gives sqrt(3), -1/sqrt(3).
+ * With eps 1e-6: 0.75 / sqrt(3/16 + 1e-6).  Equal rewards stay 0.
+ */
+START_TEST(eps_inside)
+{
+	static const double r[] = { 1, 0, 0, 0 }, eq[] = { 2, 2, 2 };
+	static const uint32_t s[] = { 0, 0, 1, 1 };
+	struct adv_params p = defaults();
+	struct tb t;
+
+	tb_one(&t, r, NULL, 4, NULL);
+	p.eps_inside = 1;
+	p.eps = 0;
+	run("grpo", &t, &p);
+	ck_assert_rel(t.adv[0], sqrt(3), 1e-15);
+	ck_assert_rel(t.adv[1], -1 / sqrt(3), 1e-15);
+	p.eps = 1e-6;
+	run("grpo", &t, &p);
+	ck_assert_rel(t.adv[0], 0.75 / sqrt(0.1875 + 1e-6), REL);
+	/* SAN: strata {1, 0} and {0, 0}: 0.5 / sqrt(0.25 + eps), and the
+	 * equal stratum 0. */
+	tb_one(&t, r, NULL, 4, s);
+	run("san", &t, &p);
+	ck_assert_rel(t.adv[0], 0.5 / sqrt(0.25 + 1e-6), REL);
+	ck_assert_pos_zero(t.adv[2]);
+	ck_assert_pos_zero(t.adv[3]);
+	/* --std sample: var with n - 1, 1/4 for 1 of 4 (3/16 * 4/3). */
+	p.sample = 1;
+	tb_one(&t, r, NULL, 4, NULL);
+	run("grpo", &t, &p);
+	ck_assert_rel(t.adv[0], 0.75 / sqrt(0.25 + 1e-6), REL);
+	p.sample = 0;
+	tb_one(&t, eq, NULL, 3, NULL);
+	run("grpo", &t, &p);
+	ck_assert_pos_zero(t.adv[0]);
+}
+END_TEST
+
+/* Options an estimator would ignore are refused, not dropped. */
+START_TEST(ignored_options)
+{
+	struct adv_params p = defaults();
+	struct diag d = { 0 };
+
+	p.eps_inside = 1;
+	ck_assert_int_eq(advantage_check(advantage_find("rloo"), &p, &d), 2);
+	ck_assert_has(d.msg, "--eps-inside");
+	ck_assert_int_eq(advantage_check(advantage_find("msgrpo"), &p, &d),
+	    0);
+	p.eps_inside = 0;
+	p.random_strata = 1;
+	ck_assert_int_eq(advantage_check(advantage_find("grpo"), &p, &d), 2);
+	ck_assert_int_eq(advantage_check(advantage_find("san"), &p, &d), 0);
+	p.random_strata = 0;
+	p.gn_batch = 1;
+	ck_assert_int_eq(advantage_check(advantage_find("san"), &p, &d), 2);
+	ck_assert_has(d.msg, "--gn-scope batch");
+	ck_assert_int_eq(advantage_check(advantage_find("drgrpo"), &p, &d),
+	    0);
+}
+END_TEST
+
 static Suite *
 advantage_suite(void)
 {
@@ -1090,6 +1252,10 @@ advantage_suite(void)
 	tcase_add_test(tc, std_scope_batch);
 	tcase_add_test(tc, std_scope_none);
 	tcase_add_test(tc, gn_scope_batch);
+	tcase_add_test(tc, san_no_division);
+	tcase_add_test(tc, batch_baseline);
+	tcase_add_test(tc, eps_inside);
+	tcase_add_test(tc, ignored_options);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -219,6 +219,29 @@ START_TEST(same_as_unscaled)
 }
 END_TEST
 
+/*
+ * --eps-inside adds eps to the variance (Balanced Aggregation Eq. 2), so
+ * prescaling by s = 2^-k must scale eps by s^2, not s.  At 2^510 with
+ * eps = 3 * 2^1016: var = (2^510 / 4)^2 = 2^1016, sqrt(var + eps) =
+ * 2^509, A = -+2^508 / 2^509 = -+0.5 exactly, prescaled or not.
+ */
+START_TEST(eps_inside_scaled)
+{
+	struct adv_params p;
+	struct two t;
+	struct diag d = { 0 };
+
+	two_make(&t, 0x1p510);
+	advantage_defaults(&p);
+	p.eps_inside = 1;
+	p.eps = 3 * 0x1p1016;
+	ck_assert_int_eq(compute_advantages(advantage_find("grpo"), &p,
+	    &t.b, t.adv, &d), 0);
+	ck_assert_exact(t.adv[0], -0.5);
+	ck_assert_exact(t.adv[1], 0.5);
+}
+END_TEST
+
 static Suite *
 compute_suite(void)
 {
@@ -231,6 +254,7 @@ compute_suite(void)
 	tcase_add_test(tc, reward_transform);
 	tcase_add_test(tc, msgrpo_counts_kept);
 	tcase_add_test(tc, same_as_unscaled);
+	tcase_add_test(tc, eps_inside_scaled);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -741,6 +741,93 @@ START_TEST(test_sampled_cost)
 }
 END_TEST
 
+/* z_i of subgroup mem[0..n-1], seq stats, the deviation with n - 1
+ * (sample) and eps inside the root (inside). */
+static double
+zdev(const double *r, const size_t *mem, size_t n, size_t i, double eps,
+    int sample, int inside)
+{
+	double mu = 0.0, v = 0.0, var;
+	size_t a;
+
+	for (a = 0; a < n; a++)
+		mu += r[mem[a]];
+	mu /= (double)n;
+	for (a = 0; a < n; a++)
+		v += (r[mem[a]] - mu) * (r[mem[a]] - mu);
+	if (v == 0.0)
+		return 0.0;
+	var = sample ? v / (double)(n - 1) : v / (double)n;
+	return (r[i] - mu) / (inside ? sqrt(var + eps) : sqrt(var) + eps);
+}
+
+/*
+ * MS-GRPO with --std sample (sigma_S with n - 1, as torch.std) and
+ * --eps-inside (sqrt(var_S + eps), Balanced Aggregation Eq. 2): Eq. 4-6
+ * with that deviation, every subgroup of G = 4 from its definition, on
+ * distinct rewards and on tied ones (the count-vector path), exact and
+ * sampled with every scale and subgroup taken.  A pair's z with n - 1 is
+ * +-1/sqrt(2) whatever its rewards.
+ */
+START_TEST(test_deviation_options)
+{
+	static const double rs[2][4] = { { 0, 1, 3, 7 }, { 0, 1, 1, 3 } };
+	double adv[4], sam[4], e, zs[4];
+	size_t mem[4], i, k, a, m, tau;
+	int sample, inside, c;
+	struct ms_params p;
+	enum ms_path path;
+
+	for (c = 0; c < 2; c++)
+	for (sample = 0; sample <= 1; sample++)
+	for (inside = 0; inside <= 1; inside++) {
+		const double *r = rs[c];
+
+		p = params(2, MS_UNIFORM, 0, MS_EXACT);
+		msgrpo_from(&p, 1e-3, sample, inside);
+		ck_assert_int_eq(msgrpo_group(r, NULL, NULL, 4, 0, &p, adv,
+		    &path), 0);
+		p.mode = MS_SAMPLED;
+		p.scales = 3;
+		p.groups = 6;
+		ck_assert_int_eq(msgrpo_group(r, NULL, NULL, 4, 0, &p, sam,
+		    &path), 0);
+		for (i = 0; i < 4; i++) {
+			/* Abar_i(tau) over the subsets of size tau
+			 * holding i (bit masks), then the mean of 3. */
+			for (tau = 2; tau <= 4; tau++)
+				zs[tau - 2] = 0.0;
+			for (k = 0; k < 16; k++) {
+				if (!((k >> i) & 1))
+					continue;
+				for (a = 0, m = 0; a < 4; a++)
+					if ((k >> a) & 1)
+						mem[m++] = a;
+				if (m >= 2)
+					zs[m - 2] += zdev(r, mem, m, i, 1e-3,
+					    sample, inside);
+			}
+			/* C(3, 1) = 3 pairs, C(3, 2) = 3 triples, 1 group */
+			e = (zs[0] / 3 + zs[1] / 3 + zs[2]) / 3.0;
+			ck_assert_msg(close_rel(adv[i], e, 1e-12), "c=%d s=%d "
+			    "in=%d i=%zu: %.17g vs %.17g", c, sample, inside,
+			    i, adv[i], e);
+			ck_assert(close_rel(sam[i], e, 1e-12));
+		}
+	}
+	/* The pair 0, 1 with n - 1: z = -+1/sqrt(2) (eps 0). */
+	{
+		const double r2[2] = { 0, 1 };
+
+		p = params(2, MS_UNIFORM, 0, MS_EXACT);
+		msgrpo_from(&p, 0.0, 1, 0);
+		ck_assert_int_eq(msgrpo_group(r2, NULL, NULL, 2, 0, &p, adv,
+		    &path), 0);
+		ck_assert(close_rel(adv[0], -1 / sqrt(2), 1e-15));
+	}
+}
+END_TEST
+
 START_TEST(test_equal_and_small)
 {
 	double r[3] = { 0.1, 0.1, 0.1 }, T[3] = { 3, 5, 7 }, adv[3];
@@ -1076,6 +1163,7 @@ main(void)
 	tcase_add_test(tc, test_weights);
 	tcase_add_test(tc, test_dgs_random);
 	tcase_add_test(tc, test_sampled_cost);
+	tcase_add_test(tc, test_deviation_options);
 	tcase_add_test(tc, test_diverse_groups);
 	tcase_add_test(tc, test_dilated_scales);
 	tcase_add_test(tc, test_equal_and_small);

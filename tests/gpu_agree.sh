@@ -164,14 +164,21 @@ common = ["", "--std sample", "--std-scope batch", "--std-scope none",
           "-a passk", "-a passk --std-scope none",
           "--like verl -a gpg", "--like nemo-rl -g seq", "--like areal",
           "--like slime -g token", "-a rpp", "-a loo --std sample",
-          "-a grpo-whiten --std-scope batch"]
+          "-a grpo-whiten --std-scope batch",
+          "-a san --std-scope none", "-a san --std-scope batch",
+          "--eps-inside", "-a stratified --eps-inside --std sample",
+          "-a drgrpo --gn-scope batch", "--gn-scope batch --std-scope none",
+          "--drop-zero-std -g balanced", "-a san --random-strata --seed 3"]
 for name in ("binary8", "cont16", "pass12", "single"):
     for opts in common:
         cases.append((f"{name}/{opts or 'grpo'}", opts, f(name)))
 ms = ["-a msgrpo", "-a msgrpo --ms-mode exact",
       "-a msgrpo --ms-mode exact --ms-stats token",
       "-a msgrpo --ms-mode exact --tau-min 3 --ms-weights local -g balanced",
-      "-a msgrpo --ms-weights global --batch-groups 5"]
+      "-a msgrpo --ms-weights global --batch-groups 5",
+      "-a msgrpo --ms-mode exact --std sample", "-a msgrpo --eps-inside",
+      "-a msgrpo --ms-weights flat",
+      "-a msgrpo --ms-weights " + ",".join(str(i) for i in range(1, 64))]
 for name in ("binary8", "cont16", "pass12", "distinct20"):
     for opts in ms:
         cases.append((f"{name}/{opts}", opts, f(name)))

@@ -1,0 +1,167 @@
+/*
+ * bview.c - a batch without its groups of equal rewards, or with its
+ * strata shuffled (bview.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bview.h"
+#include "rng.h"
+
+void
+bview_free(struct bview *w)
+{
+	free(w->from);
+	free(w->r);
+	free(w->T);
+	free(w->base);
+	free(w->goff);
+	free(w->strat);
+	free(w->nstrat);
+	free(w->ghash);
+	free(w->tie);
+	free(w->gname);
+	free(w->gfile);
+	free(w->gline);
+	memset(w, 0, sizeof(*w));
+}
+
+/* Whether group g of b has rewards that are all equal. */
+static int
+equal_group(const struct batch *b, size_t g)
+{
+	size_t i;
+
+	for (i = b->goff[g] + 1; i < b->goff[g + 1]; i++)
+		if (b->r[i] != b->r[b->goff[g]])
+			return 0;
+	return 1;
+}
+
+/* Room for n records and ng groups; the arrays b has, and from[]. */
+static int
+bview_alloc(struct bview *w, const struct batch *b, size_t n, size_t ng)
+{
+	size_t rn = n ? n : 1, rg = ng ? ng : 1;
+
+	memset(w, 0, sizeof(*w));
+	w->from = malloc(rn * sizeof(*w->from));
+	w->r = malloc(rn * sizeof(*w->r));
+	w->T = malloc(rn * sizeof(*w->T));
+	w->strat = malloc(rn * sizeof(*w->strat));
+	w->goff = malloc((ng + 1) * sizeof(*w->goff));
+	w->nstrat = malloc(rg * sizeof(*w->nstrat));
+	w->ghash = malloc(rg * sizeof(*w->ghash));
+	w->gname = malloc(rg * sizeof(*w->gname));
+	w->gfile = malloc(rg * sizeof(*w->gfile));
+	w->gline = malloc(rg * sizeof(*w->gline));
+	if (b->base != NULL)
+		w->base = malloc(rn * sizeof(*w->base));
+	if (b->tie != NULL)
+		w->tie = malloc(rn * sizeof(*w->tie));
+	if (w->from == NULL || w->r == NULL || w->T == NULL ||
+	    w->strat == NULL || w->goff == NULL || w->nstrat == NULL ||
+	    w->ghash == NULL || w->gname == NULL || w->gfile == NULL ||
+	    w->gline == NULL || (b->base != NULL && w->base == NULL) ||
+	    (b->tie != NULL && w->tie == NULL)) {
+		bview_free(w);
+		return -1;
+	}
+	return 0;
+}
+
+/* Points w->v at w's arrays: n records in ng groups. */
+static void
+bview_point(struct bview *w, const struct batch *b, size_t n, size_t ng)
+{
+	w->v.n = n;
+	w->v.ngroups = ng;
+	w->v.r = w->r;
+	w->v.T = w->T;
+	w->v.base = w->base;
+	w->v.goff = w->goff;
+	w->v.strat = w->strat;
+	w->v.nstrat = w->nstrat;
+	w->v.ghash = w->ghash;
+	w->v.tie = w->tie;
+	w->v.gname = b->gname != NULL ? w->gname : NULL;
+	w->v.gfile = b->gfile != NULL ? w->gfile : NULL;
+	w->v.gline = b->gline != NULL ? w->gline : NULL;
+}
+
+/* Appends group g of b to w as its group ng, records from n on. */
+static void
+bview_take(struct bview *w, const struct batch *b, size_t g, size_t ng,
+    size_t n)
+{
+	size_t i;
+
+	w->goff[ng] = n;
+	w->nstrat[ng] = b->nstrat != NULL ? b->nstrat[g] : 1;
+	w->ghash[ng] = b->ghash != NULL ? b->ghash[g] : 0;
+	w->gname[ng] = b->gname != NULL ? b->gname[g] : NULL;
+	w->gfile[ng] = b->gfile != NULL ? b->gfile[g] : NULL;
+	w->gline[ng] = b->gline != NULL ? b->gline[g] : 0;
+	for (i = b->goff[g]; i < b->goff[g + 1]; i++, n++) {
+		w->from[n] = i;
+		w->r[n] = b->r[i];
+		w->T[n] = b->T[i];
+		w->strat[n] = b->strat != NULL ? b->strat[i] : 0;
+		if (w->base != NULL)
+			w->base[n] = b->base[i];
+		if (w->tie != NULL)
+			w->tie[n] = b->tie[i];
+	}
+}
+
+int
+bview_unequal(struct bview *w, const struct batch *b)
+{
+	size_t g, n = 0, ng = 0;
+
+	for (g = 0; g < b->ngroups; g++)
+		if (!equal_group(b, g)) {
+			n += b->goff[g + 1] - b->goff[g];
+			ng++;
+		}
+	if (bview_alloc(w, b, n, ng) != 0)
+		return -1;
+	for (g = 0, n = 0, ng = 0; g < b->ngroups; g++)
+		if (!equal_group(b, g)) {
+			bview_take(w, b, g, ng++, n);
+			n += b->goff[g + 1] - b->goff[g];
+		}
+	w->goff[ng] = n;
+	bview_point(w, b, n, ng);
+	return 0;
+}
+
+int
+bview_shuffle(struct bview *w, const struct batch *b, uint64_t seed)
+{
+	size_t g, i, j, o, m;
+	uint64_t rng;
+	uint32_t t;
+
+	if (bview_alloc(w, b, b->n, b->ngroups) != 0)
+		return -1;
+	for (g = 0; g < b->ngroups; g++)
+		bview_take(w, b, g, g, b->goff[g]);
+	w->goff[b->ngroups] = b->n;
+	for (g = 0; g < b->ngroups; g++) {
+		/* A stream of its own: the same group shuffles alike
+		 * whatever else the batch holds. */
+		rng = rng_mix64(rng_mix64(seed ^ 0x7374726174610aULL) ^
+		    w->ghash[g]);
+		o = b->goff[g];
+		m = b->goff[g + 1] - o;
+		for (i = m; i > 1; i--) {
+			j = (size_t)rng_below(&rng, i);
+			t = w->strat[o + i - 1];
+			w->strat[o + i - 1] = w->strat[o + j];
+			w->strat[o + j] = t;
+		}
+	}
+	bview_point(w, b, b->n, b->ngroups);
+	return 0;
+}

@@ -1,0 +1,131 @@
+/*
+ * check_bview.c - tests of src/bview.c, the views some variants compute
+ * on: the batch without its groups of equal rewards (--drop-zero-std, as
+ * DAPO's dynamic sampling drops them), and each group's stratum labels
+ * shuffled (--random-strata, Stratified GRPO's Table 7 control: random
+ * strata of the same sizes).
+ */
+#include <check.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "bview.h"
+#include "testutil.h"
+
+/*
+ * Four groups: {1, 0}, {2, 2} (equal), {5} (one record: equal too) and
+ * {0, 1, 1, 0, 1, 0} in strata 0, 0, 1, 1, 2, 2.
+ */
+static const double r[] = { 1, 0, 2, 2, 5, 0, 1, 1, 0, 1, 0 };
+static const double T[] = { 3, 4, 5, 6, 7, 1, 2, 3, 4, 5, 6 };
+static const size_t goff[] = { 0, 2, 4, 5, 11 };
+static const uint32_t strat[] = { 0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 2 };
+static const uint32_t nstrat[] = { 1, 1, 1, 3 };
+static const uint64_t ghash[] = { 10, 11, 12, 13 };
+static const char *const gname[] = { "a", "b", "c", "d" };
+static const char *const gfile[] = { "f", "f", "f", "f" };
+static const unsigned long long gline[] = { 1, 3, 5, 6 };
+
+static void
+make(struct batch *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->n = 11;
+	b->ngroups = 4;
+	b->r = r;
+	b->T = T;
+	b->goff = goff;
+	b->strat = strat;
+	b->nstrat = nstrat;
+	b->ghash = ghash;
+	b->gname = gname;
+	b->gfile = gfile;
+	b->gline = gline;
+}
+
+START_TEST(unequal)
+{
+	struct batch b;
+	struct bview w;
+	size_t i;
+
+	make(&b);
+	ck_assert_int_eq(bview_unequal(&w, &b), 0);
+	/* Groups a and d stay: records 0, 1 and 5..10. */
+	ck_assert_uint_eq(w.v.ngroups, 2);
+	ck_assert_uint_eq(w.v.n, 8);
+	ck_assert(w.v.goff[0] == 0 && w.v.goff[1] == 2 && w.v.goff[2] == 8);
+	ck_assert_str_eq(w.v.gname[1], "d");
+	ck_assert_uint_eq(w.v.gline[1], 6);
+	ck_assert_uint_eq(w.v.ghash[1], 13);
+	ck_assert_uint_eq(w.v.nstrat[1], 3);
+	for (i = 0; i < 8; i++) {
+		ck_assert_uint_eq(w.from[i], i < 2 ? i : i + 3);
+		ck_assert(w.v.r[i] == r[w.from[i]]);
+		ck_assert(w.v.T[i] == T[w.from[i]]);
+		ck_assert_uint_eq(w.v.strat[i], strat[w.from[i]]);
+	}
+	ck_assert_ptr_null(w.v.tie);
+	bview_free(&w);
+}
+END_TEST
+
+/* Counts of each stratum label in group g. */
+static void
+counts(const struct batch *b, size_t g, size_t *c)
+{
+	size_t i;
+
+	memset(c, 0, 3 * sizeof(*c));
+	for (i = b->goff[g]; i < b->goff[g + 1]; i++)
+		c[b->strat[i]]++;
+}
+
+START_TEST(shuffle)
+{
+	struct batch b;
+	struct bview w, w2;
+	size_t c[3], c0[3], seed, ndiff = 0;
+
+	make(&b);
+	counts(&b, 3, c0);
+	for (seed = 0; seed < 20; seed++) {
+		ck_assert_int_eq(bview_shuffle(&w, &b, seed), 0);
+		ck_assert_uint_eq(w.v.n, 11);
+		ck_assert(w.v.r == w.r && w.r[7] == 1);
+		/* The same sizes, 2, 2, 2, in group d; the others keep
+		 * their one stratum. */
+		counts(&w.v, 3, c);
+		ck_assert(memcmp(c, c0, sizeof(c)) == 0);
+		ck_assert_uint_eq(w.v.strat[0], 0);
+		if (memcmp(w.v.strat + 5, strat + 5, 6 * sizeof(*strat)) != 0)
+			ndiff++;
+		/* Seeded: the same seed, the same labels. */
+		ck_assert_int_eq(bview_shuffle(&w2, &b, seed), 0);
+		ck_assert(memcmp(w.v.strat, w2.v.strat, 11 *
+		    sizeof(*strat)) == 0);
+		bview_free(&w);
+		bview_free(&w2);
+	}
+	/* 90 arrangements of 2, 2, 2: most seeds move some label. */
+	ck_assert_uint_ge(ndiff, 15);
+}
+END_TEST
+
+static Suite *
+bview_suite(void)
+{
+	Suite *s = suite_create("bview");
+	TCase *tc = tcase_create("views");
+
+	tcase_add_test(tc, unequal);
+	tcase_add_test(tc, shuffle);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	return tu_run(bview_suite());
+}
