@@ -111,21 +111,6 @@ get_bytes(const char *s, size_t n, struct buf *keys)
 	return 0;
 }
 
-/* A double in the fewest digits that read back to it. */
-static void
-put_double(struct buf *o, double v)
-{
-	char num[40];
-	int digits, n = 0;
-
-	for (digits = 15; digits <= 17; digits++) {
-		n = snprintf(num, sizeof(num), "%.*g", digits, v);
-		if (strtod(num, NULL) == v)
-			break;
-	}
-	buf_add(o, num, n);
-}
-
 static int
 get_double(const char *s, size_t n, double *v)
 {
@@ -146,7 +131,7 @@ put_reward(struct buf *o, const struct record *r, const char *keys,
 	(void)keys;
 	(void)line;
 	(void)len;
-	put_double(o, r->reward);
+	options_show_num(o, r->reward);
 }
 
 static int
@@ -164,7 +149,7 @@ put_baseline(struct buf *o, const struct record *r, const char *keys,
 	(void)keys;
 	(void)line;
 	(void)len;
-	put_double(o, r->baseline);
+	options_show_num(o, r->baseline);
 }
 
 static int

@@ -534,9 +534,8 @@ show_text(struct buf *out, const char *fmt, ...)
 	    sizeof(tmp) - 1);
 }
 
-/* A double in the fewest digits that read back to it. */
-static void
-show_num(struct buf *out, double v)
+void
+options_show_num(struct buf *out, double v)
 {
 	char tmp[40];
 	int digits, n = 0;
@@ -590,7 +589,7 @@ show_ms_weights(const struct prefs *p, struct buf *out)
 	for (i = 0; i < m->ngiven; i++) {
 		if (i > 0)
 			buf_add(out, ",", 1);
-		show_num(out, m->given[i]);
+		options_show_num(out, m->given[i]);
 	}
 }
 
@@ -598,7 +597,7 @@ static void
 show_cap(const struct prefs *p, struct buf *out)
 {
 	if (p->fields.has_cap)
-		show_num(out, p->fields.cap);
+		options_show_num(out, p->fields.cap);
 	else
 		buf_add(out, "none", 4);
 }
@@ -640,7 +639,7 @@ options_show(const struct prefs *p, const struct opt *o, struct buf *out)
 		buf_add(out, s, strlen(s));
 		break;
 	case OK_NUM:
-		show_num(out, *(const double *)(const void *)at);
+		options_show_num(out, *(const double *)(const void *)at);
 		break;
 	case OK_INT:
 		if (o->ctype == CT_SIZE)

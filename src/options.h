@@ -171,6 +171,8 @@ int	options_recorded(const struct opt *o);
 /* Appends the row's value in p as text, the same for equal values. */
 void	options_show(const struct prefs *p, const struct opt *o,
 	    struct buf *out);
+/* A double in the fewest digits that read back to it. */
+void	options_show_num(struct buf *out, double v);
 /* "a, b, c": a row's list names (mark: "a (default), b, c"). */
 void	options_list(const struct opt *o, int mark, char *buf, size_t size);
 /* "x, y (a), z (b)": a row's aliases, those of one row together. */
