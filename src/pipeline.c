@@ -71,9 +71,14 @@ reject_groups(struct run *u, struct gbatch *b, struct diag *d)
 
 	n = batch_rejects(b, &ix);
 	for (j = 0; j < n; j++) {
+		/* A group across shards is reported once, by the shard of
+		 * its first record, as one process reports it. */
+		if ((g = batch_hgroup(b, ix[j])) != prev &&
+		    batch_hrec(b, ix[j])->elsewhere)
+			prev = g;
 		if (batch_hrec(b, ix[j])->elsewhere)
 			continue;
-		if ((g = batch_hgroup(b, ix[j])) != prev) {
+		if (g != prev) {
 			lab.len = 0;
 			batch_glabel(b, g, &lab);
 			file = batch_gwhere(b, g, &lineno, NULL);

@@ -196,6 +196,20 @@ sharded "skip keyless 7" keyless-bad.jsonl "--on-error skip --group-size 7" "" g
 sharded "verl agent loop" "$S/verl_agent_loop.jsonl" \
     "--reward-key reward_score --logprobs-key response_logprobs" ""
 sharded "trl blocks" "$S/trl_layout.jsonl" "--like trl --group-size 4" ""
+# A group of the wrong size cut by the shards' boundary: reported once.
+head -n 126 bad.jsonl > part-a.jsonl
+tail -n +127 bad.jsonl > part-b.jsonl
+o="--on-error skip --group-size 8"
+for f in part-a.jsonl part-b.jsonl; do "$rladv" index $o "$f" > "$f.idx"; done
+cat part-a.jsonl.idx part-b.jsonl.idx > ab.idx
+for f in part-a.jsonl part-b.jsonl; do
+	"$rladv" compute --index ab.idx $o "$f" 2>&1 > /dev/null |
+	    grep -v 'records in'
+done | sort > e1
+"$rladv" $o part-a.jsonl part-b.jsonl 2>&1 > /dev/null | grep -v 'records in' |
+    sort > e2
+if cmp -s e1 e2 && grep -q 'rejected whole' e2; then ok; else
+	no "a short group across two shards is not reported once"; fi
 echo "exactness: $pass cases"
 
 # --- Refusals -----------------------------------------------------------
