@@ -36,6 +36,7 @@
 #define BLK_MAX	((size_t)64 << 20)	/* largest block for short lines */
 #define AHEAD	((size_t)2 << 20)	/* most bytes decoded, not parsed */
 #define REPORT	((size_t)1 << 20)	/* parsed bytes between reports */
+#define WAKE	((size_t)1 << 20)	/* bytes that wake a waiting parser */
 #define NSPARE	2			/* released blocks kept */
 #define STACK	((size_t)512 << 10)	/* the producer's frames are small */
 
@@ -56,6 +57,7 @@ struct reader {
 	unsigned long long produced, consumed;
 	unsigned long long bytes;	/* read from files */
 	int		 pwait;		/* the producer waits for room */
+	int		 cwait;		/* the parser waits for lines */
 	int		 stop;		/* the producer must end */
 	int		 done;		/* nothing more comes */
 	struct diag	 err;		/* why, when it failed */
@@ -202,7 +204,6 @@ next_block(struct reader *r, size_t *fill)
 	} else
 		r->head = b;
 	r->tail = b;
-	pthread_cond_broadcast(&r->more);
 	pthread_mutex_unlock(&r->mu);
 	return 0;
 }
@@ -273,7 +274,11 @@ publish(struct reader *r, struct blk *t, size_t newlen)
 	t->len = newlen;
 	r->bytes += r->nread;
 	r->nread = 0;
-	pthread_cond_broadcast(&r->more);
+	/* A waiting parser is woken for WAKE bytes at once, not for each
+	 * step: on a virtual machine a wake-up costs tens of microseconds.
+	 * A pipe's lines go at once: more may not come soon. */
+	if (r->cwait && (r->canblock || r->produced - r->consumed >= WAKE))
+		pthread_cond_signal(&r->more);
 	pthread_mutex_unlock(&r->mu);
 }
 
@@ -456,7 +461,9 @@ wait_more(struct reader *r)
 			r->ended = 1;
 			break;
 		}
+		r->cwait = 1;
 		pthread_cond_wait(&r->more, &r->mu);
+		r->cwait = 0;
 	}
 	pthread_mutex_unlock(&r->mu);
 }
