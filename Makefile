@@ -219,25 +219,30 @@ io-check: rladv
 	@sh tests/io.sh ./rladv $(GZ_DIR)/rladv-gz
 
 # Every test, one line each; a new test script gets a line here.  Fuzzing
-# for time is not here: .ci/run does it (make fuzz-check).
-check test: rladv unit
+# for time is not here: .ci/run does it (make fuzz-check).  What the tests
+# build, they build on every core ($(J)) unless make was given -j itself;
+# the tests run one after the other.
+NPROC	 = $(shell nproc 2>/dev/null || echo 1)
+J	 = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
+check test: deps
+	@$(MAKE) --no-print-directory $(J) rladv unit
 	@sh tests/e2e.sh ./rladv
 	@sh tests/errors.sh ./rladv
 	@sh tests/faults.sh ./rladv
 	@sh tests/stats_diff.sh ./rladv
 	@sh tests/papers.sh ./rladv
 	@sh tests/html.sh ./rladv
-	@$(MAKE) --no-print-directory io-check
+	@$(MAKE) --no-print-directory $(J) io-check
 	@sh tests/shard.sh ./rladv
 	@sh tests/slurm.sh ./rladv
 	@sh tests/help_synopsis.sh ./rladv man/rladv.1
 	@sh tests/man_examples.sh ./rladv man/rladv.1
 	@python3 tests/conformance/check.py ./rladv
-	@$(MAKE) --no-print-directory fuzz-replay
+	@$(MAKE) --no-print-directory $(J) fuzz-replay
 	@sh tests/make_deps.sh
 	@sh tests/broken_binary.sh
-	@$(MAKE) --no-print-directory emu-check
-	@$(MAKE) --no-print-directory gpu-check
+	@$(MAKE) --no-print-directory $(J) emu-check
+	@$(MAKE) --no-print-directory $(J) gpu-check
 	@python3 tests/presets/reference.py --verify
 	@python3 tests/presets/reference.py --check ./rladv
 
