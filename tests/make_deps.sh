@@ -5,7 +5,9 @@
 # temporary directory with a PATH whose apt-get, apt, dpkg and sudo record
 # being called, and whose id says root (an installer that only runs as
 # root would try here):
-#   1. make builds ./rladv and calls none of them;
+#   1. make builds ./rladv and calls none of them (the plain build's objects
+#      are copied along, all but one, to spare the time: make still
+#      compiles, links and runs every prerequisite a build runs);
 #   2. with libcjson missing (a pkg-config that finds no libcjson), make
 #      fails with one line naming what to run, and calls none of them;
 #   3. make deps, with libcjson still missing, calls apt-get: the shims
@@ -31,8 +33,13 @@ none_called() {
 }
 
 mkdir "$tmp/tree" "$tmp/tree/fuzz" "$tmp/shim" "$tmp/nocjson"
-cp -R Makefile src scripts "$tmp/tree/" && cp fuzz/*.mk "$tmp/tree/fuzz/" ||
+cp -Rp Makefile src scripts "$tmp/tree/" && cp -p fuzz/*.mk "$tmp/tree/fuzz/" ||
     exit 3
+if [ -f build/main.o ]; then
+	mkdir "$tmp/tree/build"
+	cp -p build/*.o build/*.d "$tmp/tree/build/" 2>/dev/null
+	rm -f "$tmp/tree/build/main.o"
+fi
 for tool in apt-get apt aptitude dpkg sudo; do
 	cat > "$tmp/shim/$tool" <<EOF
 #!/bin/sh
