@@ -229,6 +229,7 @@ check test: deps
 	@sh tests/e2e.sh ./rladv
 	@sh tests/errors.sh ./rladv
 	@sh tests/faults.sh ./rladv
+	@sh tests/hostile.sh ./rladv man/rladv.1
 	@sh tests/stats_diff.sh ./rladv
 	@sh tests/papers.sh ./rladv
 	@sh tests/html.sh ./rladv

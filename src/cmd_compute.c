@@ -207,11 +207,8 @@ cmd_compute(struct run *r)
 		    compute_streams(c), on_batch, &x, &st, &d);
 	if (rc == 0)
 		rc = output_close(x.out, &d);
-	else {
-		struct diag ignore = { 0 };
-
-		output_close(x.out, &ignore);
-	}
+	else
+		output_abandon(x.out);
 	if (rc != 0)
 		diag_print(&d);
 	if (c->verbose || c->skip || (c->est->kind == EST_MSGRPO &&

@@ -122,7 +122,7 @@ cmd_index(struct run *r)
 {
 	const struct prefs *c = &r->p;
 	struct output *out;
-	struct diag d = { 0 }, ignore = { 0 };
+	struct diag d = { 0 };
 	int rc;
 
 	if ((out = output_open(c->out, c->gzip, c->gzip_level, &d)) == NULL) {
@@ -133,7 +133,7 @@ cmd_index(struct run *r)
 	if (rc == 0)
 		rc = output_close(out, &d);
 	else
-		output_close(out, &ignore);
+		output_abandon(out);
 	if (rc != 0)
 		diag_print(&d);
 	return rc;

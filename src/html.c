@@ -4,8 +4,6 @@
  * keys, file names): any byte may be in them, and none may break the page
  * or turn into markup.
  */
-#include <sys/stat.h>
-
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +11,7 @@
 
 #include "diag.h"
 #include "html.h"
+#include "outfile.h"
 
 /* One character of the output as it will be shown. */
 struct hchar {
@@ -288,47 +287,23 @@ html_end(FILE *f)
 FILE *
 html_open(const char *path, struct diag *d)
 {
-	FILE *f;
-
 	if (strcmp(path, "-") == 0)
 		return stdout;
-	if ((f = fopen(path, "w")) == NULL)
-		diag_set(d, EXIT_IO, "%s: cannot create the page: %s", path,
-		    strerror(errno));
-	return f;
-}
-
-/*
- * Whether path names the regular file f writes, and nothing else: a
- * device (/dev/full), a pipe or a symbolic link (/dev/stdout) given as
- * the page is never removed.
- */
-static int
-own_file(FILE *f, const char *path)
-{
-	struct stat fs, ps;
-
-	return fstat(fileno(f), &fs) == 0 && lstat(path, &ps) == 0 &&
-	    S_ISREG(fs.st_mode) && S_ISREG(ps.st_mode) &&
-	    fs.st_dev == ps.st_dev && fs.st_ino == ps.st_ino;
+	/* A temporary file beside path, renamed into place by
+	 * html_close() once the page is whole. */
+	return outfile_fopen(path, d);
 }
 
 int
 html_close(FILE *f, const char *path, struct diag *d)
 {
-	int rc = html_end(f), err = errno, own = 0;
+	struct diag ignore = { 0 };
+	int rc = html_end(f), err = errno;
 
-	if (f != stdout) {
-		own = own_file(f, path);
-		if (fclose(f) == EOF && rc == 0) {
-			rc = -1;
-			err = errno;
-		}
-	}
 	if (rc == 0)
-		return 0;
-	if (own)
-		remove(path);
+		return f == stdout ? 0 : outfile_fclose(f, 1, d);
+	if (f != stdout)
+		outfile_fclose(f, 0, &ignore);
 	return diag_set(d, EXIT_IO, "%s: write error: %s", f == stdout ?
 	    "standard output" : path, strerror(err));
 }
@@ -336,12 +311,10 @@ html_close(FILE *f, const char *path, struct diag *d)
 void
 html_abandon(FILE *f, const char *path)
 {
-	int own;
+	struct diag ignore = { 0 };
 
+	(void)path;
 	if (f == NULL || f == stdout)
 		return;
-	own = own_file(f, path);
-	fclose(f);
-	if (own)
-		remove(path);
+	outfile_fclose(f, 0, &ignore);
 }

@@ -57,16 +57,16 @@ void	html_table(FILE *f, const char *const *name, const char *const *value,
 /* Closes the page and flushes; returns 0, or -1 when a write failed. */
 int	html_end(FILE *f);
 
-/* The page's file, created or truncated ("-": standard output); NULL
- * with d set (status 3) when it cannot be. */
+/* The page's file ("-": standard output), written beside path and
+ * renamed into place by html_close() (outfile.h); NULL with d set
+ * (status 3) when it cannot be. */
 FILE	*html_open(const char *path, struct diag *d);
-/* html_end(), then closes f unless it is standard output; returns 0, or
- * 3 with d naming path when a write failed (and the half page removed,
- * as html_abandon() does). */
+/* html_end(), then closes f unless it is standard output, and puts the
+ * page in place; returns 0, or 3 with d naming path when a write failed
+ * (the half page dropped, as html_abandon() does). */
 int	html_close(FILE *f, const char *path, struct diag *d);
-/* Closes and removes a page left unfinished (a run that failed), so that
- * no half page passes for a report; only a regular file is removed, never
- * a device or what a symbolic link leads to. */
+/* Drops a page left unfinished (a run that failed), so that no half page
+ * passes for a report: a file that path named before stays as it was. */
 void	html_abandon(FILE *f, const char *path);
 
 #endif

@@ -6,15 +6,19 @@
  * the check that standard output was written.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "cmd.h"
 #include "compute.h"
 #include "gunzip.h"
 #include "opthelp.h"
+#include "outfile.h"
 
 #define CMD_DEVICE	0x100u	/* pick the device before the command */
 
@@ -86,6 +90,42 @@ stdout_check(int rc)
 	return EXIT_IO;
 }
 
+/*
+ * Before the command opens anything for writing: no output is the same
+ * file as an input, or as another output (outfile.h).  Standard output
+ * counts where the command writes to it.
+ */
+static int
+check_outputs(const struct prefs *p, struct diag *d)
+{
+	static char *const stdin_name[] = { "-" };
+	struct outname out[3];
+	char **in;
+	size_t nin = 0, nout = 0, i;
+	int rc;
+
+	if (p->mode & (OPT_COMPUTE | OPT_INDEX))
+		out[nout++] = (struct outname){ "-o", p->out ? p->out : "-" };
+	else {
+		if (p->html)
+			out[nout++] = (struct outname){ "--html", p->html };
+		if (p->html == NULL || strcmp(p->html, "-") != 0)
+			out[nout++] = (struct outname){ "the report", "-" };
+	}
+	if (p->rejects)
+		out[nout++] = (struct outname){ "--rejects", p->rejects };
+	in = diag_calloc(p->nfiles + 2, sizeof(*in));
+	for (i = 0; i < p->nfiles; i++)
+		in[nin++] = p->files[i];
+	if (p->nfiles == 0)
+		in[nin++] = stdin_name[0];
+	if (p->index)
+		in[nin++] = (char *)p->index;
+	rc = outfile_check(in, nin, out, nout, d);
+	free(in);
+	return rc;
+}
+
 static int
 run_cmd(const struct cmd *c, int named, int argc, char **argv)
 {
@@ -106,6 +146,7 @@ run_cmd(const struct cmd *c, int named, int argc, char **argv)
 		    gunzip_library());
 		rc = 0;
 	} else if (rc == 0 && (rc = options_check(&r.p, &d)) == 0 &&
+	    (rc = check_outputs(&r.p, &d)) == 0 &&
 	    (!(c->flags & CMD_DEVICE) || (rc = compute_device(&r.p, &d)) ==
 	    0))
 		rc = c->fn(&r);
@@ -115,13 +156,34 @@ run_cmd(const struct cmd *c, int named, int argc, char **argv)
 	return stdout_check(rc);
 }
 
+/*
+ * A standard descriptor that is closed stays taken, by /dev/null opened
+ * the wrong way: otherwise the first file rladv opens (--rejects) would
+ * become standard output and get the records, while a write to the
+ * closed descriptor must still fail.
+ */
+static void
+hold_std_fds(void)
+{
+	int fd;
+
+	for (fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", fd == STDIN_FILENO ? O_WRONLY :
+		    O_RDONLY) < 0)
+			exit(EXIT_IO);
+}
+
 int
 main(int argc, char **argv)
 {
 	size_t i;
 
-	/* A closed pipe ends us by SIGPIPE, as it does cat: whatever the
-	 * parent set, it never passes for success. */
+	hold_std_fds();
+	/* A closed pipe ends us by SIGPIPE (status 141 in the shell), as it
+	 * ends cat and grep: quietly, and never as a success, whatever the
+	 * parent set.  A temporary output file is removed first
+	 * (outfile.c). */
 	signal(SIGPIPE, SIG_DFL);
 	if (argc > 1)
 		for (i = 0; i < NCMDS; i++)

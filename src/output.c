@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "gzout.h"
+#include "outfile.h"
 #include "output.h"
 
 #define OBUF	(1u << 20)
@@ -38,11 +39,10 @@ output_open(const char *path, int gzip, int level, struct diag *d)
 		o->fd = STDOUT_FILENO;
 		o->name = "<stdout>";
 	} else {
-		o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		    0666);
+		/* A temporary file, renamed into place by output_close(). */
+		o->fd = outfile_open(path, d);
 		o->name = path;
 		if (o->fd < 0) {
-			diag_set(d, EXIT_IO, "%s: %s", path, strerror(errno));
 			free(o);
 			return NULL;
 		}
@@ -50,8 +50,7 @@ output_open(const char *path, int gzip, int level, struct diag *d)
 	o->cap = OBUF;
 	o->buf = diag_malloc(o->cap);
 	if (gzip && (o->gz = gzout_open(level, 0, sink, o, d)) == NULL) {
-		if (o->fd != STDOUT_FILENO)
-			close(o->fd);
+		outfile_close(o->fd, 0, d);
 		free(o->buf);
 		free(o);
 		return NULL;
@@ -114,36 +113,51 @@ output_write(struct output *o, const void *p, size_t n, struct diag *d)
 	return 0;
 }
 
-int
-output_close(struct output *o, struct diag *d)
+/* Closes o; ok: the run succeeded (output_close), or not (abandon). */
+static int
+finish(struct output *o, int ok, struct diag *d)
 {
 	int rc = 0;
 
 	if (o == NULL)
 		return 0;
-	if (!o->failed)
-		rc = flush(o, d);
-	else
+	if (!ok || o->failed)
 		rc = EXIT_IO;
+	else
+		rc = flush(o, d);
 	if (o->gz != NULL) {
 		/* On an error, the threads stop and the stream is dropped. */
 		if (gzout_close(o->gz, rc != 0, d) != 0 && rc == 0)
 			rc = d->status;
 	}
-	if (o->fd != STDOUT_FILENO) {
-		if (close(o->fd) != 0 && rc == 0)
-			rc = diag_set(d, EXIT_IO, "%s: %s", o->name,
-			    strerror(errno));
-	} else if (rc == 0 && fsync(o->fd) != 0 && errno != EINVAL &&
-	    errno != EROFS && errno != ENOTSUP && errno != EBADF) {
+	if (o->fd == STDOUT_FILENO && rc == 0 && fsync(o->fd) != 0 &&
+	    errno != EINVAL && errno != EROFS && errno != ENOTSUP &&
+	    errno != EBADF) {
 		/* Only a real device error is worth reporting here. */
 		if (errno == EIO || errno == ENOSPC || errno == EDQUOT)
 			rc = diag_set(d, EXIT_IO, "%s: %s", o->name,
 			    strerror(errno));
 	}
+	/* A file takes its place only when everything was written. */
+	if (outfile_close(o->fd, rc == 0, d) != 0 && rc == 0)
+		rc = d->status;
 	free(o->buf);
 	free(o);
-	return rc;
+	return ok ? rc : 0;
+}
+
+int
+output_close(struct output *o, struct diag *d)
+{
+	return finish(o, 1, d);
+}
+
+void
+output_abandon(struct output *o)
+{
+	struct diag ignore = { 0 };
+
+	finish(o, 0, &ignore);
 }
 
 size_t

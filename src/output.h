@@ -20,8 +20,12 @@ struct output	*output_open(const char *path, int gzip, int level,
 		    struct diag *d);
 int		 output_write(struct output *o, const void *p, size_t n,
 		    struct diag *d);
-/* Flushes and closes; a failed write or close is status 3. */
+/* Flushes and closes; a failed write or close is status 3.  A file (-o
+ * FILE) takes its place only now (outfile.h). */
 int		 output_close(struct output *o, struct diag *d);
+/* Closes o after a failed run: what was written is dropped, and FILE is
+ * left as it was. */
+void		 output_abandon(struct output *o);
 
 /* JSON number with digits significant digits; never -0, NaN or Inf (v
  * must be finite).  buf holds at least 32 bytes; returns the length. */

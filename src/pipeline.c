@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "input.h"
+#include "outfile.h"
 #include "pipeline.h"
 
 struct run {
@@ -206,9 +207,9 @@ pipeline_run_src(const struct prefs *c, const struct pipeline_src *src,
 	u.ctx = ctx;
 	if (c->rejects) {
 		u.rejname = c->rejects;
-		if ((u.rej = fopen(c->rejects, "w")) == NULL)
-			return diag_set(d, EXIT_IO, "%s: %s", c->rejects,
-			    strerror(errno));
+		/* Renamed into place at the end, when the run succeeds. */
+		if ((u.rej = outfile_fopen(c->rejects, d)) == NULL)
+			return d->status;
 	}
 	go.stream = stream;
 	group_init(&u.gs, &go);
@@ -253,8 +254,11 @@ pipeline_run_src(const struct prefs *c, const struct pipeline_src *src,
 	group_free(&u.gs);
 	buf_free(&keys);
 	buf_free(&runs);
-	if (u.rej && fclose(u.rej) != 0 && rc == 0)
-		rc = diag_set(d, EXIT_IO, "%s: %s", c->rejects,
-		    strerror(errno));
+	if (u.rej != NULL) {
+		struct diag ignore = { 0 };
+
+		if (outfile_fclose(u.rej, rc == 0, rc == 0 ? d : &ignore) != 0)
+			rc = d->status;
+	}
 	return rc;
 }

@@ -38,6 +38,7 @@ for kind in fails silent; do
 	must_fail "conformance check.py ($kind)" \
 	    python3 tests/conformance/check.py "$b"
 	must_fail "io.sh ($kind)" sh tests/io.sh "$b"
+	must_fail "hostile.sh ($kind)" sh tests/hostile.sh "$b" man/rladv.1
 done
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

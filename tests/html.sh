@@ -148,7 +148,7 @@ if cmp -s stdout.html stats.html; then ok; else
 
 expect_rc 3 "--html in a missing directory" "$RLADV" stats \
     --html nodir/p.html "$SA"
-has err "nodir/p.html: cannot create the page" "the page's path named"
+has err "nodir/p.html: cannot create" "the page's path named"
 # Fails before reading: the input does not exist either, and is not named.
 expect_rc 3 "--html fails first" "$RLADV" stats --html nodir/p.html \
     missing.jsonl

@@ -1,0 +1,417 @@
+/*
+ * outfile.c - output files that never lose data.
+ *
+ * "rladv -o x.jsonl x.jsonl" used to truncate its input before reading
+ * it; a run that failed half way left half a file where a good one had
+ * been.  So outputs are compared with the inputs and with each other
+ * before anything is opened for writing, and a regular file is written
+ * as a temporary file in its own directory (so that rename(2) is atomic
+ * and never crosses file systems), renamed over the old file only when
+ * the command succeeded.  The temporary file takes the old file's mode
+ * (and owner, where allowed), or the mode open(2) would have given a new
+ * one.  A fatal signal or an exit() on the way (out of memory) removes
+ * the temporary files first.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "outfile.h"
+
+#define NSLOTS	8	/* -o, --rejects and --html at most, at once */
+
+/* An open output.  tmp is NULL when the file is written as it is. */
+static struct slot {
+	volatile sig_atomic_t	 used;
+	int			 fd;
+	char			*path;		/* as the user gave it */
+	char			*target;	/* what tmp replaces */
+	char *volatile		 tmp;
+} slots[NSLOTS];
+
+/* What an output or an input is, for outfile_check(). */
+struct ident {
+	int		 kind;		/* ID_* */
+	dev_t		 dev;
+	ino_t		 ino;
+	const char	*base;		/* ID_NEW: the name in its directory */
+	size_t		 baselen;
+};
+enum { ID_OTHER, ID_FILE, ID_NEW, ID_STDOUT };
+
+static void
+ident_stat(const struct stat *st, struct ident *id)
+{
+	id->kind = S_ISREG(st->st_mode) ? ID_FILE : ID_OTHER;
+	id->dev = st->st_dev;
+	id->ino = st->st_ino;
+}
+
+/* A file not there yet is its directory and its name in it. */
+static void
+ident_new(const char *path, struct ident *id)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	struct stat st;
+	size_t n;
+
+	id->kind = ID_OTHER;
+	if (slash == NULL) {
+		strcpy(dir, ".");
+		id->base = path;
+	} else {
+		n = slash == path ? 1 : (size_t)(slash - path);
+		if (n >= sizeof(dir))
+			return;
+		memcpy(dir, path, n);
+		dir[n] = '\0';
+		id->base = slash + 1;
+	}
+	id->baselen = strlen(id->base);
+	if (id->baselen == 0 || strcmp(id->base, ".") == 0 ||
+	    strcmp(id->base, "..") == 0 || stat(dir, &st) != 0)
+		return;
+	id->kind = ID_NEW;
+	id->dev = st.st_dev;
+	id->ino = st.st_ino;
+}
+
+static void
+ident_of(const char *path, int fd, struct ident *id)
+{
+	struct stat st;
+
+	memset(id, 0, sizeof(*id));
+	if (fd >= 0) {
+		if (fstat(fd, &st) == 0)
+			ident_stat(&st, id);
+	} else if (stat(path, &st) == 0)
+		ident_stat(&st, id);
+	else if (errno == ENOENT)
+		ident_new(path, id);
+}
+
+static int
+ident_same(const struct ident *a, const struct ident *b)
+{
+	if (a->kind != b->kind || a->kind == ID_OTHER)
+		return 0;
+	if (a->dev != b->dev || a->ino != b->ino)
+		return 0;
+	return a->kind == ID_FILE || (a->baselen == b->baselen &&
+	    memcmp(a->base, b->base, a->baselen) == 0);
+}
+
+static const char *
+outword(const struct outname *o, char *buf, size_t n)
+{
+	if (strcmp(o->path, "-") == 0)
+		return "standard output";
+	snprintf(buf, n, "%s %s", o->opt, o->path);
+	return buf;
+}
+
+int
+outfile_check(char *const *in, size_t nin, const struct outname *out,
+    size_t nout, struct diag *d)
+{
+	struct ident io, ii;
+	char w1[PATH_MAX + 32], w2[PATH_MAX + 32];
+	size_t i, j;
+	int isstd;
+
+	for (i = 0; i < nout; i++) {
+		isstd = strcmp(out[i].path, "-") == 0;
+		ident_of(out[i].path, isstd ? STDOUT_FILENO : -1, &io);
+		for (j = 0; j < i; j++) {
+			/* Two outputs to standard output mix their lines,
+			 * whatever it is. */
+			if (isstd && strcmp(out[j].path, "-") == 0)
+				return diag_set(d, EXIT_USAGE, "%s and %s both "
+				    "write to standard output: give one of them "
+				    "a file", out[j].opt, out[i].opt);
+			ident_of(out[j].path, strcmp(out[j].path, "-") == 0 ?
+			    STDOUT_FILENO : -1, &ii);
+			if (ident_same(&io, &ii))
+				return diag_set(d, EXIT_USAGE, "%s is the same "
+				    "file as %s: give each its own file",
+				    outword(&out[i], w1, sizeof(w1)),
+				    outword(&out[j], w2, sizeof(w2)));
+		}
+		for (j = 0; j < nin; j++) {
+			ident_of(in[j], strcmp(in[j], "-") == 0 ?
+			    STDIN_FILENO : -1, &ii);
+			if (ident_same(&io, &ii))
+				return diag_set(d, EXIT_USAGE, "%s is the same "
+				    "file as %s%s: write to another file",
+				    outword(&out[i], w1, sizeof(w1)),
+				    strcmp(in[j], "-") == 0 ? "standard input" :
+				    "the input ", strcmp(in[j], "-") == 0 ? "" :
+				    in[j]);
+		}
+	}
+	return 0;
+}
+
+void
+outfile_cleanup(void)
+{
+	char *t;
+	size_t i;
+
+	for (i = 0; i < NSLOTS; i++)
+		if (slots[i].used && (t = slots[i].tmp) != NULL)
+			(void)unlink(t);
+}
+
+static void
+on_signal(int sig)
+{
+	int e = errno;
+
+	outfile_cleanup();
+	/* SA_RESETHAND restored the default: the signal ends the process
+	 * as it would have, once this handler returns. */
+	(void)raise(sig);
+	errno = e;
+}
+
+static void
+on_exit_cleanup(void)
+{
+	outfile_cleanup();
+}
+
+/* Once, before the first temporary file: the signals that end a run. */
+static void
+catch_fatal(void)
+{
+	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE,
+	    SIGXFSZ, SIGALRM, SIGUSR1, SIGUSR2 };
+	static int done;
+	struct sigaction sa, old;
+	size_t i;
+
+	if (done)
+		return;
+	done = 1;
+	atexit(on_exit_cleanup);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		/* An ignored signal (nohup) stays ignored. */
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+static struct slot *
+slot_of(int fd)
+{
+	size_t i;
+
+	for (i = 0; i < NSLOTS; i++)
+		if (slots[i].used && slots[i].fd == fd)
+			return &slots[i];
+	return NULL;
+}
+
+/* "DIR/.NAME.rladv-XXXXXX" beside target. */
+static char *
+tmp_name(const char *target)
+{
+	const char *slash = strrchr(target, '/');
+	size_t dl = slash ? (size_t)(slash - target) + 1 : 0;
+	char *t = diag_malloc(strlen(target) + 16);
+
+	memcpy(t, target, dl);
+	t[dl] = '.';
+	strcpy(t + dl + 1, target + dl);
+	strcat(t, ".rladv-XXXXXX");
+	return t;
+}
+
+/* The standard descriptor (1 or 2) that already is st's file, or -1. */
+static int
+std_fd(const struct stat *st)
+{
+	struct stat so;
+	int fd;
+
+	for (fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++)
+		if (fstat(fd, &so) == 0 && so.st_dev == st->st_dev &&
+		    so.st_ino == st->st_ino)
+			return fd;
+	return -1;
+}
+
+static struct slot *
+slot_new(const char *path, int fd, char *target, char *tmp)
+{
+	size_t i;
+
+	for (i = 0; i < NSLOTS; i++)
+		if (!slots[i].used)
+			break;
+	if (i == NSLOTS)
+		abort();	/* more outputs than any command has */
+	slots[i].fd = fd;
+	slots[i].path = diag_strdup(path);
+	slots[i].target = target;
+	slots[i].tmp = tmp;
+	slots[i].used = 1;
+	return &slots[i];
+}
+
+/* A file written as it is: a device, a pipe, a dangling link. */
+static int
+open_plain(const char *path, struct diag *d)
+{
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return diag_set(d, EXIT_IO, "%s: %s", path, strerror(errno)),
+		    -1;
+	slot_new(path, fd, NULL, NULL);
+	return fd;
+}
+
+int
+outfile_open(const char *path, struct diag *d)
+{
+	struct stat st, ls;
+	char *target, *tmp;
+	mode_t mode, mask;
+	int fd, exists;
+
+	if (strcmp(path, "-") == 0)
+		return STDOUT_FILENO;
+	exists = stat(path, &st) == 0;
+	if (!exists && errno != ENOENT)
+		return diag_set(d, EXIT_IO, "%s: %s", path, strerror(errno)),
+		    -1;
+	if (exists && (fd = std_fd(&st)) >= 0)
+		return fd;
+	if (exists ? !S_ISREG(st.st_mode) : lstat(path, &ls) == 0)
+		return open_plain(path, d);
+	/* A symbolic link stays one: the file it names is replaced. */
+	if (exists && lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode)) {
+		if ((target = realpath(path, NULL)) == NULL)
+			return open_plain(path, d);
+	} else
+		target = diag_strdup(path);
+	tmp = tmp_name(target);
+	catch_fatal();
+	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
+		diag_set(d, EXIT_IO, "%s: cannot create a temporary file beside "
+		    "it: %s", path, strerror(errno));
+		free(tmp);
+		free(target);
+		return -1;
+	}
+	slot_new(path, fd, target, tmp);
+	if (exists) {
+		/* chown may fail (another owner): the mode still holds. */
+		(void)!fchown(fd, st.st_uid, st.st_gid);
+		mode = st.st_mode & 07777;
+	} else {
+		mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	(void)fchmod(fd, mode);
+	return fd;
+}
+
+/* The end of slot s's file, its descriptor closed with error err. */
+static int
+finish(struct slot *s, int ok, int err, struct diag *d)
+{
+	int rc = 0;
+
+	if (err != 0 && ok) {
+		rc = diag_set(d, EXIT_IO, "%s: write error: %s", s->path,
+		    strerror(err));
+		ok = 0;
+	}
+	if (s->tmp != NULL) {
+		if (ok && rename(s->tmp, s->target) != 0) {
+			rc = diag_set(d, EXIT_IO, "%s: cannot rename %s into "
+			    "place: %s", s->path, s->tmp, strerror(errno));
+			ok = 0;
+		}
+		if (!ok)
+			(void)unlink(s->tmp);
+	}
+	s->used = 0;
+	free(s->tmp);
+	s->tmp = NULL;
+	free(s->target);
+	free(s->path);
+	return rc;
+}
+
+int
+outfile_close(int fd, int ok, struct diag *d)
+{
+	struct slot *s = slot_of(fd);
+	int err = 0;
+
+	if (s == NULL)
+		return 0;	/* standard output or error: left open */
+	if (close(fd) != 0)
+		err = errno;
+	return finish(s, ok, err, d);
+}
+
+FILE *
+outfile_fopen(const char *path, struct diag *d)
+{
+	FILE *f;
+	int fd;
+
+	if ((fd = outfile_open(path, d)) < 0)
+		return NULL;
+	if (fd == STDOUT_FILENO || fd == STDERR_FILENO)
+		return fd == STDOUT_FILENO ? stdout : stderr;
+	if ((f = fdopen(fd, "w")) == NULL) {
+		diag_set(d, EXIT_IO, "%s: %s", path, strerror(errno));
+		outfile_close(fd, 0, d);
+	}
+	return f;
+}
+
+int
+outfile_fclose(FILE *f, int ok, struct diag *d)
+{
+	struct slot *s;
+	int err = 0;
+
+	if (f == NULL)
+		return 0;
+	errno = 0;
+	if (fflush(f) != 0 || ferror(f))
+		err = errno ? errno : EIO;
+	if (f == stdout || f == stderr) {
+		if (err != 0 && ok)
+			return diag_set(d, EXIT_IO, "%s: write error: %s",
+			    f == stdout ? "standard output" : "standard error",
+			    strerror(err));
+		return 0;
+	}
+	s = slot_of(fileno(f));
+	if (fclose(f) != 0 && err == 0)
+		err = errno;
+	return s ? finish(s, ok, err, d) : 0;
+}

@@ -1,0 +1,277 @@
+#!/bin/sh
+# hostile.sh RLADV - every promise rladv makes, under hostile input.
+#
+# One section per kind of broken promise: (1) no data loss: an output is
+# never an input or another output, and a failed run leaves no partial
+# file; (2) skip mode always accounts, in = out + rejected, with every
+# rejected line verbatim in --rejects (a seeded random test over every
+# grouping mode); (3) no wrong number with exit 0; (4) every byte written
+# is valid JSON and every message one line; (7) diff --outputs compares
+# what the files hold; (8) stats and diff print finite, bounded figures;
+# (9) a closed pipe ends rladv by SIGPIPE, quietly, as the man page says;
+# (10) small things.  Each case failed on rladv before its fix.
+#
+# POSIX sh; needs awk, cmp, gzip, head, od, python3 (the random test and
+# the JSON checks).  Last line: "N passed, M failed"; exit 1 on any
+# failure.
+rladv=${1:-./rladv}
+man=${2:-man/rladv.1}
+case $rladv in
+/*) ;;
+*) rladv=$(pwd)/$rladv ;;
+esac
+case $man in
+/*) ;;
+*) man=$(pwd)/$man ;;
+esac
+here=$(cd "$(dirname "$0")" && pwd)
+if [ ! -x "$rladv" ]; then
+	echo "hostile.sh: $rladv: not an executable" >&2
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rladv-hostile.XXXXXX") || exit 3
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+cd "$tmp" || exit 3
+pass=0 fail=0
+TO=
+command -v timeout >/dev/null 2>&1 && TO="timeout 60"
+
+ok() { pass=$((pass + 1)); }
+no() { fail=$((fail + 1)); echo "FAIL $1: $2"; }
+
+# run ARGS...: rladv with stdout in out, stderr in err, status in st.
+run() {
+	$TO "$rladv" "$@" >out 2>err
+	st=$?
+}
+
+# status NAME WANT: the last run's status is WANT.
+status() {
+	if [ "$st" -eq "$2" ]; then ok; else
+		no "$1" "exit status $st, expected $2; stderr: $(head -c 300 err)"
+	fi
+}
+
+# said NAME TEXT: stderr has one line, "rladv: ..." holding TEXT.
+said() {
+	n=$(wc -l <err | tr -d ' ')
+	if [ "$n" -ne 1 ]; then
+		no "$1" "$n lines on stderr, expected 1: $(head -c 300 err)"
+	elif ! grep -q "^rladv: .*$2" err; then
+		no "$1" "no \"rladv: ...$2\" on stderr: $(head -c 300 err)"
+	else
+		ok
+	fi
+}
+
+# same NAME A B: files A and B hold the same bytes.
+same() {
+	if cmp -s "$2" "$3"; then ok; else no "$1" "$2 and $3 differ"; fi
+}
+
+# absent NAME FILE...: none of the files is there.
+absent() {
+	name=$1
+	shift
+	for f in "$@"; do
+		if [ -e "$f" ]; then no "$name" "$f is there"; return; fi
+	done
+	ok
+}
+
+# no_temp NAME: no temporary output file was left in this directory.
+no_temp() {
+	if ls -a | grep -q '\.rladv-'; then
+		no "$1" "temporary files left: $(ls -a | grep '\.rladv-' | tr '\n' ' ')"
+	else
+		ok
+	fi
+}
+
+# A verl rollout dump's fields: uid, the score as reward, the response's
+# log-probs and mask.
+cat >in.jsonl <<'EOF'
+{"uid": "q0", "step": 1, "reward": 1.0, "logprobs": [-0.1, -0.2, -0.3], "response_mask": [1, 1, 1]}
+{"uid": "q0", "step": 1, "reward": 0.0, "logprobs": [-0.4, -0.5], "response_mask": [1, 0]}
+{"uid": "q1", "step": 1, "reward": 0.5, "logprobs": [-0.6], "response_mask": [1]}
+{"uid": "q1", "step": 1, "reward": 0.0, "logprobs": [-0.7, -0.8], "response_mask": [1, 1]}
+EOF
+cp in.jsonl in.keep
+printf '%s\n' '{"uid": "q2", "reward": 1.0, "logprobs": [-0.1]}' \
+    'not json' >bad.jsonl
+
+# =====================================================================
+# (1) No data loss
+# =====================================================================
+# refused NAME ARGS...: status 2 naming "the same file", and in.jsonl
+# untouched.
+refused() {
+	name=$1
+	shift
+	run "$@"
+	status "$name" 2
+	said "$name" "same file"
+	same "$name: input kept" in.jsonl in.keep
+	cp in.keep in.jsonl
+}
+refused out_is_input -o in.jsonl in.jsonl
+ln in.jsonl hard.jsonl
+refused out_is_hard_link -o hard.jsonl in.jsonl
+ln -s in.jsonl sym.jsonl
+refused out_is_symlink -o sym.jsonl in.jsonl
+refused out_is_input_dotdir -o ./in.jsonl in.jsonl
+refused rejects_is_input --on-error skip --rejects in.jsonl in.jsonl
+refused rejects_is_input_out --on-error skip --rejects in.jsonl -o o.jsonl \
+    in.jsonl
+refused stats_html_is_input stats --html in.jsonl in.jsonl
+refused diff_html_is_input diff --a "-a grpo" --b "-a rloo" --html in.jsonl \
+    in.jsonl
+refused index_out_is_input index -o in.jsonl in.jsonl
+gzip -c in.jsonl >in.jsonl.gz
+cp in.jsonl.gz gz.keep
+run -o in.jsonl.gz in.jsonl.gz
+status out_is_gz_input 2
+same "out_is_gz_input: input kept" in.jsonl.gz gz.keep
+# Standard output appended to the input, standard input read from it.
+$TO "$rladv" in.jsonl >>in.jsonl 2>err
+st=$?
+status stdout_is_input 2
+same "stdout_is_input: input kept" in.jsonl in.keep
+$TO "$rladv" <in.jsonl >>in.jsonl 2>err
+st=$?
+status stdout_is_stdin 2
+same "stdout_is_stdin: input kept" in.jsonl in.keep
+# Two outputs on one file, there or not yet; two on standard output.
+run --on-error skip -o new.jsonl --rejects ./new.jsonl in.jsonl
+status out_is_rejects_new 2
+absent out_is_rejects_new new.jsonl
+: >old.jsonl
+run --on-error skip -o old.jsonl --rejects old.jsonl in.jsonl
+status out_is_rejects_old 2
+run --on-error skip --rejects - in.jsonl
+status rejects_and_records_stdout 2
+# Devices are not files: two outputs to /dev/null lose nothing.
+run --on-error skip -o /dev/null --rejects /dev/null in.jsonl
+status devices_shared 0
+# A failed run leaves the old file as it was, and no new one.
+printf 'old contents\n' >keep.jsonl
+cp keep.jsonl keep.keep
+chmod 640 keep.jsonl
+for args in "-o keep.jsonl" "-z -o keep.jsonl" "-o keep.jsonl.gz" \
+    "--on-error skip --rejects keep.jsonl -o /dev/null missing.jsonl" \
+    "index -o keep.jsonl"; do
+	[ -e keep.jsonl.gz ] || cp keep.keep keep.jsonl.gz
+	run $args in.jsonl bad.jsonl
+	case $st in 1 | 3) ok ;; *) no "failed_run $args" "status $st" ;; esac
+	same "failed_run $args: file kept" keep.jsonl keep.keep
+	same "failed_run $args: .gz kept" keep.jsonl.gz keep.keep
+	absent "failed_run $args" new.jsonl
+	no_temp "failed_run $args"
+done
+run stats --html keep.jsonl in.jsonl bad.jsonl
+status failed_stats_html 1
+same "failed_stats_html: page kept" keep.jsonl keep.keep
+run stats --html new.html in.jsonl bad.jsonl
+absent failed_stats_html_new new.html
+no_temp failed_stats_html
+run -o new.jsonl in.jsonl bad.jsonl
+absent failed_run_new new.jsonl
+# A good run replaces the file, keeping its mode.
+run -o keep.jsonl in.jsonl
+status good_run 0
+"$rladv" in.jsonl >direct.jsonl 2>/dev/null
+same good_run keep.jsonl direct.jsonl
+case $(ls -l keep.jsonl) in
+-rw-r-----*) ok ;;
+*) no good_run_mode "$(ls -l keep.jsonl)" ;;
+esac
+no_temp good_run
+# A symbolic link stays one; the file it names gets the records.
+ln -s keep.jsonl out-link.jsonl
+run -o out-link.jsonl in.jsonl
+if [ -L out-link.jsonl ]; then ok; else no symlink_kept "not a link any more"; fi
+same symlink_target keep.jsonl direct.jsonl
+# A run ended by a signal leaves nothing: rladv waits on a pipe that
+# never ends, with its temporary file open.
+mkfifo fifo
+( sleep 30 >fifo & echo $! >sleeper; ) 2>/dev/null
+"$rladv" -o sig.jsonl --on-error skip --rejects sigrej.jsonl <fifo \
+    2>/dev/null &
+pid=$!
+i=0
+while [ $i -lt 50 ] && ! ls -a | grep -q '^\.sig\.jsonl\.rladv-'; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -TERM $pid 2>/dev/null
+wait $pid
+st=$?
+kill "$(cat sleeper)" 2>/dev/null
+status sigterm_status 143
+absent sigterm_output sig.jsonl sigrej.jsonl
+no_temp sigterm
+
+# =====================================================================
+# (9) A closed pipe: SIGPIPE, status 141, no message
+# =====================================================================
+python3 - <<'EOF' >big.jsonl
+import json
+for g in range(4000):
+    for i in range(4):
+        print(json.dumps({"uid": "q%d" % g, "reward": float(i % 2),
+                          "logprobs": [-0.25] * 100}))
+EOF
+# pipe NAME CMD...: CMD | head -n 1; the status of CMD is 141 and it said
+# nothing.
+pipe() {
+	name=$1
+	shift
+	rm -f pst
+	{ "$@" 2>err; echo $? >pst; } | head -n 1 >/dev/null
+	st=$(cat pst)
+	status "$name" 141
+	if [ "$name" = pipe_rejects ]; then
+		said "$name" "bigbad.jsonl:1: invalid JSON"
+	elif [ -s err ]; then
+		no "$name" "a message: $(head -c 200 err)"
+	else
+		ok
+	fi
+}
+pipe pipe_plain "$rladv" big.jsonl
+pipe pipe_gzip "$rladv" -z big.jsonl
+pipe pipe_stats "$rladv" stats --batch-groups 1 big.jsonl
+pipe pipe_ignored sh -c 'trap "" PIPE; exec "$1" "$2"' sh "$rladv" big.jsonl
+# The rejects file of a run ended by the pipe is not left half written.
+{ echo 'not json'; cat big.jsonl; } >bigbad.jsonl
+pipe pipe_rejects "$rladv" --on-error skip --rejects pr.jsonl bigbad.jsonl
+absent pipe_rejects pr.jsonl
+no_temp pipe_rejects
+# The man page states the rule.
+if grep -q 'SIGPIPE' "$man" && grep -q '^\.It 141' "$man"; then ok; else
+	no man_sigpipe "the man page's EXIT STATUS does not give 141 (SIGPIPE)"
+fi
+
+# =====================================================================
+# (10) Small things
+# =====================================================================
+# A closed standard descriptor is not handed to the next file opened:
+# messages never land in -o's file, records never in --rejects'.
+{ head -n 2 in.jsonl; echo 'not json'; } >one_bad.jsonl
+rm -f o.jsonl
+"$rladv" --on-error skip -o o.jsonl one_bad.jsonl 2>&-
+st=$?
+status closed_stderr 0
+if grep -q '^rladv' o.jsonl; then no closed_stderr "a message in -o's file"; else ok; fi
+rm -f r.jsonl
+"$rladv" --on-error skip --rejects r.jsonl one_bad.jsonl >&- 2>err
+st=$?
+status closed_stdout 3
+if [ "$(cat r.jsonl)" = "not json" ]; then ok; else
+	no closed_stdout "rejects file: $(head -c 200 r.jsonl)"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
