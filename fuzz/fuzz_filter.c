@@ -209,6 +209,7 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 {
 	struct fctx *x = ctx;
 	struct emit em;
+	struct record tmp;
 	struct adv_params ap;
 	size_t i, k, e;
 
@@ -230,9 +231,9 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 	em.annot = x->c->annotate ? "{\"group_size\":1}" : NULL;
 	em.annot_len = em.annot ? strlen(em.annot) : 0;
 	for (i = 0; i < v->n; i++) {
-		k = batch_order(b)[i];
+		k = batch_order(b, i);
 		if (output_record(x->out, batch_line(b, k, NULL),
-		    batch_rec(b, k), batch_runs(b), x->adv[k], x->w[k], &em,
+		    batch_rec(b, k, &tmp), batch_runs(b), x->adv[k], x->w[k], &em,
 		    d) != 0)
 			return d->status;
 		x->written++;

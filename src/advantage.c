@@ -359,7 +359,7 @@ adv_remax(const struct batch *b, struct adv_params *p, double *adv,
 	(void)p;
 	(void)d;
 	for (i = 0; i < b->n; i++)
-		adv[i] = b->r[i] - b->base[i];
+		adv[i] = b->base != NULL ? b->r[i] - b->base[i] : b->r[i];
 	return 0;
 }
 

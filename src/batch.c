@@ -23,29 +23,78 @@
  * table takes over: groups have a few strata, tool-call counts. */
 #define FEW_STRATA	64
 
+/*
+ * A record as the batch holds it, packed into 48 bytes: a whole batch is
+ * held, and a struct record (328 bytes) per record made a batch of short
+ * records take several times the memory of its text.  Its reward and
+ * trained tokens are arrays beside it (rew, Td), which the view lends to
+ * the estimators as they are when the records are already in group order;
+ * its group key is its group's, its batch key the batch's.  What few
+ * records have (spans of fields rladv writes, a tie or elsewhere from an
+ * index, sizes past the fields below) makes it keep a whole struct record
+ * (full).  A new member of struct record must be packed here or make a
+ * record that has it keep a whole one: pack() says which.
+ */
 struct hrec {
-	struct record		 r;	/* keys and runs index the batch's */
-	const char		*ptr;	/* the line in place, or NULL: */
-	size_t			 text, len;	/* in the text arena */
+	union {
+		const char	*p;	/* in place */
+		size_t		 off;	/* H_COPIED: in the text arena */
+	} line;
+	uint32_t	 len;		/* the line's length */
+	uint32_t	 group;
+	uint32_t	 L;		/* response length */
+	uint32_t	 runs;		/* H_MASK: its first run in runs */
+	uint32_t	 skey;		/* H_STRATUM: its key in keys */
+	uint32_t	 full;		/* 0, or 1 + its record in full */
+	uint16_t	 nruns;
+	uint16_t	 skeylen;
+	uint16_t	 alias;		/* four name indexes + 1, 4 bits each */
+	uint8_t		 tail;		/* len - close */
+	uint8_t		 nmembers;
+	uint8_t		 flags;		/* H_* */
+};
+
+enum {
+	H_MASK = 1, H_STRATUM = 2, H_COMMA_SPACE = 4, H_COLON_SPACE = 8,
+	H_COPIED = 16
+};
+
+/* The file and line of records first, first + 1, ...: lines come in
+ * runs, so a batch needs a few of these, not one per record. */
+struct lrun {
+	size_t			 first;
 	const char		*file;
 	unsigned long long	 lineno;
-	size_t			 group;
 };
 
 struct hgrp {
 	size_t	first, last;	/* records i */
 	size_t	size;
 	int	dropped;
+	int	has_key;
+	size_t	key, keylen;	/* its canonical key in keys */
 };
 
 struct gbatch {
 	struct buf	 text, keys, runs;	/* the records' arenas */
 	struct hrec	*rec;
+	double		*rew, *Td, *bl;	/* rewards, trained tokens, and
+					   baselines (NULL: all 0) */
 	size_t		 n, cap;
+	struct record	*full;		/* records kept whole */
+	size_t		*flen;		/* and their lines' lengths */
+	size_t		 nfull, fullcap;
+	struct lrun	*lr;
+	size_t		 nlr, lrcap;
 	struct hgrp	*grp;
 	size_t		 ngroups, gcap;
+	int		 has_bkey;	/* the batch key of every record */
+	size_t		 bkey, bkeylen;
 	int		 starts;
-	/* The view: arrays of vcap records and gvcap groups. */
+	/* The view: arrays of vcap records and gvcap groups.  ident: the
+	 * records are in group order already (contiguous groups, none
+	 * left out), and perm, order, r, T and base are not used. */
+	int		 ident;
 	size_t		*perm;		/* group order -> record i */
 	size_t		*order;		/* input order -> view index k */
 	size_t		*scratch;	/* batch_rejects()'s records, or
@@ -60,7 +109,7 @@ struct gbatch {
 	char		**gname;
 	const char	**gfile;
 	unsigned long long *gline;
-	size_t		 vcap, gvcap;
+	size_t		 vcap, pcap, tcap, scap, gvcap;
 	struct keymap	 strata;	/* the strata of a group with many */
 };
 
@@ -90,6 +139,12 @@ batch_free(struct gbatch *b)
 	buf_free(&b->keys);
 	buf_free(&b->runs);
 	free(b->rec);
+	free(b->rew);
+	free(b->Td);
+	free(b->bl);
+	free(b->full);
+	free(b->flen);
+	free(b->lr);
 	free(b->grp);
 	free(b->perm);
 	free(b->order);
@@ -112,13 +167,151 @@ batch_free(struct gbatch *b)
 	free(b);
 }
 
+/*
+ * Packs r (its keys and runs in the scratch buffers, rebased into the
+ * batch's arenas) into h; returns 0 when a field does not fit, for the
+ * record to be kept whole.
+ */
+static int
+pack(struct gbatch *b, struct hrec *h, const struct record *r,
+    const struct buf *keys, const struct buf *runs, size_t len)
+{
+	size_t rbase = b->runs.len / sizeof(uint32_t);
+	int f, j;
+
+	_Static_assert(sizeof(void *) != 8 || sizeof(struct record) == 328,
+	    "struct record changed: pack its new member in batch.c, or "
+	    "keep a record that has it whole");
+	for (f = 0; f < OUT_NFIELDS; f++)
+		if (r->out[f].present)
+			return 0;
+	if (r->has_tie || r->elsewhere || len > UINT32_MAX ||
+	    r->L > UINT32_MAX || r->T > UINT32_MAX || r->close > len ||
+	    len - r->close > UINT8_MAX || r->nmembers > UINT8_MAX ||
+	    r->nmembers < 0 || b->keys.len > UINT32_MAX || rbase > UINT32_MAX)
+		return 0;
+	if (r->has_mask && r->nruns > UINT16_MAX)
+		return 0;
+	if (r->has_stratum && r->skeylen > UINT16_MAX)
+		return 0;
+	h->alias = 0;
+	for (j = 0; j < 4; j++) {
+		if (r->alias[j] < -1 || r->alias[j] > 14)
+			return 0;
+		h->alias |= (uint16_t)((r->alias[j] + 1) << (4 * j));
+	}
+	h->len = (uint32_t)len;
+	h->L = (uint32_t)r->L;
+	h->tail = (uint8_t)(len - r->close);
+	h->nmembers = (uint8_t)r->nmembers;
+	h->flags = (r->comma_space ? H_COMMA_SPACE : 0) |
+	    (r->colon_space ? H_COLON_SPACE : 0);
+	h->full = 0;
+	if (r->has_mask) {
+		h->flags |= H_MASK;
+		h->runs = (uint32_t)rbase;
+		h->nruns = (uint16_t)r->nruns;
+		buf_add(&b->runs, runs->p + r->runs * sizeof(uint32_t),
+		    r->nruns * sizeof(uint32_t));
+	}
+	if (r->has_stratum) {
+		h->flags |= H_STRATUM;
+		h->skey = (uint32_t)b->keys.len;
+		h->skeylen = (uint16_t)r->skeylen;
+		buf_add(&b->keys, keys->p + r->skey, r->skeylen);
+	}
+	return 1;
+}
+
+/* Keeps r whole, its keys and runs rebased into the batch's arenas. */
+static void
+keep_whole(struct gbatch *b, struct hrec *h, const struct record *r,
+    const struct buf *keys, const struct buf *runs, size_t len)
+{
+	struct record *w;
+	size_t kbase = b->keys.len, rbase = b->runs.len / sizeof(uint32_t);
+
+	if (b->nfull == b->fullcap) {
+		b->fullcap = b->fullcap ? 2 * b->fullcap : 16;
+		b->full = diag_realloc(b->full, b->fullcap * sizeof(*b->full));
+		b->flen = diag_realloc(b->flen, b->fullcap * sizeof(*b->flen));
+	}
+	b->flen[b->nfull] = len;
+	w = &b->full[b->nfull++];
+	*w = *r;
+	buf_add(&b->keys, keys->p, keys->len);
+	w->gkey += kbase;
+	w->skey += kbase;
+	w->bkey += kbase;
+	if (r->has_mask) {
+		buf_add(&b->runs, runs->p + r->runs * sizeof(uint32_t),
+		    r->nruns * sizeof(uint32_t));
+		w->runs = rbase;
+	}
+	h->full = (uint32_t)b->nfull;
+	h->len = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
+	h->flags = 0;
+}
+
+/* Room for one more record. */
+static void
+grow_recs(struct gbatch *b)
+{
+	if (b->n < b->cap)
+		return;
+	b->cap = b->cap ? 2 * b->cap : 256;
+	b->rec = diag_realloc(b->rec, b->cap * sizeof(*b->rec));
+	b->rew = diag_realloc(b->rew, b->cap * sizeof(*b->rew));
+	b->Td = diag_realloc(b->Td, b->cap * sizeof(*b->Td));
+	if (b->bl != NULL)
+		b->bl = diag_realloc(b->bl, b->cap * sizeof(*b->bl));
+}
+
+/* Notes the file and line of record n. */
+static void
+note_line(struct gbatch *b, const char *file, unsigned long long lineno)
+{
+	struct lrun *l = b->nlr ? &b->lr[b->nlr - 1] : NULL;
+
+	if (l != NULL && l->file == file && l->lineno + (b->n - l->first) ==
+	    lineno)
+		return;
+	if (b->nlr == b->lrcap) {
+		b->lrcap = b->lrcap ? 2 * b->lrcap : 16;
+		b->lr = diag_realloc(b->lr, b->lrcap * sizeof(*b->lr));
+	}
+	l = &b->lr[b->nlr++];
+	l->first = b->n;
+	l->file = file;
+	l->lineno = lineno;
+}
+
+/* The file and line of record i. */
+static const char *
+line_of(const struct gbatch *b, size_t i, unsigned long long *lineno)
+{
+	size_t lo = 0, hi = b->nlr, mid;
+
+	/* The last run that starts at or before i. */
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (b->lr[mid].first <= i)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*lineno = b->lr[lo].lineno + (i - b->lr[lo].first);
+	return b->lr[lo].file;
+}
+
 size_t
 batch_add(struct gbatch *b, const struct record *r, const struct buf *keys,
     const struct buf *runs, const char *line, size_t len, int stable,
     const char *file, unsigned long long lineno, size_t g)
 {
 	struct hrec *h;
-	size_t kbase = b->keys.len, rbase = b->runs.len / sizeof(uint32_t);
+	struct hgrp *gr;
+	size_t i;
 
 	if (g == b->ngroups) {
 		if (b->ngroups == b->gcap) {
@@ -126,37 +319,87 @@ batch_add(struct gbatch *b, const struct record *r, const struct buf *keys,
 			b->grp = diag_realloc(b->grp, b->gcap *
 			    sizeof(*b->grp));
 		}
-		b->grp[g].first = b->n;
-		b->grp[g].size = 0;
-		b->grp[g].dropped = 0;
+		gr = &b->grp[g];
+		memset(gr, 0, sizeof(*gr));
+		gr->first = b->n;
+		if (r->has_group) {
+			gr->has_key = 1;
+			gr->key = buf_add(&b->keys, keys->p + r->gkey,
+			    r->gkeylen);
+			gr->keylen = r->gkeylen;
+		}
 		b->ngroups++;
 	}
-	if (b->n == b->cap) {
-		b->cap = b->cap ? 2 * b->cap : 256;
-		b->rec = diag_realloc(b->rec, b->cap * sizeof(*b->rec));
+	if (b->n == 0) {
+		b->has_bkey = r->has_batch;
+		b->bkeylen = r->has_batch ? r->bkeylen : 0;
+		b->bkey = buf_add(&b->keys, keys->p + r->bkey, b->bkeylen);
 	}
-	h = &b->rec[b->n];
-	h->r = *r;
-	h->file = file;
-	h->lineno = lineno;
-	h->group = g;
+	grow_recs(b);
+	note_line(b, file, lineno);
+	i = b->n;
+	h = &b->rec[i];
+	b->rew[i] = r->reward;
+	b->Td[i] = (double)r->T;
+	if (r->baseline != 0 && b->bl == NULL) {
+		/* The first baseline: those before it were 0. */
+		b->bl = diag_calloc(b->cap, sizeof(*b->bl));
+	}
+	if (b->bl != NULL)
+		b->bl[i] = r->baseline;
+	h->group = (uint32_t)g;
+	if (!pack(b, h, r, keys, runs, len))
+		keep_whole(b, h, r, keys, runs, len);
 	/* A line that stays valid (a mapped file) is not copied. */
-	h->ptr = stable ? line : NULL;
-	h->text = stable ? 0 : buf_add(&b->text, line, len);
-	h->len = len;
-	/* Re-base the record's keys and runs into the batch's arenas. */
-	buf_add(&b->keys, keys->p, keys->len);
-	h->r.gkey += kbase;
-	h->r.skey += kbase;
-	h->r.bkey += kbase;
-	if (r->has_mask) {
-		buf_add(&b->runs, runs->p + r->runs * sizeof(uint32_t),
-		    r->nruns * sizeof(uint32_t));
-		h->r.runs = rbase;
+	if (stable)
+		h->line.p = line;
+	else {
+		h->line.off = buf_add(&b->text, line, len);
+		h->flags |= H_COPIED;
 	}
 	b->grp[g].size++;
-	b->grp[g].last = b->n;
+	b->grp[g].last = i;
 	return b->n++;
+}
+
+/* Record i as a struct record: its whole copy, or unpacked into tmp. */
+static const struct record *
+unpack(const struct gbatch *b, size_t i, struct record *r)
+{
+	const struct hrec *h = &b->rec[i];
+	const struct hgrp *g = &b->grp[h->group];
+	int j;
+
+	if (h->full)
+		return &b->full[h->full - 1];
+	memset(r, 0, sizeof(*r));
+	r->reward = b->rew[i];
+	r->baseline = b->bl != NULL ? b->bl[i] : 0;
+	r->L = h->L;
+	r->T = (size_t)b->Td[i];
+	r->has_group = g->has_key;
+	r->gkey = g->key;
+	r->gkeylen = g->keylen;
+	if (h->flags & H_STRATUM) {
+		r->has_stratum = 1;
+		r->skey = h->skey;
+		r->skeylen = h->skeylen;
+	}
+	r->has_batch = b->has_bkey;
+	r->bkey = b->bkey;
+	r->bkeylen = b->bkeylen;
+	if (h->flags & H_MASK) {
+		r->has_mask = 1;
+		r->runs = h->runs;
+		r->nruns = h->nruns;
+	}
+	r->close = h->len - h->tail;
+	r->nmembers = h->nmembers;
+	r->comma_space = (h->flags & H_COMMA_SPACE) != 0;
+	r->colon_space = (h->flags & H_COLON_SPACE) != 0;
+	for (j = 0; j < 4; j++)
+		r->alias[j] = (signed char)(((h->alias >> (4 * j)) & 15) - 1);
+	return r;
 }
 
 size_t
@@ -174,10 +417,10 @@ batch_ngroups(const struct gbatch *b)
 const char *
 batch_gkey(const struct gbatch *b, size_t g, size_t *len)
 {
-	const struct record *r = &b->rec[b->grp[g].first].r;
+	const struct hgrp *gr = &b->grp[g];
 
-	*len = r->has_group ? r->gkeylen : 0;
-	return r->has_group ? b->keys.p + r->gkey : "";
+	*len = gr->has_key ? gr->keylen : 0;
+	return gr->has_key ? b->keys.p + gr->key : "";
 }
 
 size_t
@@ -190,10 +433,9 @@ const char *
 batch_gwhere(const struct gbatch *b, size_t g, unsigned long long *first,
     unsigned long long *last)
 {
-	*first = b->rec[b->grp[g].first].lineno;
 	if (last != NULL)
-		*last = b->rec[b->grp[g].last].lineno;
-	return b->rec[b->grp[g].first].file;
+		line_of(b, b->grp[g].last, last);
+	return line_of(b, b->grp[g].first, first);
 }
 
 void
@@ -222,10 +464,8 @@ batch_glabel(const struct gbatch *b, size_t g, struct buf *out)
 const char *
 batch_key(const struct gbatch *b, size_t *len)
 {
-	const struct record *r = &b->rec[0].r;
-
-	*len = r->has_batch ? r->bkeylen : 0;
-	return r->has_batch ? b->keys.p + r->bkey : "";
+	*len = b->has_bkey ? b->bkeylen : 0;
+	return b->has_bkey ? b->keys.p + b->bkey : "";
 }
 
 void
@@ -240,14 +480,22 @@ batch_hline(const struct gbatch *b, size_t i, size_t *len)
 	const struct hrec *h = &b->rec[i];
 
 	if (len != NULL)
-		*len = h->len;
-	return h->ptr ? h->ptr : b->text.p + h->text;
+		*len = h->full ? b->flen[h->full - 1] : h->len;
+	return h->flags & H_COPIED ? b->text.p + h->line.off : h->line.p;
 }
 
 const struct record *
-batch_hrec(const struct gbatch *b, size_t i)
+batch_hrec(const struct gbatch *b, size_t i, struct record *tmp)
 {
-	return &b->rec[i].r;
+	return unpack(b, i, tmp);
+}
+
+int
+batch_helsewhere(const struct gbatch *b, size_t i)
+{
+	const struct hrec *h = &b->rec[i];
+
+	return h->full && b->full[h->full - 1].elsewhere;
 }
 
 size_t
@@ -256,24 +504,70 @@ batch_hgroup(const struct gbatch *b, size_t i)
 	return b->rec[i].group;
 }
 
-/* Room for the view of the records and groups held. */
-static void
-grow_view(struct gbatch *b)
+/* Record i of the view at index k. */
+static inline size_t
+at(const struct gbatch *b, size_t k)
 {
-	size_t g;
+	return b->ident ? k : b->perm[k];
+}
 
-	if (b->n > b->vcap) {
-		b->vcap = b->n + b->n / 2 + 16;
-		b->perm = diag_realloc(b->perm, b->vcap * sizeof(*b->perm));
-		b->order = diag_realloc(b->order, b->vcap *
-		    sizeof(*b->order));
-		b->scratch = diag_realloc(b->scratch, b->vcap *
-		    sizeof(*b->scratch));
-		b->r = diag_realloc(b->r, b->vcap * sizeof(*b->r));
-		b->T = diag_realloc(b->T, b->vcap * sizeof(*b->T));
-		b->base = diag_realloc(b->base, b->vcap * sizeof(*b->base));
-		b->strat = diag_realloc(b->strat, b->vcap * sizeof(*b->strat));
-		b->tie = diag_realloc(b->tie, b->vcap * sizeof(*b->tie));
+/* Whether the records are in group order already, none left out. */
+static int
+in_group_order(const struct gbatch *b)
+{
+	size_t g, o = 0;
+
+	for (g = 0; g < b->ngroups; g++) {
+		if (b->grp[g].dropped || b->grp[g].first != o ||
+		    b->grp[g].last != o + b->grp[g].size - 1)
+			return 0;
+		o += b->grp[g].size;
+	}
+	return 1;
+}
+
+/* Room for n elements of size sz at *p, of *cap so far. */
+static void
+room(void *pp, size_t *cap, size_t n, size_t sz)
+{
+	void **p = pp;
+
+	if (n <= *cap && *p != NULL)
+		return;
+	*cap = n + n / 2 + 16;
+	*p = diag_realloc(*p, *cap * sz);
+}
+
+/* Room for the view of the records and groups held: the permutation
+ * and the copies only when the records are not in group order. */
+static void
+grow_view(struct gbatch *b, int need_tie)
+{
+	size_t g, cap;
+
+	cap = b->vcap;
+	room(&b->strat, &cap, b->n, sizeof(*b->strat));
+	b->vcap = cap;
+	if (need_tie) {
+		cap = b->tcap;
+		room(&b->tie, &cap, b->n, sizeof(*b->tie));
+		b->tcap = cap;
+	}
+	if (!b->ident) {
+		cap = b->pcap;
+		room(&b->perm, &cap, b->n, sizeof(*b->perm));
+		cap = b->pcap;
+		room(&b->order, &cap, b->n, sizeof(*b->order));
+		cap = b->pcap;
+		room(&b->r, &cap, b->n, sizeof(*b->r));
+		cap = b->pcap;
+		room(&b->T, &cap, b->n, sizeof(*b->T));
+		if (b->bl != NULL) {
+			cap = b->pcap;
+			room(&b->base, &cap, b->n, sizeof(*b->base));
+		}
+		b->pcap = cap;
+		room(&b->scratch, &b->scap, b->n, sizeof(*b->scratch));
 	}
 	if (b->ngroups + 1 > b->gvcap) {
 		size_t old = b->gvcap;
@@ -322,7 +616,7 @@ batch_rejects(struct gbatch *b, const size_t **ix)
 {
 	size_t n, *end;
 
-	grow_view(b);
+	room(&b->scratch, &b->scap, b->n, sizeof(*b->scratch));
 	end = diag_malloc((b->ngroups + 1) * sizeof(*end));
 	n = sort_by_group(b, 1, b->scratch, end);
 	free(end);
@@ -347,24 +641,23 @@ keyeq(const char *a, size_t alen, const char *b, size_t blen)
 static uint32_t
 local_stratum(struct gbatch *b, size_t k, const size_t *first, size_t nk)
 {
-	const struct record *r = &b->rec[b->perm[k]].r, *f;
-	const char *key = b->keys.p + r->skey;
-	size_t s;
+	const char *key, *fk;
+	size_t s, len, flen;
 
+	key = batch_skey(b, k, &len);
 	for (s = 0; s < nk && s < FEW_STRATA; s++) {
-		f = &b->rec[b->perm[first[s]]].r;
-		if (keyeq(b->keys.p + f->skey, f->skeylen, key, r->skeylen))
+		fk = batch_skey(b, first[s], &flen);
+		if (keyeq(fk, flen, key, len))
 			return (uint32_t)s;
 	}
 	if (nk < FEW_STRATA)
 		return (uint32_t)nk;
 	if (keymap_count(&b->strata) == 0)
 		for (s = 0; s < FEW_STRATA; s++) {
-			f = &b->rec[b->perm[first[s]]].r;
-			keymap_get(&b->strata, b->keys.p + f->skey,
-			    f->skeylen, NULL);
+			fk = batch_skey(b, first[s], &flen);
+			keymap_get(&b->strata, fk, flen, NULL);
 		}
-	return (uint32_t)keymap_get(&b->strata, key, r->skeylen, NULL);
+	return (uint32_t)keymap_get(&b->strata, key, len, NULL);
 }
 
 /* Fills the view's arrays for group g, view records o .. e - 1, as view
@@ -373,9 +666,10 @@ static void
 view_group(struct gbatch *b, size_t g, size_t ng, size_t o, size_t e,
     int need_tie, struct buf *lab)
 {
-	const struct hrec *h;
-	const char *key, *bkey;
-	size_t k, nk = 0, len, blen, first[FEW_STRATA];
+	const struct record *r;
+	struct record tmp;
+	const char *key, *bkey, *line;
+	size_t k, i, nk = 0, len, blen, first[FEW_STRATA];
 	uint32_t s;
 
 	b->goff[ng] = o;
@@ -393,10 +687,13 @@ view_group(struct gbatch *b, size_t g, size_t ng, size_t o, size_t e,
 	b->gfile[ng] = batch_gwhere(b, g, &b->gline[ng], NULL);
 	keymap_clear(&b->strata);
 	for (k = o; k < e; k++) {
-		h = &b->rec[b->perm[k]];
-		b->r[k] = h->r.reward;
-		b->T[k] = (double)h->r.T;
-		b->base[k] = h->r.baseline;
+		i = at(b, k);
+		if (!b->ident) {
+			b->r[k] = b->rew[i];
+			b->T[k] = b->Td[i];
+			if (b->bl != NULL)
+				b->base[k] = b->bl[i];
+		}
 		s = local_stratum(b, k, first, nk);
 		if (s == nk) {
 			if (nk < FEW_STRATA)
@@ -404,10 +701,11 @@ view_group(struct gbatch *b, size_t g, size_t ng, size_t o, size_t e,
 			nk++;
 		}
 		b->strat[k] = s;
-		if (need_tie)
-			b->tie[k] = h->r.has_tie ? h->r.tie :
-			    batch_tie(batch_hline(b, b->perm[k], NULL),
-			    h->len);
+		if (need_tie) {
+			r = unpack(b, i, &tmp);
+			line = batch_hline(b, i, &len);
+			b->tie[k] = r->has_tie ? r->tie : batch_tie(line, len);
+		}
 	}
 	b->nstrat[ng] = (uint32_t)nk;
 }
@@ -424,9 +722,15 @@ batch_view(struct gbatch *b, struct batch *v, int need_tie)
 	size_t g, i, k, o, ng = 0, *end;
 	struct buf lab = { 0 };
 
-	grow_view(b);
+	b->ident = in_group_order(b);
+	grow_view(b, need_tie);
 	end = diag_malloc((b->ngroups + 1) * sizeof(*end));
-	b->nv = sort_by_group(b, 0, b->perm, end);
+	if (b->ident) {
+		for (g = 0, o = 0; g < b->ngroups; g++)
+			end[g] = o += b->grp[g].size;
+		b->nv = b->n;
+	} else
+		b->nv = sort_by_group(b, 0, b->perm, end);
 	/* end[g] is the end of group g in the view; dropped groups are
 	 * empty, and vanish. */
 	for (g = 0, o = 0; g < b->ngroups; g++) {
@@ -436,26 +740,28 @@ batch_view(struct gbatch *b, struct batch *v, int need_tie)
 		o = end[g];
 	}
 	b->goff[ng] = o;
-	/* The view index of each record (scratch: perm's inverse), in
-	 * input order. */
-	for (k = 0; k < b->nv; k++)
-		b->scratch[b->perm[k]] = k;
-	for (i = 0, k = 0; i < b->n; i++)
-		if (!b->grp[b->rec[i].group].dropped)
-			b->order[k++] = b->scratch[i];
+	if (!b->ident) {
+		/* The view index of each record (scratch: perm's inverse),
+		 * in input order. */
+		for (k = 0; k < b->nv; k++)
+			b->scratch[b->perm[k]] = k;
+		for (i = 0, k = 0; i < b->n; i++)
+			if (!b->grp[b->rec[i].group].dropped)
+				b->order[k++] = b->scratch[i];
+	}
 	free(end);
 	buf_free(&lab);
 
 	v->n = b->nv;
 	v->ngroups = ng;
-	v->r = b->r;
-	v->T = b->T;
-	v->base = b->base;
+	v->r = b->ident ? b->rew : b->r;
+	v->T = b->ident ? b->Td : b->T;
+	v->base = b->bl == NULL ? NULL : b->ident ? b->bl : b->base;
 	v->goff = b->goff;
 	v->strat = b->strat;
 	v->nstrat = b->nstrat;
 	v->ghash = b->ghash;
-	v->tie = b->tie;
+	v->tie = need_tie ? b->tie : NULL;
 	v->gname = (const char *const *)b->gname;
 	v->gfile = (const char *const *)b->gfile;
 	v->gline = b->gline;
@@ -465,7 +771,10 @@ void
 batch_reset(struct gbatch *b, int starts)
 {
 	b->text.len = b->keys.len = b->runs.len = 0;
-	b->n = b->ngroups = b->nv = 0;
+	b->n = b->ngroups = b->nv = b->nfull = b->nlr = 0;
+	b->has_bkey = 0;
+	free(b->bl);
+	b->bl = NULL;
 	b->starts = starts;
 }
 
@@ -476,39 +785,48 @@ batch_starts(const struct gbatch *b)
 }
 
 const struct record *
-batch_rec(const struct gbatch *b, size_t k)
+batch_rec(const struct gbatch *b, size_t k, struct record *tmp)
 {
-	return &b->rec[b->perm[k]].r;
+	return unpack(b, at(b, k), tmp);
+}
+
+int
+batch_elsewhere(const struct gbatch *b, size_t k)
+{
+	return batch_helsewhere(b, at(b, k));
 }
 
 const char *
 batch_line(const struct gbatch *b, size_t k, size_t *len)
 {
-	return batch_hline(b, b->perm[k], len);
+	return batch_hline(b, at(b, k), len);
 }
 
 const char *
 batch_where(const struct gbatch *b, size_t k, unsigned long long *line)
 {
-	const struct hrec *h = &b->rec[b->perm[k]];
-
-	*line = h->lineno;
-	return h->file;
+	return line_of(b, at(b, k), line);
 }
 
 const char *
 batch_skey(const struct gbatch *b, size_t k, size_t *len)
 {
-	const struct record *r = &b->rec[b->perm[k]].r;
+	const struct hrec *h = &b->rec[at(b, k)];
+	const struct record *w;
 
-	*len = r->has_stratum ? r->skeylen : 0;
-	return r->has_stratum ? b->keys.p + r->skey : "";
+	if (h->full) {
+		w = &b->full[h->full - 1];
+		*len = w->has_stratum ? w->skeylen : 0;
+		return w->has_stratum ? b->keys.p + w->skey : "";
+	}
+	*len = h->flags & H_STRATUM ? h->skeylen : 0;
+	return h->flags & H_STRATUM ? b->keys.p + h->skey : "";
 }
 
-const size_t *
-batch_order(const struct gbatch *b)
+size_t
+batch_order(const struct gbatch *b, size_t j)
 {
-	return b->order;
+	return b->ident ? j : b->order[j];
 }
 
 const uint32_t *

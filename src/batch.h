@@ -22,7 +22,8 @@ struct batch {
 	size_t		 ngroups;
 	const double	*r;		/* rewards [n] */
 	const double	*T;		/* trained tokens [n] */
-	const double	*base;		/* baselines [n] (remax; else 0) */
+	const double	*base;		/* baselines [n] (remax), NULL when
+					   every one is 0 */
 	const size_t	*goff;		/* [ngroups + 1] group offsets */
 	const uint32_t	*strat;		/* [n] stratum index in its group */
 	const uint32_t	*nstrat;	/* [ngroups] strata in the group */
@@ -77,7 +78,12 @@ void		 batch_drop(struct gbatch *b, size_t g);
  * group.  Returns their number. */
 size_t		 batch_rejects(struct gbatch *b, const size_t **ix);
 const char	*batch_hline(const struct gbatch *b, size_t i, size_t *len);
-const struct record *batch_hrec(const struct gbatch *b, size_t i);
+/* Record i: the batch holds records packed, so it is unpacked into tmp
+ * (or is one the batch keeps whole); valid until tmp is reused. */
+const struct record *batch_hrec(const struct gbatch *b, size_t i,
+		    struct record *tmp);
+/* Whether record i is another shard's (record.h: elsewhere). */
+int		 batch_helsewhere(const struct gbatch *b, size_t i);
 size_t		 batch_hgroup(const struct gbatch *b, size_t i);
 /*
  * Fills v with the records not left out, in group order (empty groups
@@ -100,15 +106,18 @@ int		 batch_starts(const struct gbatch *b);
  * Reading a batch (the commands), after batch_view(): the record at
  * index k of the view (group order, 0 .. v->n - 1).
  */
-const struct record *batch_rec(const struct gbatch *b, size_t k);
+const struct record *batch_rec(const struct gbatch *b, size_t k,
+		    struct record *tmp);
+int		 batch_elsewhere(const struct gbatch *b, size_t k);
 const char	*batch_line(const struct gbatch *b, size_t k, size_t *len);
 /* The file and line (in *line) the record came from. */
 const char	*batch_where(const struct gbatch *b, size_t k,
 		    unsigned long long *line);
 /* Its canonical stratum key, "" (len 0) when it has none. */
 const char	*batch_skey(const struct gbatch *b, size_t k, size_t *len);
-/* The view's indexes in input order: write records in this order. */
-const size_t	*batch_order(const struct gbatch *b);
+/* The view index of the j-th record in input order: write records in
+ * this order. */
+size_t		 batch_order(const struct gbatch *b, size_t j);
 /* The mask runs that batch_rec()'s runs index (output_record()). */
 const uint32_t	*batch_runs(const struct gbatch *b);
 

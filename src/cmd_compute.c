@@ -84,8 +84,8 @@ annotate(struct cctx *x, const struct gbatch *b, const struct batch *v)
 			ann_num(&x->ann, "group_mean", gm.mean, c->digits);
 			buf_add(&x->ann, ",", 1);
 			ann_num(&x->ann, "group_std", gm.std, c->digits);
-			if (batch_rec(b, k)->has_stratum) {
-				skey = batch_skey(b, k, &slen);
+			skey = batch_skey(b, k, &slen);
+			if (slen > 0) {
 				lab.len = 0;
 				record_key_label(skey, slen, &lab);
 				buf_add(&x->ann, ",\"stratum\":", 11);
@@ -111,12 +111,12 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 {
 	struct cctx *x = ctx;
 	struct emit em;
-	const size_t *order = batch_order(b);
+	struct record tmp;
 	size_t j, k;
 
 	/* compute --index: a batch without a record of this shard is the
 	 * business of the shards it has. */
-	for (k = 0; k < v->n && batch_rec(b, k)->elsewhere; k++)
+	for (k = 0; k < v->n && batch_elsewhere(b, k); k++)
 		;
 	if (k == v->n)
 		return 0;
@@ -131,15 +131,15 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 	em.annot_len = 0;
 	/* In input order, as they came. */
 	for (j = 0; j < v->n; j++) {
-		k = order[j];
-		if (batch_rec(b, k)->elsewhere)
+		k = batch_order(b, j);
+		if (batch_elsewhere(b, k))
 			continue;
 		if (x->c->annotate) {
 			em.annot = x->ann.p + x->annoff[k];
 			em.annot_len = x->annlen[k];
 		}
 		if (output_record(x->out, batch_line(b, k, NULL),
-		    batch_rec(b, k), batch_runs(b), x->adv[k], x->w[k], &em,
+		    batch_rec(b, k, &tmp), batch_runs(b), x->adv[k], x->w[k], &em,
 		    d) != 0)
 			return d->status;
 	}

@@ -42,6 +42,9 @@ fail(struct json_err *e, const char *at, enum json_code code)
 const char *
 json_ws(const char *p, const char *end)
 {
+	/* Most calls find no blank at all. */
+	if (p < end && (unsigned char)*p > ' ')
+		return p;
 	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' ||
 	    *p == '\r'))
 		p++;
@@ -90,6 +93,34 @@ utf8_len(const unsigned char *p, const unsigned char *end)
 	return n;
 }
 
+/*
+ * The end of the run of plain string bytes at s (printable ASCII but '"'
+ * and '\\'), eight bytes a step: x - 0x01.. & ~x has the high bit of a
+ * byte that is zero set (and perhaps of those after it, which ctz never
+ * reaches), so it finds the bytes below 0x20 and those equal to '"' or
+ * '\\' once xored with them; a byte's own high bit finds the rest.
+ */
+static inline const unsigned char *
+plain_run(const unsigned char *s, const unsigned char *se)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	const uint64_t high = 0x8080808080808080ULL;
+	uint64_t w, q, b, m;
+
+	while (se - s >= 8) {
+		memcpy(&w, s, 8);
+		q = w ^ (ones * '"');
+		b = w ^ (ones * '\\');
+		m = ((w - ones * 0x20) & ~w) | ((q - ones) & ~q) |
+		    ((b - ones) & ~b) | w;
+		m &= high;
+		if (m != 0)
+			return s + __builtin_ctzll(m) / 8;
+		s += 8;
+	}
+	return s;
+}
+
 const char *
 json_string(const char *p, const char *end, int *escaped,
     struct json_err *e)
@@ -103,6 +134,7 @@ json_string(const char *p, const char *end, int *escaped,
 		init_tables();
 	*escaped = 0;
 	for (;;) {
+		s = plain_run(s, se);
 		while (s < se && !str_stop[*s])
 			s++;
 		if (s >= se)

@@ -18,14 +18,27 @@
 #include "output.h"
 
 #define OBUF	(1u << 20)
+#define NCACHE	4		/* numbers remembered formatted */
 
 struct output {
-	int		 fd;
+	int		 fd;		/* -1: in memory (output_mem) */
 	const char	*name;
 	struct gzout	*gz;		/* -z: compressed on every core */
 	char		*buf;
 	size_t		 len, cap;
 	int		 failed;
+	/*
+	 * The last numbers formatted: a token-mean weight is one number for
+	 * the whole batch and an advantage one for each reward of a group,
+	 * so most records need no snprintf.
+	 */
+	struct {
+		uint64_t	 bits;
+		int		 digits;	/* 0: empty */
+		size_t		 len;
+		char		 s[32];
+	}		 num[NCACHE];
+	unsigned	 numnext;
 };
 
 static int	sink(void *arg, const void *p, size_t n, struct diag *d);
@@ -56,6 +69,38 @@ output_open(const char *path, int gzip, int level, struct diag *d)
 		return NULL;
 	}
 	return o;
+}
+
+struct output *
+output_mem(void)
+{
+	struct output *o = diag_calloc(1, sizeof(*o));
+
+	o->fd = -1;
+	o->name = "<memory>";
+	return o;
+}
+
+const char *
+output_bytes(const struct output *o, size_t *len)
+{
+	*len = o->len;
+	return o->buf;
+}
+
+void
+output_clear(struct output *o)
+{
+	o->len = 0;
+}
+
+void
+output_free(struct output *o)
+{
+	if (o == NULL)
+		return;
+	free(o->buf);
+	free(o);
 }
 
 static int
@@ -100,17 +145,55 @@ flush(struct output *o, struct diag *d)
 	return rc;
 }
 
+/* Room for n more bytes: a file's buffer is flushed when they do not
+ * fit (and may still be too small), a memory output grows. */
+static int
+room(struct output *o, size_t n, struct diag *d)
+{
+	size_t cap;
+
+	if (o->cap - o->len >= n)
+		return 0;
+	if (o->fd >= 0)
+		return flush(o, d);
+	cap = o->cap ? o->cap : OBUF / 4;
+	while (cap - o->len < n)
+		cap *= 2;
+	o->buf = diag_realloc(o->buf, cap);
+	o->cap = cap;
+	return 0;
+}
+
 int
 output_write(struct output *o, const void *p, size_t n, struct diag *d)
 {
-	if (o->cap - o->len < n && flush(o, d) != 0)
+	if (room(o, n, d) != 0)
 		return d->status;
-	if (n >= o->cap)
+	if (n > o->cap - o->len)
 		return o->gz != NULL ? gzout_write(o->gz, p, n, d) :
 		    write_all(o, p, n, d);
 	memcpy(o->buf + o->len, p, n);
 	o->len += n;
 	return 0;
+}
+
+int
+output_take(struct output *o, struct output *from, struct diag *d)
+{
+	int rc = 0;
+
+	if (from->len == 0)
+		return 0;
+	/* A large block goes out as it is, after what o holds. */
+	if (from->len >= o->cap / 2) {
+		if (flush(o, d) != 0)
+			return d->status;
+		rc = o->gz != NULL ? gzout_write(o->gz, from->buf, from->len,
+		    d) : write_all(o, from->buf, from->len, d);
+	} else
+		rc = output_write(o, from->buf, from->len, d);
+	from->len = 0;
+	return rc;
 }
 
 /* Closes o; ok: the run succeeded (output_close), or not (abandon). */
@@ -158,6 +241,33 @@ output_abandon(struct output *o)
 	struct diag ignore = { 0 };
 
 	finish(o, 0, &ignore);
+}
+
+/* v formatted as output_number() does, from the cache when it was one
+ * of the last numbers formatted; *slot: where it is in the cache, and
+ * on the way in a slot that must be kept (-1: none). */
+static const char *
+number(struct output *o, double v, int digits, size_t *len, int *slot)
+{
+	uint64_t bits;
+	unsigned i;
+
+	memcpy(&bits, &v, sizeof(bits));
+	for (i = 0; i < NCACHE; i++)
+		if (o->num[i].bits == bits && o->num[i].digits == digits) {
+			*len = o->num[i].len;
+			*slot = (int)i;
+			return o->num[i].s;
+		}
+	i = o->numnext++ % NCACHE;
+	if ((int)i == *slot)
+		i = o->numnext++ % NCACHE;
+	*slot = (int)i;
+	o->num[i].bits = bits;
+	o->num[i].digits = digits;
+	o->num[i].len = output_number(v, digits, o->num[i].s);
+	*len = o->num[i].len;
+	return o->num[i].s;
 }
 
 size_t
@@ -210,7 +320,7 @@ repeat(struct output *o, const char *unit, size_t ulen, size_t count,
 	char *base;
 
 	while (count > 0) {
-		if (o->cap - o->len < ulen && flush(o, d) != 0)
+		if (room(o, o->fd < 0 ? ulen * count : ulen, d) != 0)
 			return d->status;
 		k = (o->cap - o->len) / ulen;
 		if (k > count)
@@ -318,16 +428,17 @@ output_record(struct output *o, const char *line, const struct record *r,
     const uint32_t *runs, double adv, double w, const struct emit *em,
     struct diag *d)
 {
-	char na[32], nw[32], key[64];
+	char key[64];
 	struct fieldval v[2];
 	const char *sep = r->comma_space ? ", " : ",";
-	size_t seplen = r->comma_space ? 2 : 1, pos, beg, klen;
-	int order[OUT_NFIELDS], n = 0, i, j, f;
+	size_t seplen = r->comma_space ? 2 : 1, pos, beg, klen, nlen;
+	int order[OUT_NFIELDS], n = 0, i, j, f, slot;
 
-	v[0].num = na;
-	v[0].len = output_number(adv, em->digits, na);
-	v[1].num = nw;
-	v[1].len = output_number(w, em->digits, nw);
+	/* The cache's strings stay put while this record is written: the
+	 * second number keeps the first's slot. */
+	slot = -1;
+	v[0].num = number(o, adv, em->digits, &v[0].len, &slot);
+	v[1].num = number(o, w, em->digits, &v[1].len, &slot);
 
 	/* Fields already in the input, in the order they stand there. */
 	for (f = 0; f < OUT_NFIELDS; f++)
@@ -379,9 +490,20 @@ output_record(struct output *o, const char *line, const struct record *r,
 	for (f = 0; f < OUT_NFIELDS; f++) {
 		if (r->out[f].present || !wanted(f, em))
 			continue;
-		klen = (size_t)snprintf(key, sizeof(key), "%s\"%s\":%s",
-		    r->nmembers > 0 ? sep : "", record_out_names[f],
-		    r->colon_space ? " " : "");
+		/* sep "name": (with the input's spacing), no printf. */
+		klen = 0;
+		if (r->nmembers > 0) {
+			memcpy(key, sep, seplen);
+			klen = seplen;
+		}
+		nlen = strlen(record_out_names[f]);
+		key[klen++] = '"';
+		memcpy(key + klen, record_out_names[f], nlen);
+		klen += nlen;
+		key[klen++] = '"';
+		key[klen++] = ':';
+		if (r->colon_space)
+			key[klen++] = ' ';
 		if (output_write(o, key, klen, d) != 0 ||
 		    write_value(o, f, r, runs, v, em, sep, seplen, d) != 0)
 			return d->status;

@@ -27,6 +27,19 @@ int		 output_close(struct output *o, struct diag *d);
  * left as it was. */
 void		 output_abandon(struct output *o);
 
+/*
+ * An output in memory, for a thread that formats records while others
+ * write them (its bytes grow until output_take() or output_clear());
+ * output_free() releases it.
+ */
+struct output	*output_mem(void);
+const char	*output_bytes(const struct output *o, size_t *len);
+void		 output_clear(struct output *o);
+void		 output_free(struct output *o);
+/* Writes what the memory output from holds to o, and empties it. */
+int		 output_take(struct output *o, struct output *from,
+		    struct diag *d);
+
 /* JSON number with digits significant digits; never -0, NaN or Inf (v
  * must be finite).  buf holds at least 32 bytes; returns the length. */
 size_t		 output_number(double v, int digits, char *buf);

@@ -75,9 +75,9 @@ reject_groups(struct run *u, struct gbatch *b, struct diag *d)
 		/* A group across shards is reported once, by the shard of
 		 * its first record, as one process reports it. */
 		if ((g = batch_hgroup(b, ix[j])) != prev &&
-		    batch_hrec(b, ix[j])->elsewhere)
+		    batch_helsewhere(b, ix[j]))
 			prev = g;
-		if (batch_hrec(b, ix[j])->elsewhere)
+		if (batch_helsewhere(b, ix[j]))
 			continue;
 		if (g != prev) {
 			lab.len = 0;
@@ -128,7 +128,7 @@ flush_batch(struct run *u, struct gbatch *b, enum group_cut cut,
 	if (v.n > 0 && (rc = u->fn(u->ctx, b, &v, d)) != 0)
 		return rc;
 	for (k = 0; k < v.n; k++)
-		u->st->out += !batch_rec(b, k)->elsewhere;
+		u->st->out += !batch_elsewhere(b, k);
 	group_reset(&u->gs, b, cut);
 	return 0;
 }

@@ -54,6 +54,7 @@ record_fields_default(struct fields *f)
 /* What one member that rladv reads held. */
 struct slot {
 	const char	*name;
+	size_t		 namelen;
 	enum role	 role;
 	int		 idx;		/* alias or part index, out field */
 	int		 seen;
@@ -78,6 +79,10 @@ struct ctx {
 	struct diag	*d;
 	struct slot	 slot[MAXSLOTS];
 	int		 nslot;
+	int		 rfirst[R_OUT + 1], rcount[R_OUT + 1];	/* by role */
+	unsigned char	 head[256];	/* by a name's first byte: its
+					   first slot + 1, or 0 */
+	unsigned char	 next[MAXSLOTS];	/* the next slot + 1 */
 };
 
 static void
@@ -85,12 +90,20 @@ add_slots(struct ctx *c, const char *const *names, int n, enum role role)
 {
 	int i;
 
+	struct slot *s;
+
+	/* Only what finding a member needs: member() clears the rest of a
+	 * slot when its member is seen (most slots never are). */
+	c->rfirst[role] = c->nslot;
+	c->rcount[role] = 0;
 	for (i = 0; i < n && c->nslot < MAXSLOTS; i++) {
-		memset(&c->slot[c->nslot], 0, sizeof(c->slot[0]));
-		c->slot[c->nslot].name = names[i];
-		c->slot[c->nslot].role = role;
-		c->slot[c->nslot].idx = i;
-		c->nslot++;
+		c->rcount[role]++;
+		s = &c->slot[c->nslot++];
+		s->name = names[i];
+		s->namelen = strlen(names[i]);
+		s->role = role;
+		s->idx = i;
+		s->seen = 0;
 	}
 }
 
@@ -292,26 +305,37 @@ bad:
 	return NULL;
 }
 
+/* The slot of role that was seen: the one at idx_exact, or else the
+ * first name in the role's list (a role's slots are in list order). */
 static struct slot *
 chosen(struct ctx *c, enum role role, int idx_exact)
 {
-	struct slot *best = NULL;
+	struct slot *s = c->slot + c->rfirst[role];
 	int i;
 
-	for (i = 0; i < c->nslot; i++) {
-		struct slot *s = &c->slot[i];
+	if (idx_exact >= 0)
+		return idx_exact < c->rcount[role] && s[idx_exact].seen ?
+		    &s[idx_exact] : NULL;
+	for (i = 0; i < c->rcount[role]; i++)
+		if (s[i].seen)
+			return &s[i];
+	return NULL;
+}
 
-		if (s->role != role || !s->seen)
-			continue;
-		if (idx_exact >= 0) {
-			if (s->idx == idx_exact)
-				return s;
-			continue;
-		}
-		if (best == NULL || s->idx < best->idx)
-			best = s;
+/* The chains of slots by the first byte of their names, in slot order,
+ * for find_slot(). */
+static void
+index_slots(struct ctx *c)
+{
+	int i;
+	unsigned char b;
+
+	memset(c->head, 0, sizeof(c->head));
+	for (i = c->nslot - 1; i >= 0; i--) {
+		b = (unsigned char)c->slot[i].name[0];
+		c->next[i] = c->head[b];
+		c->head[b] = (unsigned char)(i + 1);
 	}
-	return best;
 }
 
 static int
@@ -409,11 +433,28 @@ not_object(struct ctx *c, const char *p)
 static struct slot *
 find_slot(struct ctx *c, int i, const char *key, size_t keylen)
 {
-	for (; i < c->nslot; i++)
-		if (strlen(c->slot[i].name) == keylen &&
-		    memcmp(c->slot[i].name, key, keylen) == 0)
-			return &c->slot[i];
+	int k;
+
+	/* A name of no bytes chains under its terminating NUL. */
+	k = c->head[keylen ? (unsigned char)key[0] : 0];
+	for (; k > 0; k = c->next[k - 1])
+		if (k - 1 >= i && c->slot[k - 1].namelen == keylen &&
+		    memcmp(c->slot[k - 1].name, key, keylen) == 0)
+			return &c->slot[k - 1];
 	return NULL;
+}
+
+/* A slot as add_slots() made it, before its member is parsed into it. */
+static void
+clear_slot(struct slot *s)
+{
+	struct slot keep = *s;
+
+	memset(s, 0, sizeof(*s));
+	s->name = keep.name;
+	s->namelen = keep.namelen;
+	s->role = keep.role;
+	s->idx = keep.idx;
 }
 
 /*
@@ -441,6 +482,7 @@ member(struct ctx *c, const char *key, size_t keylen, const char *p,
 		err(c, EXIT_DATA, "field \"%s\" appears twice", s->name);
 		return NULL;
 	}
+	clear_slot(s);
 	s->seen = 1;
 	s->prev = prev;
 	if ((q = parse_slot(c, s, p, runs)) == NULL)
@@ -693,6 +735,7 @@ record_parse(const char *line, size_t len, const struct fields *f,
 	c.lineno = lineno;
 	c.d = d;
 	c.nslot = 0;
+	memset(c.rcount, 0, sizeof(c.rcount));
 	add_slots(&c, f->group, f->ngroup, R_GROUP);
 	add_slots(&c, f->reward, f->nreward, R_REWARD);
 	add_slots(&c, f->logprobs, f->nlogprobs, R_LOGPROBS);
@@ -705,6 +748,7 @@ record_parse(const char *line, size_t len, const struct fields *f,
 		add_slots(&c, batch_names, 1, R_BATCH);
 	}
 	add_slots(&c, record_out_names, OUT_NFIELDS, R_OUT);
+	index_slots(&c);
 
 	/* The member walk, then the fields from what it found. */
 	memset(r, 0, sizeof(*r));

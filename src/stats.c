@@ -206,12 +206,13 @@ add_records(struct stats *st, struct stats_acc *a, const struct gbatch *b,
 {
 	struct strata_cells *c = &st->cells;
 	const struct record *r;
+	struct record tmp;
 	size_t k, i;
 	uint32_t s;
 	double dev;
 
 	for (k = o; k < o + n; k++) {
-		r = batch_rec(b, k);
+		r = batch_rec(b, k, &tmp);
 		s = v->strat[k];
 		c->sum[0][s] += v->r[k];
 		a->records++;

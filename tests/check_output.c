@@ -193,6 +193,54 @@ START_TEST(record_append_compact)
 }
 END_TEST
 
+/*
+ * Numbers are formatted once and reused from a small cache: a record
+ * whose advantage is found there and whose weight is not must not have
+ * the weight's string overwrite the advantage's (the third record: 1 is
+ * in the slot the next new number would take).  Through a memory output,
+ * whose bytes are then read back.
+ */
+START_TEST(record_numbers_reused)
+{
+	static const double av[][2] = { { 1, 2 }, { 3, 4 }, { 1, 5 },
+	    { 5, 1 }, { 2, 2 }, { 0.5, 3 }, { 4, 0.5 }, { 1, 2 } };
+	const char *line = "{\"prompt_id\":\"a\",\"reward\":1,"
+	    "\"logprobs\":[-1]}";
+	struct fields f;
+	struct record r;
+	struct buf keys = { 0 }, runs = { 0 }, want = { 0 };
+	struct diag d = { 0 };
+	struct output *o = output_mem();
+	const char *got;
+	char one[256];
+	size_t i, len;
+
+	record_fields_default(&f);
+	ck_assert_int_eq(record_parse(line, strlen(line), &f, &r, &keys,
+	    &runs, "t", 1, &d), 0);
+	for (i = 0; i < sizeof(av) / sizeof(av[0]); i++) {
+		ck_assert_int_eq(output_record(o, line, &r, NULL, av[i][0],
+		    av[i][1], &emit_tokens, &d), 0);
+		snprintf(one, sizeof(one), "{\"prompt_id\":\"a\",\"reward\":1,"
+		    "\"logprobs\":[-1],\"advantage\":%g,\"token_advantages\":"
+		    "[%g],\"loss_weight\":%g,\"token_loss_weights\":[%g]}\n",
+		    av[i][0], av[i][0], av[i][1], av[i][1]);
+		buf_add(&want, one, strlen(one));
+	}
+	got = output_bytes(o, &len);
+	ck_assert_uint_eq(len, want.len);
+	ck_assert_msg(memcmp(got, want.p, len) == 0, "\n got: %.*s\nwant: %.*s",
+	    (int)len, got, (int)want.len, want.p);
+	output_clear(o);
+	output_bytes(o, &len);
+	ck_assert_uint_eq(len, 0);
+	output_free(o);
+	buf_free(&keys);
+	buf_free(&runs);
+	buf_free(&want);
+}
+END_TEST
+
 START_TEST(record_append_spaced)
 {
 	render_is("{\"prompt_id\": \"a\", \"reward\": 1, \"logprobs\": [-0.5, -1]}",
@@ -524,6 +572,7 @@ output_suite(void)
 	tcase_add_unchecked_fixture(tc, tu_mkdir, tu_rmdir);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, record_append_compact);
+	tcase_add_test(tc, record_numbers_reused);
 	tcase_add_test(tc, record_append_spaced);
 	tcase_add_test(tc, record_passthrough_bytes);
 	tcase_add_test(tc, record_replace_in_place);
