@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "advmath.h"
+#include "annotate.h"
 #include "backend.h"
 #include "cmd.h"
 #include "compute.h"
@@ -20,9 +20,8 @@ struct cctx {
 	struct adv_params	 ap;
 	struct output		*out;
 	double			*adv, *w;
-	size_t			*annoff, *annlen;
 	size_t			 cap;
-	struct buf		 ann;
+	struct annot		 ann;
 };
 
 static void
@@ -33,76 +32,6 @@ grow(struct cctx *x, size_t n)
 	x->cap = n + n / 2;
 	x->adv = diag_realloc(x->adv, x->cap * sizeof(*x->adv));
 	x->w = diag_realloc(x->w, x->cap * sizeof(*x->w));
-	x->annoff = diag_realloc(x->annoff, x->cap * sizeof(*x->annoff));
-	x->annlen = diag_realloc(x->annlen, x->cap * sizeof(*x->annlen));
-}
-
-static void
-ann_num(struct buf *b, const char *name, double v, int digits)
-{
-	char num[40];
-	size_t n;
-
-	buf_add(b, "\"", 1);
-	buf_add(b, name, strlen(name));
-	buf_add(b, "\":", 2);
-	n = output_number(v, digits, num);
-	buf_add(b, num, n);
-}
-
-/* --annotate: the sizes, means and deviations the estimators used. */
-static void
-annotate(struct cctx *x, const struct gbatch *b, const struct batch *v)
-{
-	const struct prefs *c = x->c;
-	struct advmath_mom gm, *sm = NULL;
-	struct buf lab = { 0 };
-	const char *skey;
-	size_t g, k, o, n, cap = 0, slen;
-	uint32_t s;
-
-	x->ann.len = 0;
-	for (g = 0; g < v->ngroups; g++) {
-		o = v->goff[g];
-		n = v->goff[g + 1] - o;
-		gm = advmath_moments(v->r + o, NULL, 0, n, c->ap.sample);
-		/* Each stratum's moments once, not once per record. */
-		if (v->nstrat[g] > cap) {
-			cap = v->nstrat[g];
-			sm = diag_realloc(sm, cap * sizeof(*sm));
-		}
-		for (s = 0; s < v->nstrat[g]; s++)
-			sm[s] = advmath_moments(v->r + o, v->strat + o, s, n,
-			    c->ap.sample);
-		for (k = o; k < o + n; k++) {
-			const struct advmath_mom *m = &sm[v->strat[k]];
-
-			x->annoff[k] = x->ann.len;
-			buf_add(&x->ann, "{", 1);
-			ann_num(&x->ann, "group_size", gm.n, 17);
-			buf_add(&x->ann, ",", 1);
-			ann_num(&x->ann, "group_mean", gm.mean, c->digits);
-			buf_add(&x->ann, ",", 1);
-			ann_num(&x->ann, "group_std", gm.std, c->digits);
-			skey = batch_skey(b, k, &slen);
-			if (slen > 0) {
-				lab.len = 0;
-				record_key_label(skey, slen, &lab);
-				buf_add(&x->ann, ",\"stratum\":", 11);
-				output_json_string(&x->ann, lab.p, lab.len);
-			}
-			buf_add(&x->ann, ",", 1);
-			ann_num(&x->ann, "stratum_size", m->n, 17);
-			buf_add(&x->ann, ",", 1);
-			ann_num(&x->ann, "stratum_mean", m->mean, c->digits);
-			buf_add(&x->ann, ",", 1);
-			ann_num(&x->ann, "stratum_std", m->std, c->digits);
-			buf_add(&x->ann, "}", 1);
-			x->annlen[k] = x->ann.len - x->annoff[k];
-		}
-	}
-	free(sm);
-	buf_free(&lab);
 }
 
 static int
@@ -123,8 +52,9 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 	grow(x, v->n);
 	if (compute_batch(x->c, &x->ap, v, x->adv, x->w, d) != 0)
 		return d->status;
-	if (x->c->annotate)
-		annotate(x, b, v);
+	if (x->c->annotate && annotate_batch(&x->ann, x->c, &x->ap, b, v,
+	    x->adv, d) != 0)
+		return d->status;
 	em.digits = x->c->digits;
 	em.tokens = x->c->tokens;
 	em.annot = NULL;
@@ -135,8 +65,8 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 		if (batch_elsewhere(b, k))
 			continue;
 		if (x->c->annotate) {
-			em.annot = x->ann.p + x->annoff[k];
-			em.annot_len = x->annlen[k];
+			em.annot = x->ann.text.p + x->ann.off[k];
+			em.annot_len = x->ann.len[k];
 		}
 		if (output_record(x->out, batch_line(b, k, NULL),
 		    batch_rec(b, k, &tmp), batch_runs(b), x->adv[k], x->w[k], &em,
@@ -216,8 +146,6 @@ cmd_compute(struct run *r)
 		summary(c, &st, &x.ap);
 	free(x.adv);
 	free(x.w);
-	free(x.annoff);
-	free(x.annlen);
-	buf_free(&x.ann);
+	annotate_free(&x.ann);
 	return rc;
 }

@@ -39,6 +39,10 @@ struct side {
 	double			*adv, *w;
 	struct strata_mom	 all;
 	double			 mass;	/* sum |A| c T, all records */
+	/* The on-policy loss -sum c A T of its batches (Balanced
+	 * Aggregation Fig. 2): the batch at hand's, the sum of the others',
+	 * and how many. */
+	double			 loss, loss_sum, nloss;
 	/* Cell means of groups with two strata or more. */
 	double			 off_ss, off_n;
 	/* --html: the advantages, T of records with A > 0 and A < 0. */
@@ -157,10 +161,18 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 	int s;
 
 	grow(x, v->n);
-	for (s = 0; s < 2; s++)
+	for (s = 0; s < 2; s++) {
 		if (compute_batch(&x->s[s].c, &x->s[s].ap, v, x->s[s].adv,
 		    x->s[s].w, d) != 0)
 			return d->status;
+		/* A batch handed over in parts (streaming) sums its parts. */
+		if (batch_starts(b) && x->s[s].nloss++ > 0) {
+			x->s[s].loss_sum += x->s[s].loss;
+			x->s[s].loss = 0;
+		}
+		for (k = 0; k < v->n; k++)
+			x->s[s].loss -= x->s[s].w[k] * x->s[s].adv[k] * v->T[k];
+	}
 	x->groups += v->ngroups;
 	for (g = 0; g < v->ngroups; g++) {
 		o = v->goff[g];
@@ -262,6 +274,13 @@ offset_range(const struct dctx *x, int s)
 	return hi - lo;
 }
 
+/* The mean over batches of side s's on-policy loss. */
+static double
+loss_mean(const struct side *sd)
+{
+	return sd->nloss > 0 ? (sd->loss_sum + sd->loss) / sd->nloss : NAN;
+}
+
 static double
 correlation(const struct dctx *x)
 {
@@ -293,6 +312,7 @@ print_json(const struct dctx *x)
 		cJSON_AddNumberToObject(o, "offset_rms", offset_rms(sd));
 		cJSON_AddNumberToObject(o, "offset_range", offset_range(x, s));
 		cJSON_AddNumberToObject(o, "mass", sd->mass);
+		cJSON_AddNumberToObject(o, "on_policy_loss", loss_mean(sd));
 	}
 	arr = cJSON_AddArrayToObject(root, "strata");
 	ix = strata_sorted(&x->keys);
@@ -346,28 +366,6 @@ fmt_share(char *buf, size_t n, double v)
 		snprintf(buf, n, "%.1f%%", 100 * v);
 }
 
-/* A figure as printed; a value that rounds to zero loses its sign, as
- * "-0.0000" beside a mean of exactly 0 suggests a bias that is not there. */
-static void
-fmt_num(char *buf, size_t n, double v, const char *f)
-{
-	char *p;
-
-	if (isnan(v)) {
-		snprintf(buf, n, "-");
-		return;
-	}
-	snprintf(buf, n, f, v);
-	if (buf[0] != '-')
-		return;
-	for (p = buf + 1; *p; p++)
-		if (*p != '0' && *p != '.')
-			return;
-	buf[0] = strchr(f, '+') ? '+' : ' ';
-	if (buf[0] == ' ')
-		memmove(buf, buf + 1, strlen(buf));
-}
-
 static void
 print_human(const struct dctx *x)
 {
@@ -392,10 +390,10 @@ print_human(const struct dctx *x)
 		const struct dstr *ds = dstr_of(x, ix[i]);
 
 		for (s = 0; s < 2; s++) {
-			fmt_num(m[s][0], 32, ds->a[s].mean, "%+.4f");
-			fmt_num(m[s][1], 32, strata_mom_var(&ds->a[s]),
-			    "%.4f");
-			fmt_num(m[s][2], 32, cell_var(ds, s), "%.4f");
+			report_fmt(m[s][0], 32, "%+.4f", ds->a[s].mean);
+			report_fmt(m[s][1], 32, "%.4f",
+			    strata_mom_var(&ds->a[s]));
+			report_fmt(m[s][2], 32, "%.4f", cell_var(ds, s));
 			fmt_share(m[s][3], 32, share(ds->mass[s],
 			    x->s[s].mass));
 		}
@@ -407,8 +405,8 @@ print_human(const struct dctx *x)
 	}
 	free(ix);
 	for (s = 0; s < 2; s++) {
-		fmt_num(m[s][0], 32, x->s[s].all.mean, "%+.4f");
-		fmt_num(m[s][1], 32, strata_mom_var(&x->s[s].all), "%.4f");
+		report_fmt(m[s][0], 32, "%+.4f", x->s[s].all.mean);
+		report_fmt(m[s][1], 32, "%.4f", strata_mom_var(&x->s[s].all));
 	}
 	printf("%-10s %7llu | %8s %7s %7s %6s | %8s %7s\n", "all",
 	    x->records, m[0][0], m[0][1], "", "", m[1][0], m[1][1]);
@@ -416,6 +414,10 @@ print_human(const struct dctx *x)
 	printf("%-21s A: rms %.4f, range %.4f   B: rms %.4f, range %.4f\n",
 	    "cross-stratum offset", offset_rms(&x->s[0]), offset_range(x, 0),
 	    offset_rms(&x->s[1]), offset_range(x, 1));
+	report_fmt(m[0][0], 32, "%+.6f", loss_mean(&x->s[0]));
+	report_fmt(m[1][0], 32, "%+.6f", loss_mean(&x->s[1]));
+	printf("%-21s A: %s   B: %s  (-sum c A T per batch, mean; Balanced "
+	    "Aggregation Fig. 2)\n", "on-policy loss", m[0][0], m[1][0]);
 	printf("%-21s %llu of %llu records (%.1f%%)\n", "sign flips",
 	    x->flips, x->records, x->records ? 100.0 * (double)x->flips /
 	    (double)x->records : 0);
@@ -456,6 +458,8 @@ print_page(const struct dctx *x, const struct prefs *c, FILE *f,
 	p.groups = (double)x->groups;
 	p.flips = (double)x->flips;
 	p.corr = correlation(x);
+	p.loss[0] = loss_mean(&x->s[0]);
+	p.loss[1] = loss_mean(&x->s[1]);
 	ix = strata_sorted(&x->keys);
 	for (s = 0; s < 2; s++) {
 		p.opts[s] = x->s[s].opts;

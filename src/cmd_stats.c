@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "html.h"
+#include "loss_weights.h"
 #include "pipeline.h"
 #include "report.h"
 #include "stats.h"
@@ -19,20 +20,6 @@
 #include "stats_text.h"
 
 /* ---- The page (--html) --------------------------------------------- */
-
-static void
-page_row(const struct stats_acc *a, struct stats_row *r)
-{
-	r->label = a->label;
-	r->records = (double)a->records;
-	r->groups = (double)a->groups;
-	r->zero_std = a->groups ? (double)a->zero_std / (double)a->groups :
-	    NAN;
-	r->reward = a->records ? strata_mom_mean(&a->reward) : NAN;
-	r->len_pos = a->pos.n ? strata_mom_mean(&a->pos) : NAN;
-	r->len_neg = a->neg.n ? strata_mom_mean(&a->neg) : NAN;
-	r->between = a->ss_total > 0 ? a->ss_between / a->ss_total : NAN;
-}
 
 static int
 print_page(const struct stats *s, FILE *f, struct diag *d)
@@ -45,21 +32,36 @@ print_page(const struct stats *s, FILE *f, struct diag *d)
 	size_t *size = diag_calloc(t->nhist + 1, sizeof(*size)), *ix, i;
 	double *groups = diag_calloc(t->nhist + 1, sizeof(*groups));
 	char verdict[128], cmp[128], why[128], reading[400];
+	double wsum;
 	int rc;
 
 	memset(&p, 0, sizeof(p));
 	p.c = s->c;
 	p.rejected = s->rejected;
 	for (i = 0; i < s->nbatch; i++)
-		page_row(&s->batch[i], &row[i]);
+		stats_row_of(&s->batch[i], &row[i]);
 	p.row = row;
 	p.nrow = s->nbatch;
-	page_row(t, &p.total);
+	stats_row_of(t, &p.total);
 	ix = strata_sorted(&t->strata);
+	for (i = 0, wsum = 0; i < ns; i++)
+		wsum += stats_pstratum(t, i)->weight;
 	for (i = 0; i < ns; i++) {
+		const struct stats_pstratum *ps = stats_pstratum(t, ix[i]);
+
 		ss[i].label = strata_label_of(&t->strata, ix[i]);
 		ss[i].records = stats_rewards(t, ix[i])->n;
 		ss[i].reward_mean = strata_mom_mean(stats_rewards(t, ix[i]));
+		ss[i].alpha = ps->cells > 0 ? ps->alpha / ps->cells : NAN;
+		ss[i].offset = ps->cells > 0 ? ps->off / ps->cells : NAN;
+		ss[i].weight_share = wsum > 0 ? ps->weight / wsum : NAN;
+		ss[i].forced = ss[i].records > 0 ? ps->forced /
+		    ss[i].records : NAN;
+	}
+	for (i = 0; i < STATS_NLOSS; i++) {
+		const struct loss_mode *m = stats_papers_mode(s->c, i);
+
+		p.loss_name[i] = m != NULL ? m->name : NULL;
 	}
 	free(ix);
 	p.stratum = ss;
@@ -116,8 +118,10 @@ cmd_stats(struct run *r)
 	c->fields.need_stratum = 0;
 	stats_init(&s, c);
 	/* Every figure is per group, so groups stream unless they must be
-	 * gathered (--unsorted). */
-	rc = pipeline_run(c, 0, !c->go.unsorted, stats_add, &s, &st, &d);
+	 * gathered (--unsorted) or the estimator reads the whole batch. */
+	rc = pipeline_run(c, c->est->kind == EST_MSGRPO, !c->go.unsorted &&
+	    !(advantage_flags(c->est, &c->ap) & ADV_BATCH), stats_add, &s,
+	    &st, &d);
 	if (rc == 0) {
 		stats_finish(&s, st.rejected);
 		if (page != NULL) {

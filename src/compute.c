@@ -95,14 +95,15 @@ numbers(const struct prefs *c, struct adv_params *ap,
 {
 	size_t i, g;
 
-	if (compute_advantages(c->est, ap, v, adv, d) != 0 ||
-	    loss_weights_check(c->loss, &c->lp, v, c->like ?
+	if (compute_advantages(c->est, ap, v, adv, d) != 0)
+		return d->status;
+	if (w != NULL && (loss_weights_check(c->loss, &c->lp, v, c->like ?
 	    c->like->name : "", c->like ? c->like->release : "", d) != 0 ||
-	    backend_loss_weights(c, v, adv, w, d) != 0)
+	    backend_loss_weights(c, v, adv, w, d) != 0))
 		return d->status;
 	for (g = 0; g < v->ngroups; g++)
 		for (i = v->goff[g]; i < v->goff[g + 1]; i++) {
-			if (!isfinite(adv[i]) || !isfinite(w[i]))
+			if (!isfinite(adv[i]) || (w && !isfinite(w[i])))
 				return diag_setl(d, EXIT_DATA, v->gfile[g],
 				    v->gline[g], "group %s: the %s overflows "
 				    "a double (field \"%s\" too large)",
@@ -110,7 +111,8 @@ numbers(const struct prefs *c, struct adv_params *ap,
 				    "loss weight" : "advantage",
 				    c->fields.reward[0]);
 			adv[i] = adv[i] == 0 ? 0 : adv[i];
-			w[i] = w[i] == 0 ? 0 : w[i];
+			if (w != NULL)
+				w[i] = w[i] == 0 ? 0 : w[i];
 		}
 	return 0;
 }
@@ -139,8 +141,8 @@ compute_batch(const struct prefs *c, struct adv_params *ap,
 			return diag_set(d, EXIT_IO, "out of memory");
 		u = &dz.v;
 		a = malloc((u->n ? u->n : 1) * sizeof(*a));
-		x = malloc((u->n ? u->n : 1) * sizeof(*x));
-		if (a == NULL || x == NULL) {
+		x = w != NULL ? malloc((u->n ? u->n : 1) * sizeof(*x)) : NULL;
+		if (a == NULL || (w != NULL && x == NULL)) {
 			rc = diag_set(d, EXIT_IO, "out of memory");
 			goto out;
 		}
@@ -154,11 +156,15 @@ compute_batch(const struct prefs *c, struct adv_params *ap,
 	}
 	if ((rc = numbers(c, ap, u, a, x, d)) != 0 || !ap->drop_zero)
 		goto out;
-	for (i = 0; i < v->n; i++)
-		adv[i] = w[i] = 0;
+	for (i = 0; i < v->n; i++) {
+		adv[i] = 0;
+		if (w != NULL)
+			w[i] = 0;
+	}
 	for (i = 0; i < u->n; i++) {
 		adv[dz.from[i]] = a[i];
-		w[dz.from[i]] = x[i];
+		if (w != NULL)
+			w[dz.from[i]] = x[i];
 	}
 out:
 	if (a != adv)

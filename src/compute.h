@@ -17,7 +17,8 @@
  */
 int	compute_advantages(const struct estimator *e, struct adv_params *ap,
 	    const struct batch *v, double *adv, struct diag *d);
-/* adv and w hold v->n values each.  ap is updated (MS-GRPO counts). */
+/* adv and w hold v->n values each; w NULL: the advantages alone.  ap is
+ * updated (MS-GRPO counts). */
 int	compute_batch(const struct prefs *c, struct adv_params *ap,
 	    const struct batch *v, double *adv, double *w, struct diag *d);
 /* Whether the configuration can stream group by group. */

@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "diff_html.h"
 #include "html.h"
+#include "report.h"
 #include "options.h"
 #include "svg.h"
 
@@ -25,10 +26,10 @@ static const char *const side[2] = { "A", "B" };
 static void
 summary(FILE *f, const struct diff_page *p)
 {
-	const char *name[6] = { "A", "B", "records", "groups", "sign flips",
-	    "correlation" };
-	const char *value[6];
-	char v[4][64];
+	const char *name[7] = { "A", "B", "records", "groups", "sign flips",
+	    "correlation", "on-policy loss" };
+	const char *value[7];
+	char v[5][128], l[2][24];
 
 	value[0] = *p->opts[0] ? p->opts[0] : "(defaults)";
 	value[1] = *p->opts[1] ? p->opts[1] : "(defaults)";
@@ -40,11 +41,16 @@ summary(FILE *f, const struct diff_page *p)
 		snprintf(v[3], sizeof(v[3]), "undefined (a constant vector)");
 	else
 		snprintf(v[3], sizeof(v[3]), "%.6f", p->corr);
+	report_fmt(l[0], sizeof(l[0]), "%+.6f", p->loss[0]);
+	report_fmt(l[1], sizeof(l[1]), "%+.6f", p->loss[1]);
+	snprintf(v[4], sizeof(v[4]), "A %s, B %s  [-sum c A T per batch, "
+	    "mean; Balanced Aggregation Fig. 2]", l[0], l[1]);
 	value[2] = v[0];
 	value[3] = v[1];
 	value[4] = v[2];
 	value[5] = v[3];
-	html_table(f, name, value, 6);
+	value[6] = v[4];
+	html_table(f, name, value, 7);
 }
 
 static void

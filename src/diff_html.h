@@ -27,6 +27,8 @@ struct diff_page {
 	const char		*opts[2];	/* the option strings */
 	double			 records, groups, flips;
 	double			 corr;		/* NaN: undefined */
+	double			 loss[2];	/* on-policy loss, mean per
+						   batch */
 	const struct bins	*adv[2];	/* every record's advantage */
 	const struct bins	*len_pos[2], *len_neg[2];	/* T by sign */
 	const struct diff_stratum *stratum;	/* in reading order */

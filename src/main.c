@@ -31,8 +31,9 @@ static const struct cmd {
 	{ "compute", cmd_compute, OPT_COMPUTE | CMD_DEVICE,
 	    "[compute] [-a estimator] [-g mode] [options] [file ...]\n"
 	    "compute --index file [options] shard" },
-	{ "stats", cmd_stats, OPT_STATS,
-	    "stats [--json] [--html page] [options] [file ...]" },
+	{ "stats", cmd_stats, OPT_STATS | CMD_DEVICE,
+	    "stats [-a estimator] [-g mode] [--by-batch] [--json] "
+	    "[--html page] [options] [file ...]" },
 	{ "diff", cmd_diff, OPT_DIFF,
 	    "diff --a options --b options [--json] [--html page] [--top n] "
 	    "[options] [file ...]\n"

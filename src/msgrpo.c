@@ -227,3 +227,58 @@ msgrpo_cost(const double *r, const double *T, size_t G,
 	msgrpo_canon_free(&g);
 	return c;
 }
+
+void
+msgrpo_trace_free(struct ms_trace *t)
+{
+	free(t->scale);
+	free(t->set);
+	free(t->setscale);
+	memset(t, 0, sizeof(*t));
+}
+
+/*
+ * The sampled path is run again with its trace on: it draws from the
+ * same seed and key, so it draws what the estimator drew.  Its sets are
+ * in canonical order; they are mapped to the caller's here.
+ */
+int
+msgrpo_trace(const double *r, const double *T, const uint64_t *tie,
+    size_t G, uint64_t key_hash, const struct ms_params *p,
+    struct ms_trace *t)
+{
+	struct ms_canon g;
+	uint64_t *canon;
+	size_t i, j, c;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	t->path = MS_PATH_NONE;
+	if (G < msgrpo_tau_min(p))
+		return 0;
+	if ((rc = msgrpo_canon_init(&g, r, T, tie, G, p)) != 0)
+		return rc;
+	if ((rc = msgrpo_canon_path(&g, p, &t->path)) == 0 &&
+	    t->path == MS_PATH_SAMPLED) {
+		g.trace = t;
+		rc = msgrpo_sampled(&g, p, key_hash);
+	}
+	/* Canonical members c to the caller's records ord[c]. */
+	if ((canon = malloc((t->nw ? t->nw : 1) * sizeof(*canon))) == NULL)
+		rc = MSGRPO_NOMEM;
+	for (i = 0; rc == 0 && i < t->nset; i++) {
+		memcpy(canon, t->set + i * t->nw, t->nw * sizeof(*canon));
+		memset(t->set + i * t->nw, 0, t->nw * sizeof(*canon));
+		for (c = 0; c < G; c++)
+			if ((canon[c / 64] >> (c % 64)) & 1) {
+				j = g.ord[c];
+				t->set[i * t->nw + j / 64] |=
+				    (uint64_t)1 << (j % 64);
+			}
+	}
+	free(canon);
+	msgrpo_canon_free(&g);
+	if (rc != 0)
+		msgrpo_trace_free(t);
+	return rc;
+}

@@ -119,6 +119,22 @@ struct ms_canon {
 	size_t		*cls;	/* class j is canonical [cls[j], cls[j+1]) */
 	double		*out;	/* advantages, canonical order */
 	double		*w;	/* w[tau], tau = 0..G: msgrpo_weights() */
+	struct ms_trace	*trace;	/* NULL, or where the sampled path says
+				   what it drew */
+};
+
+/*
+ * What the sampled path drew for a group (--annotate): its scales, and
+ * its comparison subgroups as bit sets of nw words over the group's
+ * records in the caller's order, each with its scale.  Owned by the
+ * caller, freed by msgrpo_trace_free().
+ */
+struct ms_trace {
+	enum ms_path	 path;
+	size_t		*scale, nscale;
+	uint64_t	*set;		/* nset sets of nw words */
+	size_t		*setscale, nset, nw;
+	size_t		 cap;		/* sets set[] has room for */
 };
 
 /* Fills g from the group (T and tie may be NULL); 0, or MSGRPO_NOMEM or
@@ -138,12 +154,40 @@ int	msgrpo_canon_path(const struct ms_canon *g, const struct ms_params *p,
 int	msgrpo_canon_run(struct ms_canon *g, const struct ms_params *p,
 	    uint64_t key_hash, double *adv, enum ms_path *path);
 
+/*
+ * The path and the draws of msgrpo_group() for the same group, into t
+ * (zeroed first; its sets in the caller's order of records).  0, or one
+ * of msgrpo_group()'s codes.
+ */
+int	msgrpo_trace(const double *r, const double *T, const uint64_t *tie,
+	    size_t G, uint64_t key_hash, const struct ms_params *p,
+	    struct ms_trace *t);
+void	msgrpo_trace_free(struct ms_trace *t);
+
 /* The exact path: g->out from every subgroup; 0, or MSGRPO_NOMEM. */
 int	msgrpo_exact(struct ms_canon *g, const struct ms_params *p);
 /* Whether msgrpo_exact() enumerates g by bit masks (every class a single
  * response, G <= 62, the population deviation plus eps), the enumeration
  * the CUDA backend can take over. */
 int	msgrpo_exact_masks(const struct ms_canon *g);
+/*
+ * MS-GRPO Appendix A and D's moments of the subgroups S of a group, E_S
+ * being the hierarchical aggregation (Eq. 5-6: the mean over the
+ * subgroups of each scale, weighed by w_tau) over every subgroup of size
+ * tau_min or more; sigma_S the population deviation (T-weighted with
+ * token stats), as Appendix D's identities take it: with seq stats
+ * E_S[mu_S] = mu_O and E_S[sigma_S^2] + Var_S(mu_S) = sigma_O^2 (Eq. 20).
+ */
+struct ms_moments {
+	double	es;	/* E_S[sigma_S] */
+	double	es2;	/* E_S[sigma_S^2] */
+	double	emu;	/* E_S[mu_S] (mu_O with seq stats) */
+	double	vmu;	/* Var_S(mu_S) */
+	double	vsig;	/* Var_S(sigma_S) */
+};
+/* m of g by count vectors, at the exact path's cost (units of
+ * msgrpo_canon_cost()); 0, or MSGRPO_NOMEM. */
+int	msgrpo_moments(const struct ms_canon *g, struct ms_moments *m);
 /* The sampled path: g->out from sampled scales and subgroups, the stream
  * seeded by p->seed and key_hash; 0, or MSGRPO_NOMEM. */
 int	msgrpo_sampled(struct ms_canon *g, const struct ms_params *p,

@@ -17,6 +17,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "advmath_ms.h"
 #include "msgrpo.h"
@@ -50,117 +51,230 @@ logbinom_row(size_t n, double *row)
 }
 
 /*
- * Exact path over count vectors.  acc[tau * d + c] collects Abar_c(tau)
- * directly, each term already divided by C(G-1,tau-1).
+ * The count vectors k (0 <= k_c <= n_c) of a group's d classes, with
+ * what every subgroup of those counts shares: its size tau, its reward
+ * range lo..hi (classes sorted by reward), its summed weight sw and
+ * weighted sum s, and lp = log prod_c C(n_c, k_c), so that
+ * exp(lp - lg[tau]) is the share of the subgroups of size tau that have
+ * those counts (a multivariate hypergeometric probability, from log
+ * binomials, so it never overflows).
  */
-static int
-exact_counts(struct ms_canon *g)
+struct cwalk {
+	size_t	 G, d, tau, lo, hi;
+	size_t	*n, *k, *lcoff;
+	double	*lc, *lg, *rv, *tv;
+	double	 sw, s, lp;
+};
+
+static void
+cwalk_free(struct cwalk *w)
 {
-	size_t G = g->G, d = g->d, c, j, tau, lo, hi;
-	size_t *n, *k, *lcoff;
-	double *lc, *lg, *acc, *rv, *tv;
-	double sw, s, v, mu, den, lp, h;
-	int rc = MSGRPO_NOMEM;
+	free(w->n);
+	free(w->k);
+	free(w->lcoff);
+	free(w->lc);
+	free(w->lg);
+	free(w->rv);
+	free(w->tv);
+}
 
-	n = malloc(d * sizeof(*n));
-	k = calloc(d, sizeof(*k));
-	lcoff = malloc(d * sizeof(*lcoff));
-	lc = malloc((G + d) * sizeof(*lc));
-	lg = malloc((G + 1) * sizeof(*lg));
-	acc = calloc((G + 1) * d, sizeof(*acc));
-	rv = malloc(d * sizeof(*rv));
-	tv = malloc(d * sizeof(*tv));
-	if (n == NULL || k == NULL || lcoff == NULL || lc == NULL ||
-	    lg == NULL || acc == NULL || rv == NULL || tv == NULL)
-		goto out;
+static int
+cwalk_init(struct cwalk *w, const struct ms_canon *g)
+{
+	size_t c, lo = 0, d = g->d;
 
-	lo = 0;
-	for (c = 0; c < d; c++) {
-		n[c] = g->cls[c + 1] - g->cls[c];
-		rv[c] = g->r[g->cls[c]];
-		tv[c] = g->t[g->cls[c]];
-		lcoff[c] = lo;
-		logbinom_row(n[c], lc + lo);
-		lo += n[c] + 1;
+	memset(w, 0, sizeof(*w));
+	w->G = g->G;
+	w->d = d;
+	w->n = malloc(d * sizeof(*w->n));
+	w->k = calloc(d, sizeof(*w->k));
+	w->lcoff = malloc(d * sizeof(*w->lcoff));
+	w->lc = malloc((g->G + d) * sizeof(*w->lc));
+	w->lg = malloc((g->G + 1) * sizeof(*w->lg));
+	w->rv = malloc(d * sizeof(*w->rv));
+	w->tv = malloc(d * sizeof(*w->tv));
+	if (w->n == NULL || w->k == NULL || w->lcoff == NULL ||
+	    w->lc == NULL || w->lg == NULL || w->rv == NULL || w->tv == NULL) {
+		cwalk_free(w);
+		return MSGRPO_NOMEM;
 	}
-	logbinom_row(G, lg);
+	for (c = 0; c < d; c++) {
+		w->n[c] = g->cls[c + 1] - g->cls[c];
+		w->rv[c] = g->r[g->cls[c]];
+		w->tv[c] = g->t[g->cls[c]];
+		w->lcoff[c] = lo;
+		logbinom_row(w->n[c], w->lc + lo);
+		lo += w->n[c] + 1;
+	}
+	logbinom_row(g->G, w->lg);
+	return 0;
+}
 
-	/* Odometer over k; tau = sum k is kept as it turns. */
-	tau = 0;
+/*
+ * Calls fn for every count vector of size tau_min or more, the walk's
+ * fields describing it (an odometer over k; tau = sum k is kept as it
+ * turns).
+ */
+static void
+cwalk_each(struct cwalk *w, size_t tau_min,
+    void (*fn)(const struct cwalk *, void *), void *ctx)
+{
+	size_t c, j, d = w->d;
+
+	w->tau = 0;
 	for (;;) {
-		if (tau >= g->tau_min) {
-			lo = d;
-			hi = 0;
-			sw = s = lp = 0.0;
+		if (w->tau >= tau_min) {
+			w->lo = d;
+			w->hi = 0;
+			w->sw = w->s = w->lp = 0.0;
 			for (c = 0; c < d; c++) {
-				if (k[c] == 0)
+				if (w->k[c] == 0)
 					continue;
-				if (lo == d)
-					lo = c;
-				hi = c;
-				sw += (double)k[c] * tv[c];
-				s += (double)k[c] * tv[c] * rv[c];
-				lp += lc[lcoff[c] + k[c]];
+				if (w->lo == d)
+					w->lo = c;
+				w->hi = c;
+				w->sw += (double)w->k[c] * w->tv[c];
+				w->s += (double)w->k[c] * w->tv[c] * w->rv[c];
+				w->lp += w->lc[w->lcoff[c] + w->k[c]];
 			}
-			/* Classes sorted by reward: equal ends, equal all. */
-			if (rv[lo] == rv[hi] || !(sw > 0.0))
-				goto next;
-			mu = s / sw;
-			v = 0.0;
-			for (c = lo; c <= hi; c++) {
-				double e = rv[c] - mu;
-
-				v += (double)k[c] * tv[c] * e * e;
-			}
-			if (g->sample || g->inside) {
-				den = advmath_ms_inv_den(v, sw, g->eps,
-				    g->sample, g->inside);
-				if (!(den > 0.0))
-					goto next;
-				den = 1.0 / den;
-			} else {
-				den = sqrt(v / sw) + g->eps;
-				if (!(den > 0.0))
-					goto next;
-			}
-			h = exp(lp - lg[tau]) * (double)G / (double)tau / den;
-			for (c = lo; c <= hi; c++)
-				acc[tau * d + c] += h * (double)k[c] /
-				    (double)n[c] * (rv[c] - mu);
+			fn(w, ctx);
 		}
-next:
 		for (j = 0; j < d; j++) {
-			if (k[j] < n[j]) {
-				k[j]++;
-				tau++;
+			if (w->k[j] < w->n[j]) {
+				w->k[j]++;
+				w->tau++;
 				break;
 			}
-			tau -= k[j];
-			k[j] = 0;
+			w->tau -= w->k[j];
+			w->k[j] = 0;
 		}
 		if (j == d)
 			break;
 	}
+}
 
+/* The weighted sum of squared deviations about mu of the counts at hand. */
+static double
+cwalk_ss(const struct cwalk *w, double mu)
+{
+	double v = 0.0, e;
+	size_t c;
+
+	for (c = w->lo; c <= w->hi; c++) {
+		e = w->rv[c] - mu;
+		v += (double)w->k[c] * w->tv[c] * e * e;
+	}
+	return v;
+}
+
+struct exact_ctx {
+	const struct ms_canon	*g;
+	double			*acc;	/* [(G + 1) * d] */
+};
+
+/* Adds the counts' subgroups to Abar: acc[tau * d + c] collects
+ * Abar_c(tau) directly, each term already divided by C(G-1,tau-1). */
+static void
+exact_one(const struct cwalk *w, void *ctx)
+{
+	struct exact_ctx *x = ctx;
+	const struct ms_canon *g = x->g;
+	double mu, v, den, h;
+	size_t c;
+
+	/* Classes sorted by reward: equal ends, equal all. */
+	if (w->rv[w->lo] == w->rv[w->hi] || !(w->sw > 0.0))
+		return;
+	mu = w->s / w->sw;
+	v = cwalk_ss(w, mu);
+	if (g->sample || g->inside) {
+		den = advmath_ms_inv_den(v, w->sw, g->eps, g->sample,
+		    g->inside);
+		if (!(den > 0.0))
+			return;
+		den = 1.0 / den;
+	} else {
+		den = sqrt(v / w->sw) + g->eps;
+		if (!(den > 0.0))
+			return;
+	}
+	h = exp(w->lp - w->lg[w->tau]) * (double)g->G / (double)w->tau / den;
+	for (c = w->lo; c <= w->hi; c++)
+		x->acc[w->tau * w->d + c] += h * (double)w->k[c] /
+		    (double)w->n[c] * (w->rv[c] - mu);
+}
+
+/* Exact path over count vectors. */
+static int
+exact_counts(struct ms_canon *g)
+{
+	struct cwalk w;
+	struct exact_ctx x;
+	size_t c, j, tau, G = g->G, d = g->d;
+
+	x.g = g;
+	if ((x.acc = calloc((G + 1) * d, sizeof(*x.acc))) == NULL)
+		return MSGRPO_NOMEM;
+	if (cwalk_init(&w, g) != 0) {
+		free(x.acc);
+		return MSGRPO_NOMEM;
+	}
+	cwalk_each(&w, g->tau_min, exact_one, &x);
 	for (c = 0; c < d; c++) {
 		double a = 0.0;
 
 		for (tau = g->tau_min; tau <= G; tau++)
-			a += g->w[tau] * acc[tau * d + c];
+			a += g->w[tau] * x.acc[tau * d + c];
 		for (j = g->cls[c]; j < g->cls[c + 1]; j++)
 			g->out[j] = a;
 	}
-	rc = 0;
-out:
-	free(n);
-	free(k);
-	free(lcoff);
-	free(lc);
-	free(lg);
-	free(acc);
-	free(rv);
-	free(tv);
-	return rc;
+	cwalk_free(&w);
+	free(x.acc);
+	return 0;
+}
+
+/* E_S of sigma_S, sigma_S^2, mu_S, mu_S^2 (msgrpo_moments()). */
+struct mom_ctx {
+	const double	*w;	/* w[tau] */
+	double		 e[4];
+};
+
+static void
+moments_one(const struct cwalk *w, void *ctx)
+{
+	struct mom_ctx *x = ctx;
+	double p, mu, var;
+	int eq = w->rv[w->lo] == w->rv[w->hi];
+
+	if (!(w->sw > 0.0))
+		return;		/* no weight, no mean */
+	p = x->w[w->tau] * exp(w->lp - w->lg[w->tau]);
+	mu = eq ? w->rv[w->lo] : w->s / w->sw;
+	var = eq ? 0.0 : cwalk_ss(w, mu) / w->sw;
+	x->e[0] += p * sqrt(var);
+	x->e[1] += p * var;
+	x->e[2] += p * mu;
+	x->e[3] += p * mu * mu;
+}
+
+int
+msgrpo_moments(const struct ms_canon *g, struct ms_moments *m)
+{
+	struct cwalk w;
+	struct mom_ctx x;
+
+	memset(&x, 0, sizeof(x));
+	x.w = g->w;
+	if (cwalk_init(&w, g) != 0)
+		return MSGRPO_NOMEM;
+	cwalk_each(&w, g->tau_min, moments_one, &x);
+	cwalk_free(&w);
+	m->es = x.e[0];
+	m->es2 = x.e[1];
+	m->emu = x.e[2];
+	m->vmu = fmax(x.e[3] - x.e[2] * x.e[2], 0.0);
+	m->vsig = fmax(x.e[1] - x.e[0] * x.e[0], 0.0);
+	return 0;
 }
 
 /*

@@ -322,12 +322,38 @@ pool_size(double n, size_t K, enum ms_dgs dgs)
 	return dgs == MS_DGS_RANDOM ? K : cap;
 }
 
+/* Keeps the subgroup set[0..nw) of scale tau in g's trace. */
+static int
+trace_set(struct ms_canon *g, const uint64_t *set, size_t nw, size_t tau)
+{
+	struct ms_trace *t = g->trace;
+	uint64_t *ns;
+	size_t *sc, cap;
+
+	t->nw = nw;
+	if (t->nset == t->cap) {
+		cap = t->cap ? 2 * t->cap : 16;
+		ns = realloc(t->set, cap * nw * sizeof(*ns));
+		if (ns != NULL)
+			t->set = ns;
+		sc = realloc(t->setscale, cap * sizeof(*sc));
+		if (sc != NULL)
+			t->setscale = sc;
+		if (ns == NULL || sc == NULL)
+			return MSGRPO_NOMEM;
+		t->cap = cap;
+	}
+	memcpy(t->set + t->nset * nw, set, nw * sizeof(*set));
+	t->setscale[t->nset++] = tau;
+	return 0;
+}
+
 /*
  * Diverse Group Sampling (Sec. 3.2.2) at scale tau: adds the z of the
  * chosen subgroups to sum[], their counts to cnt[].
  */
 static int
-sample_scale(const struct ms_canon *g, size_t tau, size_t K,
+sample_scale(struct ms_canon *g, size_t tau, size_t K,
     enum ms_dgs dgs, uint64_t *rng, double *sum, double *cnt)
 {
 	size_t G = g->G, nw = (G + 63) / 64, P, c, n;
@@ -349,14 +375,21 @@ sample_scale(const struct ms_canon *g, size_t tau, size_t K,
 		pool_random(G, tau, P, nw, rng, pool);
 	if (N <= K) {
 		/* Every subgroup (Eq. 7, first case). */
-		for (c = 0; c < P; c++)
+		for (c = 0; c < P; c++) {
 			sample_eval(g, pool + c * nw, nw, sum, cnt);
+			if (g->trace && trace_set(g, pool + c * nw, nw, tau))
+				goto out;
+		}
 	} else {
 		if (dgs == MS_DGS_RANDOM ? pick_random(P, K, rng, sel) :
 		    pick_diverse(pool, P, nw, tau, K, rng, sel))
 			goto out;
-		for (n = 0; n < K; n++)
+		for (n = 0; n < K; n++) {
 			sample_eval(g, pool + sel[n] * nw, nw, sum, cnt);
+			if (g->trace && trace_set(g, pool + sel[n] * nw, nw,
+			    tau))
+				goto out;
+		}
 	}
 	rc = 0;
 out:
@@ -402,6 +435,15 @@ msgrpo_sampled(struct ms_canon *g, const struct ms_params *p,
 		tau = dss_draw(&iv[j], p->dss, &rng);
 		if (!(W > 0.0))
 			continue;	/* a given weight list's zeros */
+		if (g->trace != NULL) {
+			size_t *ns = realloc(g->trace->scale,
+			    (g->trace->nscale + 1) * sizeof(*ns));
+
+			if (ns == NULL)
+				goto out;
+			g->trace->scale = ns;
+			g->trace->scale[g->trace->nscale++] = tau;
+		}
 		memset(sum, 0, G * sizeof(*sum));
 		memset(cnt, 0, G * sizeof(*cnt));
 		if (sample_scale(g, tau, K, p->dgs, &rng, sum, cnt) != 0)

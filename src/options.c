@@ -21,7 +21,7 @@ const char *const options_section[OS_N] = {
 };
 
 /* Who takes what. */
-#define C_EST	(OPT_COMPUTE | OPT_DIFF | OPT_SIDE | OPT_INDEX)
+#define C_EST	(OPT_COMPUTE | OPT_STATS | OPT_DIFF | OPT_SIDE | OPT_INDEX)
 #define C_IN	(OPT_COMPUTE | OPT_STATS | OPT_DIFF | OPT_SIDE | OPT_INDEX)
 #define C_ALL	OPT_CMDS
 
@@ -237,6 +237,10 @@ const struct opt options_table[] = {
 	{ "json", 0, OK_FLAG, NULL, OPT_STATS | OPT_DIFF | OPT_OUTPUTS, OS_SUB,
 	    .off = P(json), .ival = 1,
 	    .help = "every number as one JSON document" },
+	{ "by-batch", 0, OK_FLAG, NULL, OPT_STATS, OS_SUB, .off = P(by_batch),
+	    .ival = 1,
+	    .help = "stats: one row per batch, a run's trend, and nothing "
+	    "else" },
 	{ "html", 0, OK_FILE, "page", OPT_STATS | OPT_DIFF, OS_SUB,
 	    .off = P(html),
 	    .help = "also draw the figures on one HTML page (- for standard "

@@ -68,6 +68,7 @@ struct prefs {
 	int			 verbose;
 	int			 json;		/* stats, diff: --json */
 	const char		*html;		/* stats, diff: --html FILE */
+	int			 by_batch;	/* stats: --by-batch */
 	const char		*index;		/* compute --index */
 	int			 merge;		/* index --merge */
 	struct dopts		 diff;

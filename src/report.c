@@ -1,10 +1,12 @@
 /*
- * report.c - --json documents of the reports.  cJSON serves here: the
- * trees are small (a few figures per stratum), unlike the records, which
- * are never parsed into one (DESIGN.md).
+ * report.c - --json documents of the reports, and their figures as text.
+ * cJSON serves here: the trees are small (a few figures per stratum),
+ * unlike the records, which are never parsed into one (DESIGN.md).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cjson/cJSON.h>
 
@@ -30,4 +32,24 @@ report_json_print(struct cJSON *root)
 	free(s);
 	cJSON_Delete(root);
 	return rc;
+}
+
+void
+report_fmt(char *buf, size_t n, const char *f, double v)
+{
+	char *p;
+
+	if (isnan(v) || isinf(v)) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	snprintf(buf, n, f, v);
+	if (buf[0] != '-')
+		return;
+	for (p = buf + 1; *p; p++)
+		if (*p != '0' && *p != '.' && *p != '%')
+			return;
+	buf[0] = strchr(f, '+') ? '+' : ' ';
+	if (buf[0] == ' ')
+		memmove(buf, buf + 1, strlen(buf));
 }

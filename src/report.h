@@ -1,10 +1,14 @@
 /*
  * report.h - what the reports of rladv stats and rladv diff share: their
- * --json documents, built with cJSON and written to standard output.  A
- * document given to report_json_print() becomes the callee's to delete.
+ * --json documents, built with cJSON and written to standard output, and
+ * a figure as their text prints it.  A document given to
+ * report_json_print() becomes the callee's to delete; the caller owns the
+ * buffers.
  */
 #ifndef RLADV_REPORT_H
 #define RLADV_REPORT_H
+
+#include <stddef.h>
 
 struct cJSON;
 
@@ -16,5 +20,12 @@ void	report_json_init(void);
  * newline, and deletes it; returns 1 when a write failed.
  */
 int	report_json_print(struct cJSON *root);
+/*
+ * v printed by the printf format f into buf (n bytes), "-" when it is
+ * undefined (NaN or infinite); a value that rounds to zero loses its
+ * sign, as "-0.0000" beside a mean of exactly 0 suggests a bias or a
+ * drift that is not there ("+" stays when f asks for a sign).
+ */
+void	report_fmt(char *buf, size_t n, const char *f, double v);
 
 #endif

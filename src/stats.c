@@ -19,8 +19,10 @@
 
 #include "advmath.h"
 #include "batch.h"
+#include "compute.h"
 #include "diag.h"
 #include "stats.h"
+#include "stats_html.h"
 
 const char *const stats_role_names[STATS_NROLES] = { "group", "reward",
 	"logprobs", "mask", "stratum" };
@@ -28,13 +30,19 @@ const char *const stats_role_names[STATS_NROLES] = { "group", "reward",
 const struct strata_mom *
 stats_rewards(const struct stats_acc *a, size_t k)
 {
-	return keymap_val(&a->strata, k);
+	return &((struct stats_sval *)keymap_val(&a->strata, k))->reward;
+}
+
+struct stats_pstratum *
+stats_pstratum(const struct stats_acc *a, size_t k)
+{
+	return &((struct stats_sval *)keymap_val(&a->strata, k))->p;
 }
 
 static struct strata_mom *
 srew(struct stats_acc *a, size_t k)
 {
-	return keymap_val(&a->strata, k);
+	return &((struct stats_sval *)keymap_val(&a->strata, k))->reward;
 }
 
 /* An empty accumulator: its table must know the size of its values. */
@@ -42,7 +50,7 @@ static void
 acc_init(struct stats_acc *a)
 {
 	memset(a, 0, sizeof(*a));
-	keymap_init(&a->strata, sizeof(struct strata_mom));
+	keymap_init(&a->strata, sizeof(struct stats_sval));
 }
 
 static void
@@ -103,7 +111,10 @@ acc_merge(struct stats_acc *t, const struct stats_acc *o)
 		key = keymap_key(&o->strata, i, &len);
 		k = keymap_get(&t->strata, key, len, NULL);
 		strata_mom_merge(srew(t, k), stats_rewards(o, i));
+		stats_papers_merge_stratum(stats_pstratum(t, k),
+		    stats_pstratum(o, i));
 	}
+	stats_papers_merge(&t->p, &o->p);
 	strata_mom_merge(&t->reward, &o->reward);
 	strata_mom_merge(&t->len, &o->len);
 	strata_mom_merge(&t->pos, &o->pos);
@@ -124,6 +135,7 @@ stats_init(struct stats *s, const struct prefs *c)
 
 	memset(s, 0, sizeof(*s));
 	s->c = c;
+	s->ap = c->ap;
 	acc_init(&s->total);
 	for (i = 0; i < c->fields.nstratum; i++) {
 		if (i)
@@ -145,6 +157,8 @@ stats_free(struct stats *s)
 	free(s->batch);
 	acc_free(&s->total);
 	free(s->stratum);
+	free(s->adv);
+	free(s->w);
 	strata_cells_free(&s->cells);
 }
 
@@ -153,8 +167,11 @@ stats_finish(struct stats *s, unsigned long long rejected)
 {
 	size_t i;
 
-	for (i = 0; i < s->nbatch; i++)
+	for (i = 0; i < s->nbatch; i++) {
+		stats_papers_finish(s->c, &s->batch[i].p);
 		acc_merge(&s->total, &s->batch[i]);
+	}
+	stats_papers_total(&s->total.p);
 	s->rejected = rejected;
 }
 
@@ -199,10 +216,11 @@ batch_for(struct stats *s, const struct gbatch *b)
 }
 
 /* The records of group g, view records o .. o + n - 1: counts, strata,
- * lengths, and the sign of each advantage under GRPO. */
+ * lengths, and the sign of each advantage, the estimator's (-a, GRPO's
+ * by default). */
 static void
 add_records(struct stats *st, struct stats_acc *a, const struct gbatch *b,
-    const struct batch *v, size_t o, size_t n, const struct advmath_mom *gm)
+    const struct batch *v, size_t o, size_t n)
 {
 	struct strata_cells *c = &st->cells;
 	const struct record *r;
@@ -226,9 +244,8 @@ add_records(struct stats *st, struct stats_acc *a, const struct gbatch *b,
 		strata_mom_add(srew(a, c->loc[s]), v->r[k]);
 		strata_mom_add(&a->reward, v->r[k]);
 		strata_mom_add(&a->len, v->T[k]);
-		/* The sign of GRPO's (r - mean) / (std + eps); equal rewards
-		 * give exactly 0 (SPEC §3). */
-		dev = gm->equal ? 0 : v->r[k] - gm->mean;
+		/* Equal rewards give exactly 0 (SPEC §3). */
+		dev = st->adv[k];
 		if (dev > 0)
 			strata_mom_add(&a->pos, v->T[k]);
 		else if (dev < 0)
@@ -283,7 +300,15 @@ stats_add(void *ctx, const struct gbatch *b, const struct batch *v,
 	struct advmath_mom gm;
 	size_t g, o, n;
 
-	(void)d;
+	if (v->n > s->cap) {
+		s->cap = v->n + v->n / 2;
+		s->adv = diag_realloc(s->adv, s->cap * sizeof(*s->adv));
+		s->w = diag_realloc(s->w, s->cap * sizeof(*s->w));
+	}
+	/* The estimator's advantages: their signs split the lengths, and
+	 * the papers' figures read them. */
+	if (compute_batch(s->c, &s->ap, v, s->adv, NULL, d) != 0)
+		return d->status;
 	for (g = 0; g < v->ngroups; g++) {
 		o = v->goff[g];
 		n = v->goff[g + 1] - o;
@@ -293,7 +318,9 @@ stats_add(void *ctx, const struct gbatch *b, const struct batch *v,
 		hist_add(a, n, 1);
 		if (gm.equal)
 			a->zero_std++;
-		add_records(s, a, b, v, o, n, &gm);
+		add_records(s, a, b, v, o, n);
+		if (stats_papers_group(s, a, b, v, g, s->adv, d) != 0)
+			return d->status;
 		add_variance(a, &s->cells, v, o, n, v->nstrat[g], gm.mean);
 	}
 	return 0;
@@ -391,4 +418,27 @@ double
 stats_pooled(double ss, unsigned long long n)
 {
 	return n ? ss / (double)n : 0;
+}
+
+void
+stats_row_of(const struct stats_acc *a, struct stats_row *r)
+{
+	size_t k;
+
+	r->label = a->label;
+	r->records = (double)a->records;
+	r->groups = (double)a->groups;
+	r->zero_std = a->groups ? (double)a->zero_std / (double)a->groups :
+	    NAN;
+	r->reward = a->records ? strata_mom_mean(&a->reward) : NAN;
+	r->tool_calls = a->p.tc_n > 0 ? a->p.tc_sum / a->p.tc_n : NAN;
+	r->len_pos = a->pos.n ? strata_mom_mean(&a->pos) : NAN;
+	r->len_neg = a->neg.n ? strata_mom_mean(&a->neg) : NAN;
+	r->gap = r->len_pos - r->len_neg;
+	r->within = a->records ? stats_pooled(a->ss_within, a->records) : NAN;
+	r->between_var = a->records ? stats_pooled(a->ss_between,
+	    a->records) : NAN;
+	r->between = a->ss_total > 0 ? a->ss_between / a->ss_total : NAN;
+	for (k = 0; k < STATS_NLOSS; k++)
+		r->loss[k] = a->p.final[k];
 }

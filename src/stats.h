@@ -1,7 +1,7 @@
 /*
  * stats.h - what rladv stats reports, summed group by group for each
- * batch and for the whole input, and what its renderers (text, --json)
- * share.  A struct stats owns its batches' figures until stats_free(); a
+ * batch and for the whole input, and what its renderers (text, --json,
+ * --html) share.  A struct stats owns its batches' figures until stats_free(); a
  * renderer reads them and owns nothing of them.
  */
 #ifndef RLADV_STATS_H
@@ -12,6 +12,7 @@
 #include "bins.h"
 #include "keymap.h"
 #include "options.h"
+#include "stats_papers.h"
 #include "strata.h"
 
 struct batch;
@@ -22,6 +23,12 @@ struct gbatch;
 struct stats_hbin {
 	size_t			size;
 	unsigned long long	groups;
+};
+
+/* What a stratum's entry of stats_acc's table holds. */
+struct stats_sval {
+	struct strata_mom	reward;
+	struct stats_pstratum	p;
 };
 
 /* Everything stats reports about a batch, or about the whole input. */
@@ -35,7 +42,7 @@ struct stats_acc {
 	unsigned long long	 with_stratum;
 	struct stats_hbin	*hist;		/* sorted by size */
 	size_t			 nhist, hcap;
-	struct keymap		 strata;	/* values: reward moments */
+	struct keymap		 strata;	/* values: struct stats_sval */
 	struct strata_mom	 reward;	/* all records */
 	/* Trained tokens T_i: all records, A > 0, A < 0. */
 	struct strata_mom	 len, pos, neg;
@@ -45,6 +52,7 @@ struct stats_acc {
 	double			 ss_total, ss_within, ss_between;
 	double			 share_sum;	/* per-group shares */
 	unsigned long long	 share_groups;	/* groups with variance */
+	struct stats_papers	 p;		/* the papers' diagnostics */
 };
 
 struct stats {
@@ -58,6 +66,11 @@ struct stats {
 	struct strata_cells	 cells;		/* of the group at hand */
 	/* --html: trained tokens of records with A > 0, A < 0. */
 	struct bins		 len_pos, len_neg;
+	/* The estimator's advantages of the batch at hand (-a), and
+	 * scratch for the loss weights of a group. */
+	struct adv_params	 ap;
+	double			*adv, *w;
+	size_t			 cap;
 };
 
 /* The roles of the fields whose use stats counts. */
@@ -88,6 +101,8 @@ void	stats_free(struct stats *s);
 
 /* The reward moments of stratum k (an index of a->strata). */
 const struct strata_mom *stats_rewards(const struct stats_acc *a, size_t k);
+/* Its diagnostics (stats_papers.h). */
+struct stats_pstratum *stats_pstratum(const struct stats_acc *a, size_t k);
 /*
  * The table of fields used, in u (STATS_MAXUSE rows at most): role by
  * role, each name that records took the field from, then the records
@@ -103,6 +118,9 @@ enum stats_favour stats_reading(const struct stats_acc *a, double *gap,
  * means (n bytes each). */
 void	stats_reading_text(const struct stats_acc *a, char *verdict,
 	    char *cmp, char *why, size_t n);
+struct stats_row;
+/* a as one row of the per-step figures (stats_html.h). */
+void	stats_row_of(const struct stats_acc *a, struct stats_row *r);
 /* A sum of squares pooled over n records (0 when none). */
 double	stats_pooled(double ss, unsigned long long n);
 

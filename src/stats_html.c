@@ -80,12 +80,125 @@ static const struct step_chart {
 	    "it gives no gradient.", "share of groups", 1,
 	    { COL_ZERO, -1 }, { NULL, NULL } },
 	{ "length-step", "Mean length of positive and negative responses",
-	    "Trained tokens T; the sign is that of r - mean(group).",
+	    "Trained tokens T; the sign is that of the estimator's "
+	    "advantage (-a).",
 	    "tokens", 0, { COL_POS, COL_NEG }, { "A > 0", "A < 0" } },
 	{ "between", "Between-stratum share of the reward variance",
 	    "Inside groups, pooled (Stratified GRPO, Theorem 1).",
 	    "share of the variance", 1, { COL_BETWEEN, -1 }, { NULL, NULL } },
 };
+
+/*
+ * Balanced Aggregation's Fig. 2 on the log: the on-policy loss -sum c A T
+ * of every aggregation, one point per batch, a line per mode.
+ */
+static void
+loss_chart(FILE *f, const struct stats_page *p)
+{
+	struct svg_series s[SVG_MAXSERIES];
+	struct svg_chart c;
+	size_t i, k, n = p->nrow ? p->nrow : 1, ns = 0;
+	const char **cat = diag_calloc(n, sizeof(*cat));
+	double *v = diag_calloc(STATS_NLOSS * n, sizeof(*v));
+
+	for (i = 0; i < p->nrow; i++)
+		cat[i] = p->row[i].label;
+	/* No mode (never so in a run): the chart says it has no data. */
+	s[0].name = NULL;
+	s[0].v = v;
+	for (i = 0; i < n; i++)
+		v[i] = NAN;
+	for (k = 0; k < STATS_NLOSS && ns < SVG_MAXSERIES; k++) {
+		if (p->loss_name[k] == NULL)
+			continue;
+		for (i = 0; i < p->nrow; i++)
+			v[k * n + i] = p->row[i].loss[k];
+		s[ns].name = p->loss_name[k];
+		s[ns++].v = v + k * n;
+	}
+	memset(&c, 0, sizeof(c));
+	c.kind = SVG_LINE;
+	c.id = "on-policy-loss";
+	c.title = "On-policy loss of each aggregation";
+	c.caption = "-sum c_i A_i T_i per batch, the loss at the ratio 1: "
+	    "token-mean drifts from 0 when positive and negative responses "
+	    "differ in length (Balanced Aggregation, Fig. 2).";
+	c.xlabel = p->c->fields.batch ? p->c->fields.batch : "batch";
+	c.ylabel = "loss";
+	c.n = p->nrow;
+	c.cat = cat;
+	c.s = s;
+	c.ns = ns > 0 ? ns : 1;
+	c.zero = 1;
+	svg_chart(f, &c);
+	free(cat);
+	free(v);
+}
+
+/* A chart of one bar per stratum, series s, the strata named cat. */
+static void
+strata_bars(struct svg_chart *c, const struct stats_page *p,
+    const char **cat, struct svg_series *s)
+{
+	memset(c, 0, sizeof(*c));
+	c->kind = SVG_BARS;
+	c->n = p->nstratum;
+	c->cat = cat;
+	c->xlabel = "stratum";
+	c->s = s;
+	c->ns = 1;
+}
+
+/* Stratified GRPO's figures per stratum, as bars. */
+static void
+stratified_charts(FILE *f, const struct stats_page *p)
+{
+	static const struct {
+		const char	*id, *title, *caption, *ylabel;
+		int		 percent;
+	} ch[4] = {
+		{ "strata-alpha", "alpha_k, GN's scale of SAN",
+		    "(s_k + eps) / (s + eps), the mean over the stratum's "
+		    "(group, stratum) cells: GN = alpha_k SAN + offset_k "
+		    "(Stratified GRPO, Proposition 3).", "alpha_k", 0 },
+		{ "strata-offset", "Cross-stratum offset",
+		    "(mean_k - mean) / (s + eps), the mean over the cells "
+		    "(Proposition 3): what GN adds to every record of the "
+		    "stratum.", "offset", 0 },
+		{ "strata-weight", "Share of the gradient weight",
+		    "p_k / (s_k + eps) summed over the cells with a reward "
+		    "spread (Stratified GRPO, Theorem 3).", "share", 1 },
+		{ "strata-forced", "Records whose SAN is 0",
+		    "In a cell of one record, or of equal rewards.",
+		    "share of the stratum", 1 },
+	};
+	const char **cat = diag_calloc(p->nstratum + 1, sizeof(*cat));
+	double *v = diag_calloc(4 * (p->nstratum + 1), sizeof(*v));
+	struct svg_series s;
+	struct svg_chart c;
+	size_t i, k, n = p->nstratum + 1;
+
+	for (i = 0; i < p->nstratum; i++) {
+		cat[i] = p->stratum[i].label;
+		v[i] = p->stratum[i].alpha;
+		v[n + i] = p->stratum[i].offset;
+		v[2 * n + i] = p->stratum[i].weight_share;
+		v[3 * n + i] = p->stratum[i].forced;
+	}
+	strata_bars(&c, p, cat, &s);
+	s.name = NULL;
+	for (k = 0; k < 4; k++) {
+		c.id = ch[k].id;
+		c.title = ch[k].title;
+		c.caption = ch[k].caption;
+		c.ylabel = ch[k].ylabel;
+		c.percent = ch[k].percent;
+		s.v = v + k * n;
+		svg_chart(f, &c);
+	}
+	free(cat);
+	free(v);
+}
 
 static void
 per_step(FILE *f, const struct stats_page *p)
@@ -128,6 +241,7 @@ per_step(FILE *f, const struct stats_page *p)
 		}
 		svg_chart(f, &c);
 	}
+	loss_chart(f, p);
 	html_grid_end(f);
 	html_section_end(f);
 	free(cat);
@@ -163,13 +277,7 @@ strata_and_lengths(FILE *f, const struct stats_page *p)
 	snprintf(title, sizeof(title), "Strata (%s)", key);
 	html_section(f, title, NULL);
 	html_grid(f);
-	memset(&c, 0, sizeof(c));
-	c.kind = SVG_BARS;
-	c.n = p->nstratum;
-	c.cat = cat;
-	c.xlabel = "stratum";
-	c.s = &s;
-	c.ns = 1;
+	strata_bars(&c, p, cat, &s);
 	c.id = "strata-records";
 	c.title = "Records per stratum";
 	c.ylabel = "records";
@@ -179,11 +287,12 @@ strata_and_lengths(FILE *f, const struct stats_page *p)
 	c.ylabel = "mean reward";
 	s.v = rew;
 	svg_chart(f, &c);
+	stratified_charts(f, p);
 	html_grid_end(f);
 	html_section_end(f);
 
-	html_section(f, "Response lengths", "The sign is GRPO's, r - "
-	    "mean(group).  Balanced Aggregation §4.3.3: when positive and "
+	html_section(f, "Response lengths", "The sign is the estimator's "
+	    "(-a; GRPO's by default).  Balanced Aggregation §4.3.3: when positive and "
 	    "negative responses differ in length, token-mean weighs the "
 	    "longer side's tokens more; seq-mean weighs every response "
 	    "alike.");

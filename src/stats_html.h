@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "stats_papers.h"
+
 struct bins;
 struct prefs;
 struct diag;
@@ -26,11 +28,24 @@ struct stats_row {
 	double		 len_pos, len_neg;	/* mean T where A > 0, A < 0 */
 	double		 between;	/* between-stratum share of the
 					   reward variance (Theorem 1) */
+	/* stats --by-batch's besides: */
+	double		 tool_calls;	/* mean numeric stratum value */
+	double		 gap;		/* len_pos - len_neg */
+	double		 within, between_var;	/* pooled reward variance
+					   inside groups (Theorem 1) */
+	/* The on-policy loss -sum c A T of each loss mode (columns of
+	 * stats_papers.h; NaN where undefined), Balanced Aggregation
+	 * Fig. 2. */
+	double		 loss[STATS_NLOSS];
 };
 
 struct stats_stratum {
 	const char	*label;
 	double		 records, reward_mean;
+	/* Stratified GRPO (stats_papers.h): the means over the stratum's
+	 * cells of alpha_k and of the offset Delta_k, its share of the
+	 * Theorem 3 weights, the share of its records whose SAN is 0. */
+	double		 alpha, offset, weight_share, forced;
 };
 
 struct stats_page {
@@ -45,6 +60,8 @@ struct stats_page {
 	const double		 *size_groups;	/* groups of each */
 	size_t			  nsize;
 	const struct bins	 *len_pos, *len_neg;	/* T by sign of A */
+	/* The loss modes of the rows' loss columns (NULL: none). */
+	const char		 *loss_name[STATS_NLOSS];
 	const char		 *reading;	/* the length reading, text */
 };
 

@@ -9,7 +9,9 @@
 
 #include <cjson/cJSON.h>
 
+#include "loss_weights.h"
 #include "report.h"
+#include "stats_html.h"
 #include "stats_json.h"
 
 /* NaN prints as null: an undefined figure is not a number. */
@@ -97,6 +99,113 @@ json_lengths(cJSON *o, const struct stats_acc *a)
 	cJSON_AddStringToObject(e, "reading", text);
 }
 
+/* Stratified GRPO's figures (stats_papers.h). */
+static void
+json_stratified(cJSON *o, const struct stats_acc *a)
+{
+	const struct stats_pstratum *ps;
+	cJSON *e, *arr, *x;
+	double wsum = 0;
+	size_t *ix, i;
+	char *lab;
+
+	e = cJSON_AddObjectToObject(o, "stratified");
+	for (i = 0; i < keymap_count(&a->strata); i++)
+		wsum += stats_pstratum(a, i)->weight;
+	arr = cJSON_AddArrayToObject(e, "strata");
+	ix = strata_sorted(&a->strata);
+	for (i = 0; i < keymap_count(&a->strata); i++) {
+		ps = stats_pstratum(a, ix[i]);
+		x = cJSON_CreateObject();
+		lab = strata_label_of(&a->strata, ix[i]);
+		cJSON_AddStringToObject(x, "stratum", lab);
+		free(lab);
+		jnum(x, "cells", ps->cells);
+		jnum(x, "alpha_mean", ps->cells > 0 ? ps->alpha / ps->cells :
+		    NAN);
+		jnum(x, "offset_mean", ps->cells > 0 ? ps->off / ps->cells :
+		    NAN);
+		jnum(x, "offset_rms", ps->cells > 0 ? sqrt(ps->off2 /
+		    ps->cells) : NAN);
+		jnum(x, "weight_mean", ps->wcells > 0 ? ps->weight /
+		    ps->wcells : NAN);
+		jnum(x, "weight_share", wsum > 0 ? ps->weight / wsum : NAN);
+		jnum(x, "san_forced", ps->forced);
+		cJSON_AddItemToArray(arr, x);
+	}
+	free(ix);
+	jnum(e, "san_forced", a->p.forced);
+	jnum(e, "san_forced_share", a->records ? a->p.forced /
+	    (double)a->records : NAN);
+	x = cJSON_AddObjectToObject(e, "theorem2");
+	jnum(x, "var_ag", stats_pooled(a->ss_total, a->records));
+	jnum(x, "var_san", stats_pooled(a->p.san_ss, a->records));
+	jnum(x, "term_a", stats_pooled(a->ss_between, a->records));
+	jnum(x, "term_b", stats_pooled(a->p.termb_ss, a->records));
+}
+
+/* The on-policy loss of every mode, and MS-GRPO's figures. */
+static void
+json_losses(cJSON *o, const struct stats *s, const struct stats_acc *a)
+{
+	const struct stats_papers *p = &a->p;
+	const struct loss_mode *m;
+	cJSON *e;
+	size_t k;
+	double n = p->dn;
+
+	e = cJSON_AddObjectToObject(o, "on_policy_loss");
+	for (k = 0; k < STATS_NLOSS; k++)
+		if ((m = stats_papers_mode(s->c, k)) != NULL)
+			jnum(e, m->name, p->final[k]);
+	if (s->c->est->kind != EST_MSGRPO)
+		return;
+	e = cJSON_AddObjectToObject(o, "msgrpo");
+	jnum(e, "groups", p->ms_groups);
+	jnum(e, "past_budget", p->ms_skipped);
+	jnum(e, "es_sigma", p->ms_groups > 0 ? p->es / p->ms_groups : NAN);
+	jnum(e, "sigma_o", p->ms_groups > 0 ? p->sigma / p->ms_groups : NAN);
+	jnum(e, "var_mu", p->ms_groups > 0 ? p->vmu / p->ms_groups : NAN);
+	jnum(e, "var_sigma", p->ms_groups > 0 ? p->vsig / p->ms_groups :
+	    NAN);
+	jnum(e, "records", n);
+	jnum(e, "actual_rms", n > 0 ? sqrt(p->dact2 / n) : NAN);
+	jnum(e, "approx_rms", n > 0 ? sqrt(p->dapp2 / n) : NAN);
+	jnum(e, "error_rms", n > 0 ? sqrt(p->derr2 / n) : NAN);
+	jnum(e, "actual_mean", n > 0 ? p->dact / n : NAN);
+	jnum(e, "approx_mean", n > 0 ? p->dapp / n : NAN);
+}
+
+/* --by-batch --json: the rows alone. */
+static int
+json_by_batch(const struct stats *s)
+{
+	const struct loss_mode *m;
+	cJSON *root = cJSON_CreateObject(), *arr, *e, *l;
+	struct stats_row r;
+	size_t i, k;
+
+	arr = cJSON_AddArrayToObject(root, "batches");
+	for (i = 0; i < s->nbatch; i++) {
+		stats_row_of(&s->batch[i], &r);
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "batch", r.label);
+		jnum(e, "records", r.records);
+		jnum(e, "reward_mean", r.reward);
+		jnum(e, "tool_calls_mean", r.tool_calls);
+		jnum(e, "frac_reward_zero_std", r.zero_std);
+		jnum(e, "within", r.within);
+		jnum(e, "between", r.between_var);
+		jnum(e, "length_gap", r.gap);
+		l = cJSON_AddObjectToObject(e, "on_policy_loss");
+		for (k = 0; k < STATS_NLOSS; k++)
+			if ((m = stats_papers_mode(s->c, k)) != NULL)
+				jnum(l, m->name, r.loss[k]);
+		cJSON_AddItemToArray(arr, e);
+	}
+	return report_json_print(root);
+}
+
 static cJSON *
 json_acc(const struct stats *s, const struct stats_acc *a, int batch)
 {
@@ -131,6 +240,8 @@ json_acc(const struct stats *s, const struct stats_acc *a, int batch)
 	jnum(e, "groups_with_variance", (double)a->share_groups);
 	jnum(e, "mean_group_between_share", a->share_groups ? a->share_sum /
 	    (double)a->share_groups : NAN);
+	json_stratified(o, a);
+	json_losses(o, s, a);
 	return o;
 }
 
@@ -138,9 +249,12 @@ int
 stats_json(const struct stats *s)
 {
 	const struct prefs *c = s->c;
-	cJSON *root = cJSON_CreateObject(), *arr;
+	cJSON *root, *arr;
 	size_t i;
 
+	if (c->by_batch)
+		return json_by_batch(s);
+	root = cJSON_CreateObject();
 	arr = cJSON_AddArrayToObject(root, "files");
 	if (c->nfiles == 0)
 		cJSON_AddItemToArray(arr, cJSON_CreateString("-"));

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loss_weights.h"
+#include "report.h"
+#include "stats_html.h"
 #include "stats_text.h"
 
 #define BAR_WIDTH	30
@@ -162,6 +165,132 @@ print_lengths(const struct stats_acc *a)
 	    "reading", verdict, "", cmp);
 }
 
+/* Stratified GRPO's figures per stratum, and Theorem 2's split. */
+static void
+print_stratified(const struct stats *s, const struct stats_acc *a)
+{
+	const struct stats_pstratum *ps;
+	double wsum = 0, rec, tb;
+	size_t *ix, i;
+	char f[6][32], *lab;
+
+	for (i = 0; i < keymap_count(&a->strata); i++)
+		wsum += stats_pstratum(a, i)->weight;
+	printf("Stratified GRPO per stratum (%s)  [Proposition 3: GN = "
+	    "alpha_k SAN + offset_k;\n%-22s Theorem 3: weight p_k/(s_k+eps)]\n",
+	    s->stratum, "");
+	printf("%-10s %7s %8s %8s %8s %9s %7s %7s\n", "stratum", "cells",
+	    "alpha_k", "offset", "off rms", "weight", "share", "SAN 0");
+	ix = strata_sorted(&a->strata);
+	for (i = 0; i < keymap_count(&a->strata); i++) {
+		ps = stats_pstratum(a, ix[i]);
+		rec = stats_rewards(a, ix[i])->n;
+		report_fmt(f[0], 32, "%.4f", ps->alpha / ps->cells);
+		report_fmt(f[1], 32, "%+.4f", ps->off / ps->cells);
+		report_fmt(f[2], 32, "%.4f", sqrt(ps->off2 / ps->cells));
+		report_fmt(f[3], 32, "%.4g", ps->wcells > 0 ? ps->weight /
+		    ps->wcells : NAN);
+		pct(f[4], 32, ps->weight, wsum);
+		pct(f[5], 32, ps->forced, rec);
+		lab = strata_label_of(&a->strata, ix[i]);
+		printf("%-10s %7.0f %8s %8s %8s %9s %7s %7s\n", lab, ps->cells,
+		    f[0], f[1], f[2], f[3], f[4], f[5]);
+		free(lab);
+	}
+	free(ix);
+	pct(f[0], 32, a->p.forced, (double)a->records);
+	printf("%-22s %.0f of %llu records (%s): a cell of one record, or of "
+	    "equal rewards\n", "SAN forced to 0", a->p.forced, a->records,
+	    f[0]);
+	tb = stats_pooled(a->p.termb_ss, a->records);
+	printf("%-22s Var[A_G] - Var[A_SAN] = Term A + Term B  [Theorem 2]\n"
+	    "%-22s %.6g - %.6g = %.6g %c %.6g\n", "pooled over groups", "",
+	    stats_pooled(a->ss_total, a->records),
+	    stats_pooled(a->p.san_ss, a->records),
+	    stats_pooled(a->ss_between, a->records), tb < 0 ? '-' : '+',
+	    fabs(tb));
+}
+
+/* Balanced Aggregation's on-policy loss of every mode. */
+static void
+print_losses(const struct stats *s, const struct stats_acc *a)
+{
+	const struct loss_mode *m;
+	char v[32];
+	size_t k;
+
+	printf("on-policy loss -sum c A T, mean over %zu batch%s  [Balanced "
+	    "Aggregation Fig. 2:\n%-22s drifts from 0 under token-mean]\n",
+	    s->nbatch, s->nbatch == 1 ? "" : "es", "");
+	for (k = 0; k < STATS_NLOSS; k++) {
+		if ((m = stats_papers_mode(s->c, k)) == NULL)
+			continue;
+		report_fmt(v, sizeof(v), "%+.6f", a->p.final[k]);
+		printf("%-22s %s%s\n", m->name, v, m == s->c->loss ? "  (-g)" :
+		    "");
+	}
+}
+
+/* MS-GRPO's subgroup moments and advantage change. */
+static void
+print_msgrpo(const struct stats_acc *a)
+{
+	const struct stats_papers *p = &a->p;
+	double n = p->dn, ma, mp, va, vp, corr;
+
+	printf("MS-GRPO subgroups  [Appendix A, D]: %.0f groups, %.0f past "
+	    "--ms-budget\n", p->ms_groups, p->ms_skipped);
+	if (p->ms_groups > 0)
+		printf("%-22s E_S[sigma_S] %.4g, sigma_O %.4g,\n%-22s "
+		    "Var_S(mu_S) %.4g, Var_S(sigma_S) %.4g\n",
+		    "mean per group", p->es / p->ms_groups,
+		    p->sigma / p->ms_groups, "", p->vmu / p->ms_groups,
+		    p->vsig / p->ms_groups);
+	if (!(n > 0))
+		return;
+	ma = p->dact / n;
+	mp = p->dapp / n;
+	va = p->dact2 / n - ma * ma;
+	vp = p->dapp2 / n - mp * mp;
+	corr = va > 0 && vp > 0 ? (p->dcross / n - ma * mp) / sqrt(va * vp) :
+	    NAN;
+	printf("%-22s actual rms %.4g, Eq. 10's rms %.4g over %.0f records\n"
+	    "%-22s correlation %.4f, rms of the error %.4g\n",
+	    "A_MS - A_GRPO", sqrt(p->dact2 / n), sqrt(p->dapp2 / n), n, "",
+	    corr, sqrt(p->derr2 / n));
+}
+
+/* --by-batch: a row per batch, the trend of a run. */
+static void
+print_by_batch(const struct stats *s)
+{
+	struct stats_row r;
+	char f[9][32], lname[40];
+	size_t i, k, mine = STATS_NLOSS;
+
+	for (k = 0; k < STATS_NLOSS; k++)
+		if (stats_papers_mode(s->c, k) == s->c->loss)
+			mine = k;
+	snprintf(lname, sizeof(lname), "loss %s", s->c->loss->name);
+	printf("%-10s %8s %8s %10s %8s %9s %9s %8s %12s\n",
+	    s->c->fields.batch ? s->c->fields.batch : "batch", "records",
+	    "reward", "tool calls", "zero-std", "within", "between",
+	    "len gap", lname);
+	for (i = 0; i < s->nbatch; i++) {
+		stats_row_of(&s->batch[i], &r);
+		report_fmt(f[0], 32, "%.4f", r.reward);
+		report_fmt(f[1], 32, "%.3f", r.tool_calls);
+		report_fmt(f[2], 32, "%.1f%%", 100 * r.zero_std);
+		report_fmt(f[3], 32, "%.5g", r.within);
+		report_fmt(f[4], 32, "%.5g", r.between_var);
+		report_fmt(f[5], 32, "%+.1f", r.gap);
+		report_fmt(f[6], 32, "%+.6f", mine < STATS_NLOSS ? r.loss[mine] :
+		    NAN);
+		printf("%-10s %8.0f %8s %10s %8s %9s %9s %8s %12s\n", r.label,
+		    r.records, f[0], f[1], f[2], f[3], f[4], f[5], f[6]);
+	}
+}
+
 static void
 print_acc(const struct stats *s, const struct stats_acc *a, int utf8)
 {
@@ -188,6 +317,14 @@ print_acc(const struct stats *s, const struct stats_acc *a, int utf8)
 	pct(p, sizeof(p), a->share_sum, (double)a->share_groups);
 	printf("%-22s %s over %llu groups with variance\n",
 	    "mean per group", p, a->share_groups);
+	putchar('\n');
+	print_stratified(s, a);
+	putchar('\n');
+	print_losses(s, a);
+	if (s->c->est->kind == EST_MSGRPO) {
+		putchar('\n');
+		print_msgrpo(a);
+	}
 }
 
 static void
@@ -224,6 +361,10 @@ stats_text(const struct stats *s)
 	const struct prefs *c = s->c;
 	size_t i;
 
+	if (c->by_batch) {
+		print_by_batch(s);
+		return;
+	}
 	fputs("rladv stats:", stdout);
 	if (c->nfiles == 0)
 		fputs(" -", stdout);

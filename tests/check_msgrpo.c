@@ -282,10 +282,13 @@ START_TEST(test_sampled_order_free)
 END_TEST
 
 /* z_i of subgroup mem[0..n-1], seq stats. */
+/* z_i of subgroup mem[0..n-1], seq stats, the deviation with n - 1
+ * (sample) and eps inside the root (inside). */
 static double
-zof(const double *r, const size_t *mem, size_t n, size_t i, double eps)
+zdev(const double *r, const size_t *mem, size_t n, size_t i, double eps,
+    int sample, int inside)
 {
-	double mu = 0.0, v = 0.0;
+	double mu = 0.0, v = 0.0, var;
 	size_t a;
 
 	for (a = 0; a < n; a++)
@@ -293,7 +296,16 @@ zof(const double *r, const size_t *mem, size_t n, size_t i, double eps)
 	mu /= (double)n;
 	for (a = 0; a < n; a++)
 		v += (r[mem[a]] - mu) * (r[mem[a]] - mu);
-	return (r[i] - mu) / (sqrt(v / (double)n) + eps);
+	if (v == 0.0)
+		return 0.0;
+	var = sample ? v / (double)(n - 1) : v / (double)n;
+	return (r[i] - mu) / (inside ? sqrt(var + eps) : sqrt(var) + eps);
+}
+
+static double
+zof(const double *r, const size_t *mem, size_t n, size_t i, double eps)
+{
+	return zdev(r, mem, n, i, eps, 0, 0);
 }
 
 /*
@@ -741,26 +753,6 @@ START_TEST(test_sampled_cost)
 }
 END_TEST
 
-/* z_i of subgroup mem[0..n-1], seq stats, the deviation with n - 1
- * (sample) and eps inside the root (inside). */
-static double
-zdev(const double *r, const size_t *mem, size_t n, size_t i, double eps,
-    int sample, int inside)
-{
-	double mu = 0.0, v = 0.0, var;
-	size_t a;
-
-	for (a = 0; a < n; a++)
-		mu += r[mem[a]];
-	mu /= (double)n;
-	for (a = 0; a < n; a++)
-		v += (r[mem[a]] - mu) * (r[mem[a]] - mu);
-	if (v == 0.0)
-		return 0.0;
-	var = sample ? v / (double)(n - 1) : v / (double)n;
-	return (r[i] - mu) / (inside ? sqrt(var + eps) : sqrt(var) + eps);
-}
-
 /*
  * MS-GRPO with --std sample (sigma_S with n - 1, as torch.std) and
  * --eps-inside (sqrt(var_S + eps), Balanced Aggregation Eq. 2): Eq. 4-6
@@ -824,6 +816,54 @@ START_TEST(test_deviation_options)
 		ck_assert_int_eq(msgrpo_group(r2, NULL, NULL, 2, 0, &p, adv,
 		    &path), 0);
 		ck_assert(close_rel(adv[0], -1 / sqrt(2), 1e-15));
+	}
+}
+END_TEST
+
+/*
+ * Appendix D's subgroup moments (msgrpo_moments()), by hand for rewards
+ * 0, 1, 2, scales 2 and 3 weighed 1/2 each: the pairs have sigma 1/2, 1,
+ * 1/2 and means 1/2, 1, 3/2; the group sigma sqrt(2/3) and mean 1.  So
+ * E_S[sigma] = (2/3 + sqrt(2/3)) / 2, E_S[sigma^2] = (1/2 + 2/3) / 2 =
+ * 7/12, E_S[mu] = 1, E_S[mu^2] = (7/6 + 1) / 2 = 13/12, Var_S(mu) = 1/12,
+ * and Eq. 20, E_S[sigma^2] + Var_S(mu) = sigma_O^2 = 2/3, holds; so does
+ * Eq. 22, E_S[sigma] = sqrt(sigma_O^2 - Var(mu) - Var(sigma)), on random
+ * groups with ties (the count vectors) too.
+ */
+START_TEST(test_moments)
+{
+	const double r[3] = { 0, 1, 2 };
+	double rr[12], T[12], so2, mu;
+	struct ms_params p = params(2, MS_UNIFORM, 0, MS_AUTO);
+	struct ms_canon g;
+	struct ms_moments m;
+	size_t i, G;
+	int rep;
+
+	ck_assert_int_eq(msgrpo_canon_init(&g, r, NULL, NULL, 3, &p), 0);
+	ck_assert_int_eq(msgrpo_moments(&g, &m), 0);
+	msgrpo_canon_free(&g);
+	ck_assert(close_rel(m.es, (2.0 / 3 + sqrt(2.0 / 3)) / 2, 1e-14));
+	ck_assert(close_rel(m.es2, 7.0 / 12, 1e-14));
+	ck_assert(close_rel(m.emu, 1, 1e-14));
+	ck_assert(close_rel(m.vmu, 1.0 / 12, 1e-13));
+	ck_assert(close_rel(m.es2 + m.vmu, 2.0 / 3, 1e-14));
+	for (rep = 0; rep < 30; rep++) {
+		G = 3 + (size_t)(trand() % 10);
+		fill(rep % 2 ? K_PASSRATE : K_CONTINUOUS, G, rr, T, NULL);
+		p = params(2 + rep % 2, (enum ms_weights)(rep % 3), 0, MS_AUTO);
+		ck_assert_int_eq(msgrpo_canon_init(&g, rr, NULL, NULL, G, &p),
+		    0);
+		ck_assert_int_eq(msgrpo_moments(&g, &m), 0);
+		msgrpo_canon_free(&g);
+		for (mu = 0, i = 0; i < G; i++)
+			mu += rr[i] / (double)G;
+		for (so2 = 0, i = 0; i < G; i++)
+			so2 += (rr[i] - mu) * (rr[i] - mu) / (double)G;
+		ck_assert(fabs(m.emu - mu) <= 1e-12);
+		ck_assert(fabs(m.es2 + m.vmu - so2) <= 1e-12);
+		ck_assert(fabs(m.es - sqrt(fmax(so2 - m.vmu - m.vsig, 0))) <=
+		    1e-9);
 	}
 }
 END_TEST
@@ -1164,6 +1204,7 @@ main(void)
 	tcase_add_test(tc, test_dgs_random);
 	tcase_add_test(tc, test_sampled_cost);
 	tcase_add_test(tc, test_deviation_options);
+	tcase_add_test(tc, test_moments);
 	tcase_add_test(tc, test_diverse_groups);
 	tcase_add_test(tc, test_dilated_scales);
 	tcase_add_test(tc, test_equal_and_small);

@@ -846,18 +846,25 @@ END_TEST
 
 START_TEST(other_commands_options)
 {
-	/* stats writes no records and computes no advantage */
+	struct prefs c;
+	struct diag d;
+
+	/* stats writes no records; it computes advantages (-a, -g and the
+	 * estimators' options split its lengths by sign, issue 17) */
 	usage_error_as(OPT_STATS, "-o (--output) is an option of rladv "
 	    "compute and rladv index, not of rladv stats", "-o", "x.jsonl",
 	    NULL);
 	usage_error_as(OPT_STATS, "-z (--gzip) is an option of rladv compute "
 	    "and rladv index, not of rladv stats", "-z", NULL);
 	usage_error_as(OPT_STATS, "--annotate", "--annotate", NULL);
-	usage_error_as(OPT_STATS, "-a (--advantage) is an option of rladv "
-	    "compute, rladv diff and rladv index, not of rladv stats", "-a",
-	    "grpo", NULL);
 	usage_error_as(OPT_STATS, "-v (--verbose)", "-v", NULL);
-	usage_error_as(OPT_STATS, "--device", "--device", "cpu", NULL);
+	ck_assert_int_eq(parse_as(OPT_STATS, &c, &d, "-a", "san", "-g",
+	    "balanced", "--device", "cpu", "--by-batch", NULL), 0);
+	ck_assert_str_eq(c.est->name, "san");
+	ck_assert_str_eq(c.loss->name, "balanced");
+	ck_assert_int_eq(c.by_batch, 1);
+	usage_error("--by-batch is an option of rladv stats, not of rladv "
+	    "compute", "--by-batch", NULL);
 	/* after the files too */
 	usage_error_as(OPT_STATS, "-o (--output)", "x.jsonl", "--output=y",
 	    NULL);
@@ -879,7 +886,8 @@ START_TEST(other_commands_options)
 	    "--output", "x", NULL);
 	/* diff --outputs compares files: no estimator, wherever it comes */
 	usage_error_as(OPT_DIFF, "-a (--advantage) is an option of rladv "
-	    "compute, rladv diff and rladv index, not of rladv diff --outputs",
+	    "compute, rladv stats, rladv diff and rladv index, not of rladv "
+	    "diff --outputs",
 	    "--outputs", "-a", "grpo", "x", "y", NULL);
 	usage_error_as(OPT_DIFF, "not of rladv diff --outputs", "-a", "grpo",
 	    "--outputs", "x", "y", NULL);

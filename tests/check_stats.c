@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "batch.h"
+#include "compute.h"
+#include "loss_weights.h"
 #include "options.h"
 #include "record.h"
 #include "stats.h"
@@ -38,7 +40,8 @@ static const char *const lines[] = {
 	"{\"prompt_id\":\"b\",\"reward\":0.5,\"logprobs\":[-1,-1,-1]}",
 };
 
-/* Lines from..to - 1 as one batch of one group, handed to stats_add. */
+/* Lines from..to - 1 as one batch, a group per prompt (lines 1-4 are
+ * "a", 5-6 "b"), handed to stats_add. */
 static void
 add_batch(struct stats *s, struct gbatch *b, const struct prefs *p,
     size_t from, size_t to)
@@ -47,15 +50,17 @@ add_batch(struct stats *s, struct gbatch *b, const struct prefs *p,
 	struct diag d = { 0 };
 	struct record r;
 	struct batch v;
-	size_t i;
+	size_t i, g = 0;
 
 	batch_reset(b, 1);
 	for (i = from; i < to; i++) {
 		keys.len = runs.len = 0;
 		ck_assert_int_eq(record_parse(lines[i], strlen(lines[i]),
 		    &p->fields, &r, &keys, &runs, FNAME, i + 1, &d), 0);
+		if (i == 4 && i > from)
+			g = batch_ngroups(b);
 		batch_add(b, &r, &keys, &runs, lines[i], strlen(lines[i]), 1,
-		    FNAME, i + 1, 0);
+		    FNAME, i + 1, g);
 	}
 	batch_view(b, &v, 0);
 	ck_assert_int_eq(stats_add(s, b, &v, &d), 0);
@@ -169,6 +174,127 @@ START_TEST(two_batches)
 }
 END_TEST
 
+/*
+ * The papers' diagnostics on the same two batches.  Group a: K = 4,
+ * mean 3/4, population deviation s = sqrt(3)/4; stratum 0 (1, 0) has
+ * mean 1/2 and s_0 = 1/2, stratum 1 (1, 1) mean 1 and s_1 = 0.  With
+ * e = 1e-6 (Stratified GRPO Proposition 3, Eq. 14):
+ *   alpha_0 = (1/2 + e) / (s + e),  alpha_1 = e / (s + e),
+ *   Delta_0 = -(1/4) / (s + e),     Delta_1 = (1/4) / (s + e).
+ * Theorem 2 (pooled over K = 4): Term A = (2/16 + 2/16) / 4 = 1/16,
+ * Term B = 2 (1/4) (1 - 1/(1/2 + e)^2) / 4, Var[A_SAN] =
+ * 2 (1/4) / (1/2 + e)^2 / 4; Var[A_G] = 3/16 = A + B + Var[A_SAN].
+ * Theorem 3: stratum 0 weighs (2/4) / (1/2 + e); stratum 1 has no
+ * spread, its 2 records' SAN is forced to 0, as are group b's 2 (cells
+ * of one record), whose alpha is e / e = 1 and offset 0.
+ * Balanced Aggregation's on-policy loss of batch 1 under GRPO: A+ =
+ * (1/4) / (s + e) for the three 1s, A- = -(3/4) / (s + e), T = 2 2 4 4:
+ * sum A T = (2 + 8) A+ - 2 (3 A+) = 4 A+, so token-mean (N = 12) gives
+ * -4 A+ / 12 = -A+/3, seq-sum (n = 4) -A+, and seq, balanced,
+ * balanced-gen 0 (a group's GRPO advantages sum to 0; balanced weighs
+ * 3/4 / 10 and 1/4 / 2, 3 A+ 10 3/40 = 9/4 A+ against 3 A+ 2 / 8).
+ * Batch 2's advantages are all 0: its losses are 0; the total is the
+ * mean over the two batches.  Tool calls: 0 0 1 1 (mean 1/2), then 2.
+ */
+START_TEST(papers)
+{
+	struct prefs p;
+	struct stats s;
+	struct gbatch *b = batch_new();
+	const struct stats_acc *a, *t;
+	const struct stats_pstratum *ps;
+	const double e = 1e-6, sd = sqrt(3) / 4, ap = 0.25 / (sd + e);
+	size_t *ix;
+
+	options_defaults(&p);
+	p.fields.need_stratum = 0;
+	stats_init(&s, &p);
+	add_batch(&s, b, &p, 0, 4);
+	add_batch(&s, b, &p, 4, 6);
+	stats_finish(&s, 0);
+	a = &s.batch[0];
+	t = &s.total;
+	ix = strata_sorted(&t->strata);
+	ps = stats_pstratum(t, ix[0]);
+	ck_assert(ps->cells == 1 && ps->wcells == 1 && ps->forced == 0);
+	ck_assert_rel(ps->alpha, (0.5 + e) / (sd + e), 1e-12);
+	ck_assert_rel(ps->off, -0.25 / (sd + e), 1e-12);
+	ck_assert_rel(ps->off2, 0.0625 / ((sd + e) * (sd + e)), 1e-12);
+	ck_assert_rel(ps->weight, 0.5 / (0.5 + e), 1e-12);
+	ps = stats_pstratum(t, ix[1]);
+	ck_assert_rel(ps->alpha, e / (sd + e), 1e-9);
+	ck_assert_rel(ps->off, 0.25 / (sd + e), 1e-12);
+	ck_assert(ps->forced == 2 && ps->wcells == 0 && ps->weight == 0);
+	ps = stats_pstratum(t, ix[3]);
+	ck_assert(ps->alpha == 1 && ps->off == 0 && ps->forced == 1);
+	free(ix);
+	ck_assert(t->p.forced == 4);
+	ck_assert_rel(stats_pooled(a->ss_between, a->records), 1.0 / 16,
+	    1e-15);
+	ck_assert_rel(stats_pooled(a->p.termb_ss, a->records),
+	    0.5 * (1 - 1 / ((0.5 + e) * (0.5 + e))) / 4, 1e-12);
+	ck_assert_rel(stats_pooled(a->p.san_ss, a->records),
+	    0.5 / ((0.5 + e) * (0.5 + e)) / 4, 1e-12);
+	/* Theorem 2 holds as an identity. */
+	ck_assert_rel(a->ss_total - a->p.san_ss, a->ss_between +
+	    a->p.termb_ss, 1e-12);
+	/* Losses, in the order of loss_weights_table: token, seq,
+	 * seq-sum, seq-sum-norm (no --max-len: none), balanced,
+	 * balanced-gen. */
+	ck_assert_rel(a->p.final[0], -ap / 3, 1e-12);
+	ck_assert(fabs(a->p.final[1]) < 1e-15);
+	ck_assert_rel(a->p.final[2], -ap, 1e-12);
+	ck_assert(isnan(a->p.final[3]) && stats_papers_mode(&p, 3) == NULL);
+	ck_assert(fabs(a->p.final[4]) < 1e-15 && fabs(a->p.final[5]) <
+	    1e-15);
+	ck_assert(s.batch[1].p.final[0] == 0);
+	ck_assert_rel(t->p.final[0], -ap / 6, 1e-12);
+	ck_assert_rel(t->p.final[2], -ap / 2, 1e-12);
+	ck_assert(a->p.tc_sum == 2 && a->p.tc_n == 4);
+	ck_assert(s.batch[1].p.tc_sum == 2 && s.batch[1].p.tc_n == 1);
+	stats_free(&s);
+	batch_free(b);
+}
+END_TEST
+
+/*
+ * The same loss by --scope group and -g balanced over a batch of two
+ * groups: the losses summed group by group with their normalizers equal
+ * the batch's own weights (loss_weights_apply() over the whole batch).
+ */
+START_TEST(papers_losses_batch)
+{
+	struct prefs p;
+	struct stats s;
+	struct gbatch *b = batch_new();
+	struct diag d = { 0 };
+	struct batch v;
+	double adv[6], w[6], L;
+	size_t i, k;
+	const struct loss_mode *m;
+
+	options_defaults(&p);
+	p.fields.need_stratum = 0;
+	stats_init(&s, &p);
+	add_batch(&s, b, &p, 0, 6);
+	stats_finish(&s, 0);
+	batch_view(b, &v, 0);
+	ck_assert_uint_eq(v.ngroups, 2);
+	ck_assert_int_eq(compute_advantages(p.est, &p.ap, &v, adv, &d), 0);
+	for (k = 0; k < STATS_NLOSS; k++) {
+		if ((m = stats_papers_mode(&p, k)) == NULL)
+			continue;
+		loss_weights_apply(m, &v, 0, adv, &p.lp, w);
+		for (L = 0, i = 0; i < v.n; i++)
+			L -= w[i] * adv[i] * v.T[i];
+		ck_assert_msg(fabs(s.batch[0].p.final[k] - L) <= 1e-12,
+		    "%s: %.17g vs %.17g", m->name, s.batch[0].p.final[k], L);
+	}
+	stats_free(&s);
+	batch_free(b);
+}
+END_TEST
+
 START_TEST(streamed_parts)
 {
 	/* A batch handed over in parts (streaming): one figure set. */
@@ -220,6 +346,8 @@ stats_suite(void)
 	tc = tcase_create("sums");
 	tcase_add_test(tc, two_batches);
 	tcase_add_test(tc, streamed_parts);
+	tcase_add_test(tc, papers);
+	tcase_add_test(tc, papers_losses_batch);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -886,7 +886,8 @@ diff_fn(FILE *f, const char *path, const void *p, struct diag *d)
 START_TEST(stats_page_empty)
 {
 	struct prefs c;
-	struct stats_row row = { "3", 4, 1, 1, 0.5, NAN, NAN, NAN };
+	struct stats_row row = { "3", 4, 1, 1, 0.5, NAN, NAN, NAN, NAN, NAN,
+	    NAN, NAN, { 0 } };
 	struct stats_page p;
 	struct bins none;
 	char *t;
@@ -901,10 +902,11 @@ START_TEST(stats_page_empty)
 	p.len_pos = p.len_neg = &none;
 	p.reading = "Reading: undefined.";
 	t = page_text(stats_fn, &p);
-	ck_assert_uint_eq(count(t, "<svg class=\"chart\""), 8);
+	ck_assert_uint_eq(count(t, "<svg class=\"chart\""), 13);
 	/* the length charts per step and overall, the between share, the
-	 * strata and the sizes have nothing to draw */
-	ck_assert_uint_eq(count(t, ">no data</text>"), 6);
+	 * on-policy losses, the strata (and Stratified GRPO's four charts of
+	 * them) and the sizes have nothing to draw */
+	ck_assert_uint_eq(count(t, ">no data</text>"), 11);
 	ck_assert_has(t, "<td>batches</td><td>1</td>");
 	ck_assert_has(t, "<td>zero reward variance</td><td>100.0% of");
 	ck_assert_has(t, "<td>positive advantage</td><td>no record</td>");

@@ -106,7 +106,10 @@ with open("hostile.jsonl", "w") as f:
                     "mask": [1] * n}) + "\n")
 PY
 
-SA=$SAMPLES/search_agent.jsonl
+# By a relative name: the page's title shows it, and docs/*.png are made
+# from these pages, so no path of this machine is in them.
+mkdir -p samples && cp "$SAMPLES/search_agent.jsonl" samples/ || exit 2
+SA=samples/search_agent.jsonl
 expect_rc 0 "stats --html" "$RLADV" stats --batch-groups 4 --html stats.html \
     "$SA"
 has out "rladv stats:" "stats --html still prints the report"
@@ -119,9 +122,10 @@ expect_rc 0 "diff --html, hostile labels" "$RLADV" diff \
     --stratum-key difficulty --html hdiff.html --a "-a grpo" \
     --b "-a stratified" hostile.jsonl
 
-# Charts each page must hold: stats 4 per step + 2 strata + 2 lengths;
-# diff all records + 5 strata (tool_calls 0-4) + 2 per stratum + 2 lengths.
-for pc in stats.html:8 diff.html:10 hstats.html:8 hdiff.html:8; do
+# Charts each page must hold: stats 4 per step + the on-policy losses +
+# 2 strata + 4 of Stratified GRPO's per stratum + 2 lengths; diff all
+# records + 5 strata (tool_calls 0-4) + 2 per stratum + 2 lengths.
+for pc in stats.html:13 diff.html:10 hstats.html:13 hdiff.html:8; do
 	p=${pc%%:*}
 	n=$(grep -c '<svg class="chart"' "$p")
 	if [ "$n" -eq "${pc#*:}" ]; then ok; else
