@@ -3,13 +3,15 @@
  * total: records, groups and their sizes, the field names that were used,
  * the strata, the share of groups whose rewards are all equal, response
  * lengths and the gap between the lengths of positive and negative
- * responses (Balanced Aggregation §4.3.3), and the split of the reward
- * variance inside groups into within- and between-stratum parts
- * (Stratified GRPO, Theorem 1).
+ * responses (Balanced Aggregation §4.3.3; the sign is the advantage's
+ * under -a, computed here), the split of the reward variance inside
+ * groups into within- and between-stratum parts (Stratified GRPO, Theorem
+ * 1), and the papers' diagnostics (stats_papers.c).
  *
  * Every figure is a sum over groups, so groups are folded in one at a
- * time and memory is bounded by a group, whatever the batch.  Running out
- * of memory ends the process in diag's allocators.
+ * time and memory is bounded by a group, whatever the batch, unless the
+ * estimator reads the whole batch (cmd_stats.c then has batches held).
+ * Running out of memory ends the process in diag's allocators.
  */
 #include <math.h>
 #include <stdint.h>
