@@ -15,6 +15,7 @@ advantage_defaults(struct adv_params *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->eps = 1e-6;
+	p->unit = 1;
 	p->alpha = 0.6;
 	p->wh.kind = WHITEN_VERL;
 	p->wh.var_eps = 1e-8;
@@ -46,6 +47,8 @@ dev(const struct adv_params *p, enum std_scope scope)
 	v.eps = p->eps;
 	v.inside = p->eps_inside;
 	v.scope = scope;
+	v.unit = p->unit;
+	v.eps1 = p->unit != 1 ? p->eps1 : p->eps;
 	return v;
 }
 

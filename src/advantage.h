@@ -30,6 +30,10 @@ struct adv_params {
 	/* Kinds (EST_BIT) whose group of one takes verl's rule, mean 0 and
 	 * std 1 (a preset's); passk then refuses, as verl raises. */
 	unsigned	single;
+	/* One reward unit in the rewards the estimator sees: 1, or 2^-k
+	 * under compute.c's prescaling (verl's deviation of 1 is one),
+	 * which scales eps and keeps the eps given in eps1. */
+	double		unit, eps1;
 	struct advmath_whiten wh;	/* rpp-baseline, rpp, grpo-whiten */
 	int		rpp_tokens;	/* rpp: a record without trained
 					   tokens is an error (slime) */

@@ -84,6 +84,10 @@ struct advmath_dev {
 	double		eps;
 	int		inside;		/* sqrt(var + eps), not std + eps */
 	enum std_scope	scope;		/* the set's own, the batch's, none */
+	/* One reward unit in the rewards at hand: 1, or 2^-k when
+	 * compute.c prescaled them (eps is scaled along); eps1 is eps as
+	 * given, per unit (eps * 2^-2k can underflow). */
+	double		unit, eps1;
 };
 
 /*
@@ -97,11 +101,12 @@ advmath_den(const struct advmath_mom *m, const struct advmath_dev *dv)
 	return dv->inside ? sqrt(m->var + dv->eps) : m->std + dv->eps;
 }
 
-/* The same for a deviation of 1 (verl's group of one). */
+/* The same for a deviation of 1 (verl's group of one): one reward unit,
+ * so that a prescaled batch's group of one gets r / (1 + eps) too. */
 ADV_HD static inline double
 advmath_den1(const struct advmath_dev *dv)
 {
-	return dv->inside ? sqrt(1 + dv->eps) : 1 + dv->eps;
+	return dv->unit * (dv->inside ? sqrt(1 + dv->eps1) : 1 + dv->eps1);
 }
 
 /* (r - mean) / (std + eps), exactly 0 for a set of equal rewards. */

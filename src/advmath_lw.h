@@ -122,8 +122,33 @@ advmath_lw_seq_sum_norm(const struct advmath_lw *p,
 	size_t i;
 
 	(void)adv;
+	/* (1/n)/L, not 1/(n L): n L overflows for L near 1e308, where the
+	 * weight itself is still a double. */
 	for (i = 0; i < n; i++)
-		w[i] = T[i] > 0 ? 1 / (sn * p->max_len) : 0;
+		w[i] = T[i] > 0 ? 1 / sn / p->max_len : 0;
+}
+
+/*
+ * The power of two that brings the largest |a_i| of one sign (sgn) with
+ * T_i > 0 into [0.5, 1): the -gen sums of a_i and a_i T_i overflow for
+ * advantages near 1e308 (written as weight 0 before).  Only ratios of
+ * the sums of one sign are used, so each sign takes its own scale.
+ */
+ADV_HD static inline double
+advmath_lw_sign_scale(const double *T, const double *adv, size_t n,
+    int sgn)
+{
+	double mx = 0;
+	size_t i;
+	int e;
+
+	for (i = 0; i < n; i++)
+		if (T[i] > 0 && adv[i] * sgn > mx)
+			mx = adv[i] * sgn;
+	if (mx == 0)
+		return 1;
+	(void)frexp(mx, &e);
+	return ldexp(1, -e);
 }
 
 /*
@@ -138,9 +163,13 @@ advmath_lw_balanced_any(const struct advmath_lscope *s, const double *T,
     const double *adv, size_t n, int gen, double *w)
 {
 	double Gv = 0, k = 0, m = 0, Np = 0, Nm = 0, Mp = 0, Mm = 0, Zp = 0,
-	    Zm = 0;
+	    Zm = 0, sp = 1, sm = 1;
 	size_t i;
 
+	if (gen) {
+		sp = advmath_lw_sign_scale(T, adv, n, 1);
+		sm = advmath_lw_sign_scale(T, adv, n, -1);
+	}
 	for (i = 0; i < n; i++) {
 		if (T[i] <= 0)
 			continue;
@@ -148,13 +177,13 @@ advmath_lw_balanced_any(const struct advmath_lscope *s, const double *T,
 		if (adv[i] > 0) {
 			k++;
 			Np += T[i];
-			Mp += adv[i];
-			Zp += adv[i] * T[i];
+			Mp += adv[i] * sp;
+			Zp += adv[i] * sp * T[i];
 		} else if (adv[i] < 0) {
 			m++;
 			Nm += T[i];
-			Mm -= adv[i];
-			Zm -= adv[i] * T[i];
+			Mm -= adv[i] * sm;
+			Zm -= adv[i] * sm * T[i];
 		}
 	}
 	for (i = 0; i < n; i++) {
@@ -167,6 +196,18 @@ advmath_lw_balanced_any(const struct advmath_lscope *s, const double *T,
 		if (s->live > 1)
 			w[i] /= s->live;
 	}
+}
+
+/*
+ * Whether mode kind gives record i (T_i trained tokens, advantage a_i) a
+ * weight above 0: a 0 there is an underflow, an error, not a weight.
+ */
+ADV_HD static inline int
+advmath_lw_positive(enum advmath_lw_kind kind, double T, double a)
+{
+	if (kind == ADVMATH_LW_BALANCED || kind == ADVMATH_LW_BALANCED_GEN)
+		return T > 0 && a != 0;
+	return T > 0;
 }
 
 /* balanced: (k/Gv)/N+ for A > 0, (m/Gv)/N- for A < 0. */

@@ -9,6 +9,7 @@
  * over the group's records with a trained token, from the advantages
  * written.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,8 @@ add(struct buf *b, const char *s)
 	buf_add(b, s, strlen(s));
 }
 
-/* ,"name":v (no comma first when first). */
+/* ,"name":v (no comma first when first); a figure past the largest
+ * double (a sum of advantages near 1e308) is null, never 0. */
 static void
 num(struct buf *b, const char *name, double v, int digits, int first)
 {
@@ -40,7 +42,10 @@ num(struct buf *b, const char *name, double v, int digits, int first)
 	add(b, "\"");
 	add(b, name);
 	add(b, "\":");
-	buf_add(b, n, output_number(v, digits, n));
+	if (!isfinite(v))
+		add(b, "null");
+	else
+		buf_add(b, n, output_number(v, digits, n));
 }
 
 /* Balanced Aggregation's figures of the group at adv[0..n). */
@@ -114,20 +119,26 @@ msgrpo(struct buf *b, const struct ms_trace *t, size_t i)
 	add(b, "]}");
 }
 
-/* Record k's member: group gm, its stratum's sm, the cell's Eq. 14. */
+/*
+ * Record k's member: group gm, its stratum's sm, the cell's Eq. 14.  The
+ * moments are of the group's rewards times 2^-e, as the estimators
+ * compute them where rewards pass 2^500 (compute.c), so that no sum or
+ * square overflows; the figures are scaled back, the ratios need not be.
+ */
 static void
 record(struct annot *x, const struct prefs *c, const struct gbatch *b,
-    size_t k, const struct advmath_mom *gm, const struct advmath_mom *sm)
+    size_t k, const struct advmath_mom *gm, const struct advmath_mom *sm,
+    int e)
 {
 	struct buf *t = &x->text;
 	const char *skey;
-	double eps = c->ap.eps;
+	double eps = ldexp(c->ap.eps, -e);
 	size_t slen;
 
 	add(t, "{");
 	num(t, "group_size", gm->n, 17, 1);
-	num(t, "group_mean", gm->mean, c->digits, 0);
-	num(t, "group_std", gm->std, c->digits, 0);
+	num(t, "group_mean", ldexp(gm->mean, e), c->digits, 0);
+	num(t, "group_std", ldexp(gm->std, e), c->digits, 0);
 	skey = batch_skey(b, k, &slen);
 	if (slen > 0) {
 		x->scratch.len = 0;
@@ -136,8 +147,8 @@ record(struct annot *x, const struct prefs *c, const struct gbatch *b,
 		output_json_string(t, x->scratch.p, x->scratch.len);
 	}
 	num(t, "stratum_size", sm->n, 17, 0);
-	num(t, "stratum_mean", sm->mean, c->digits, 0);
-	num(t, "stratum_std", sm->std, c->digits, 0);
+	num(t, "stratum_mean", ldexp(sm->mean, e), c->digits, 0);
+	num(t, "stratum_std", ldexp(sm->std, e), c->digits, 0);
 	num(t, "alpha_k", (sm->std + eps) / (gm->std + eps), c->digits, 0);
 	num(t, "offset_k", (sm->mean - gm->mean) / (gm->std + eps), c->digits,
 	    0);
@@ -151,9 +162,10 @@ annotate_batch(struct annot *x, const struct prefs *c,
 	struct advmath_mom gm, *sm = NULL;
 	struct ms_trace tr;
 	struct ms_params mp = ap->ms;
+	double mx, *r = diag_malloc((v->n ? v->n : 1) * sizeof(*r));
 	size_t g, k, o, n, cap = 0;
 	uint32_t s;
-	int ms = c->est->kind == EST_MSGRPO;
+	int ms = c->est->kind == EST_MSGRPO, e;
 
 	if (v->n > x->cap) {
 		x->cap = v->n + v->n / 2;
@@ -166,23 +178,29 @@ annotate_batch(struct annot *x, const struct prefs *c,
 	for (g = 0; g < v->ngroups; g++) {
 		o = v->goff[g];
 		n = v->goff[g + 1] - o;
-		gm = advmath_moments(v->r + o, NULL, 0, n, c->ap.sample);
+		for (mx = 0, k = o; k < o + n; k++)
+			mx = fmax(mx, fabs(v->r[k]));
+		e = advmath_tame_exp(mx);
+		for (k = o; k < o + n; k++)
+			r[k] = ldexp(v->r[k], -e);
+		gm = advmath_moments(r + o, NULL, 0, n, c->ap.sample);
 		/* Each stratum's moments once, not once per record. */
 		if (v->nstrat[g] > cap) {
 			cap = v->nstrat[g];
 			sm = diag_realloc(sm, cap * sizeof(*sm));
 		}
 		for (s = 0; s < v->nstrat[g]; s++)
-			sm[s] = advmath_moments(v->r + o, v->strat + o, s, n,
+			sm[s] = advmath_moments(r + o, v->strat + o, s, n,
 			    c->ap.sample);
 		if (ms && msgrpo_trace(v->r + o, v->T + o, v->tie ? v->tie +
 		    o : NULL, n, v->ghash[g], &mp, &tr) != 0) {
 			free(sm);
+			free(r);
 			return diag_set(d, EXIT_IO, "out of memory");
 		}
 		for (k = o; k < o + n; k++) {
 			x->off[k] = x->text.len;
-			record(x, c, b, k, &gm, &sm[v->strat[k]]);
+			record(x, c, b, k, &gm, &sm[v->strat[k]], e);
 			balanced(&x->text, adv + o, v->T + o, n, c->digits);
 			if (ms)
 				msgrpo(&x->text, &tr, k - o);
@@ -192,6 +210,7 @@ annotate_batch(struct annot *x, const struct prefs *c,
 		msgrpo_trace_free(&tr);
 	}
 	free(sm);
+	free(r);
 	return 0;
 }
 

@@ -89,6 +89,7 @@ struct gparams {
 	int			inside;		/* --eps-inside */
 	int			verl;
 	double			eps;
+	double			unit, eps1;	/* adv_params' */
 	double			alpha;
 	double			galpha;		/* gpg's, the host's */
 	struct advmath_mom	bm;		/* the batch's moments */
@@ -113,6 +114,8 @@ k_groups(struct gparams p, const double *r, const double *T,
 	dv.eps = p.eps;
 	dv.inside = p.inside;
 	dv.scope = p.scope;
+	dv.unit = p.unit;
+	dv.eps1 = p.eps1;
 	/* SAN takes --std-scope as -a san only (advantage.c). */
 	sv = dv;
 	sv.scope = p.kind == EST_SAN ? p.scope : STD_GROUP;
@@ -283,6 +286,8 @@ backend_cuda_advantages(const struct estimator *e, struct adv_params *ap,
 	p.kind = e->kind;
 	p.sample = ap->sample;
 	p.eps = ap->eps;
+	p.unit = ap->unit;
+	p.eps1 = ap->unit != 1 ? ap->eps1 : ap->eps;
 	p.alpha = ap->alpha;
 	p.verl = (ap->single & EST_BIT(e->kind)) != 0;
 	p.scope = ap->std_scope;

@@ -452,11 +452,8 @@ batch_glabel(const struct gbatch *b, size_t g, struct buf *out)
 	if (len == 0) {
 		n = snprintf(tmp, sizeof(tmp), "block %zu", g + 1);
 		buf_add(out, tmp, n);
-	} else {
-		buf_add(out, "\"", 1);
-		record_key_label(key, len, out);
-		buf_add(out, "\"", 1);
-	}
+	} else
+		record_key_quote(key, len, out);
 	n = snprintf(tmp, sizeof(tmp), " (line %llu)", line);
 	buf_add(out, tmp, n);
 }

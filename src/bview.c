@@ -115,25 +115,41 @@ bview_take(struct bview *w, const struct batch *b, size_t g, size_t ng,
 }
 
 int
-bview_unequal(struct bview *w, const struct batch *b)
+bview_groups(struct bview *w, const struct batch *b, const char *keep)
 {
 	size_t g, n = 0, ng = 0;
 
 	for (g = 0; g < b->ngroups; g++)
-		if (!equal_group(b, g)) {
+		if (keep[g]) {
 			n += b->goff[g + 1] - b->goff[g];
 			ng++;
 		}
 	if (bview_alloc(w, b, n, ng) != 0)
 		return -1;
 	for (g = 0, n = 0, ng = 0; g < b->ngroups; g++)
-		if (!equal_group(b, g)) {
+		if (keep[g]) {
 			bview_take(w, b, g, ng++, n);
 			n += b->goff[g + 1] - b->goff[g];
 		}
 	w->goff[ng] = n;
 	bview_point(w, b, n, ng);
 	return 0;
+}
+
+int
+bview_unequal(struct bview *w, const struct batch *b)
+{
+	char *keep;
+	size_t g;
+	int rc;
+
+	if ((keep = malloc(b->ngroups ? b->ngroups : 1)) == NULL)
+		return -1;
+	for (g = 0; g < b->ngroups; g++)
+		keep[g] = !equal_group(b, g);
+	rc = bview_groups(w, b, keep);
+	free(keep);
+	return rc;
 }
 
 int

@@ -32,6 +32,8 @@ struct bview {
  * when out of memory (w then owns nothing).
  */
 int	bview_unequal(struct bview *w, const struct batch *b);
+/* w->v: the groups g of b with keep[g] set, in order (as above). */
+int	bview_groups(struct bview *w, const struct batch *b, const char *keep);
 /*
  * w->v: b with each group's stratum labels permuted uniformly at random,
  * so that every stratum keeps its size; the stream is seeded by seed and

@@ -3,6 +3,7 @@
  * each batch's advantages and loss weights, writes the records back with
  * the four fields added (SPEC §2-§6).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -375,12 +375,13 @@ print_human(const struct dctx *x)
 	double corr;
 	int s, j;
 
-	printf("A  %s\nB  %s\n", *x->s[0].opts ? x->s[0].opts :
-	    "(defaults)", *x->s[1].opts ? x->s[1].opts : "(defaults)");
+	printf("A  %s\nB  %s\n", *x->s[0].opts ? report_text(x->s[0].opts) :
+	    "(defaults)", *x->s[1].opts ? report_text(x->s[1].opts) :
+	    "(defaults)");
 	printf("%llu records, %llu groups\n\n", x->records, x->groups);
 	fputs("advantage per stratum (", stdout);
 	for (j = 0; j < f->nstratum; j++)
-		printf("%s%s", j ? "," : "", f->stratum[j]);
+		printf("%s%s", j ? "," : "", report_text(f->stratum[j]));
 	printf(")   [Theorem 4: SAN has mean 0, cellvar 1]\n");
 	printf("%-10s %7s | %8s %7s %7s %6s | %8s %7s %7s %6s\n", "stratum",
 	    "records", "A mean", "var", "cellvar", "mass", "B mean", "var",
@@ -399,7 +400,7 @@ print_human(const struct dctx *x)
 		}
 		lab = strata_label_of(&x->keys, ix[i]);
 		printf("%-10s %7.0f | %8s %7s %7s %6s | %8s %7s %7s %6s\n",
-		    lab, ds->a[0].n, m[0][0], m[0][1], m[0][2], m[0][3],
+		    report_text(lab), ds->a[0].n, m[0][0], m[0][1], m[0][2], m[0][3],
 		    m[1][0], m[1][1], m[1][2], m[1][3]);
 		free(lab);
 	}
@@ -436,8 +437,8 @@ print_human(const struct dctx *x)
 		char where[512];
 
 		snprintf(where, sizeof(where), "%s:%llu", t->file, t->line);
-		printf("%-30s %-8s %+10.6f %+10.6f %+10.6f\n", where,
-		    t->stratum, t->a, t->b, t->b - t->a);
+		printf("%-30s %-8s %+10.6f %+10.6f %+10.6f\n",
+		    report_text(where), report_text(t->stratum), t->a, t->b, t->b - t->a);
 	}
 }
 

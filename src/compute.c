@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "advmath.h"
+#include "advmath_lw.h"
 #include "backend.h"
 #include "bview.h"
 #include "compute.h"
@@ -38,32 +39,22 @@ transformed(const struct estimator *e, struct adv_params *ap,
 }
 
 /*
- * Rewards near the top of the double range overflow a sum or a square
- * (1e308 - -1e308).  Such a batch is computed on r * 2^-k
- * (advmath_tame_exp) and the advantages of the estimators that scale
- * with r are scaled back; only a result that really overflows is
- * refused.
+ * The advantages of v computed on r 2^-k (k > 0), the estimators that
+ * scale with r scaled back.  Scaling by a power of two is exact, and eps
+ * and the constants in reward units scale along, so the result is the
+ * estimator's on r wherever it fits a double.
  */
-int
-compute_advantages(const struct estimator *e, struct adv_params *ap,
-    const struct batch *v, double *adv, struct diag *d)
+static int
+scaled(const struct estimator *e, unsigned flags, struct adv_params *ap,
+    const struct batch *v, int k, double *adv, struct diag *d)
 {
-	unsigned flags = advantage_flags(e, ap);
 	struct adv_params q;
 	struct batch sv;
-	double mx = 0, s, *r;
+	double s = ldexp(1, -k), *r;
 	size_t i;
-	int k, rc;
+	int rc;
 
-	if (ap->rscale != 0)
-		return transformed(e, ap, v, adv, d);
-	for (i = 0; i < v->n; i++)
-		mx = fmax(mx, fabs(v->r[i]));
-	k = advmath_tame_exp(mx);
-	if (k == 0 || (flags & ADV_MIXED))
-		return backend_advantages(e, ap, v, adv, d);
-	s = ldexp(1, -k);
-	if ((r = malloc(v->n * sizeof(*r))) == NULL)
+	if ((r = malloc((v->n ? v->n : 1) * sizeof(*r))) == NULL)
 		return diag_set(d, EXIT_IO, "out of memory");
 	for (i = 0; i < v->n; i++)
 		r[i] = v->r[i] * s;
@@ -72,6 +63,10 @@ compute_advantages(const struct estimator *e, struct adv_params *ap,
 	q = *ap;
 	/* eps goes to sigma, or with --eps-inside to sigma^2. */
 	q.eps = ap->eps_inside ? ap->eps * s * s : ap->eps * s;
+	/* And the constants in reward units: verl's deviation of 1 for a
+	 * group of one (else its r / (1 + eps) would come out r 2^-k). */
+	q.unit = ap->unit * s;
+	q.eps1 = ap->unit != 1 ? ap->eps1 : ap->eps;
 	/* rpp and rpp-baseline whiten the rewards, now scaled;
 	 * grpo-whiten whitens GN, which does not scale. */
 	if (e->kind != EST_GRPO_WHITEN) {
@@ -86,6 +81,115 @@ compute_advantages(const struct estimator *e, struct adv_params *ap,
 		for (i = 0; i < v->n; i++)
 			adv[i] = ldexp(adv[i], k);
 	return rc;
+}
+
+/* The exponent that tames the rewards of records [i0, i1) of v. */
+static int
+tame(const struct batch *v, size_t i0, size_t i1)
+{
+	double mx = 0;
+	size_t i;
+
+	for (i = i0; i < i1; i++)
+		mx = fmax(mx, fabs(v->r[i]));
+	return advmath_tame_exp(mx);
+}
+
+/* Group g of v alone, as a batch that points into v (goff is the
+ * caller's, two slots). */
+static void
+one_group(const struct batch *v, size_t g, size_t goff[2], struct batch *o)
+{
+	size_t at = v->goff[g];
+
+	memset(o, 0, sizeof(*o));
+	goff[0] = 0;
+	goff[1] = v->goff[g + 1] - at;
+	o->n = goff[1];
+	o->ngroups = 1;
+	o->r = v->r + at;
+	o->T = v->T + at;
+	o->base = v->base ? v->base + at : NULL;
+	o->goff = goff;
+	o->strat = v->strat ? v->strat + at : NULL;
+	o->nstrat = v->nstrat ? v->nstrat + g : NULL;
+	o->ghash = v->ghash ? v->ghash + g : NULL;
+	o->tie = v->tie ? v->tie + at : NULL;
+	o->gname = v->gname ? v->gname + g : NULL;
+	o->gfile = v->gfile ? v->gfile + g : NULL;
+	o->gline = v->gline ? v->gline + g : NULL;
+}
+
+/*
+ * An estimator whose groups do not see each other: a group with rewards
+ * past 2^500 is computed on a scale of its own, so that it leaves the
+ * other groups alone (on the batch's scale, their rewards of order 1
+ * became 2^-997 and their squared deviations underflowed to 0).
+ */
+static int
+by_group(const struct estimator *e, unsigned flags, struct adv_params *ap,
+    const struct batch *v, double *adv, struct diag *d)
+{
+	struct bview w;
+	struct batch one;
+	size_t g, i, goff[2];
+	char *keep;
+	double *a;
+	int k, rc = 0;
+
+	keep = diag_malloc(v->ngroups ? v->ngroups : 1);
+	for (g = 0, k = 0; g < v->ngroups; g++)
+		if (!(keep[g] = tame(v, v->goff[g], v->goff[g + 1]) == 0))
+			k = 1;
+	if (k == 0) {
+		free(keep);
+		return backend_advantages(e, ap, v, adv, d);
+	}
+	if (bview_groups(&w, v, keep) != 0) {
+		free(keep);
+		return diag_set(d, EXIT_IO, "out of memory");
+	}
+	a = diag_malloc((w.v.n ? w.v.n : 1) * sizeof(*a));
+	if (w.v.ngroups > 0 && (rc = backend_advantages(e, ap, &w.v, a,
+	    d)) == 0)
+		for (i = 0; i < w.v.n; i++)
+			adv[w.from[i]] = a[i];
+	/* MS-GRPO counts its groups in ap as they go. */
+	for (g = 0; rc == 0 && g < v->ngroups; g++) {
+		if (keep[g])
+			continue;
+		one_group(v, g, goff, &one);
+		rc = scaled(e, flags, ap, &one, tame(v, v->goff[g],
+		    v->goff[g + 1]), adv + v->goff[g], d);
+	}
+	free(a);
+	free(keep);
+	bview_free(&w);
+	return rc;
+}
+
+/*
+ * Rewards near the top of the double range overflow a sum or a square
+ * (1e308 - -1e308).  Such a group, or for the estimators that read the
+ * whole batch such a batch, is computed on r 2^-k (advmath_tame_exp);
+ * only a result that really overflows is refused.
+ */
+int
+compute_advantages(const struct estimator *e, struct adv_params *ap,
+    const struct batch *v, double *adv, struct diag *d)
+{
+	unsigned flags = advantage_flags(e, ap);
+	int k;
+
+	if (ap->rscale != 0)
+		return transformed(e, ap, v, adv, d);
+	if (flags & ADV_MIXED)
+		return backend_advantages(e, ap, v, adv, d);
+	if (!(flags & ADV_BATCH))
+		return by_group(e, flags, ap, v, adv, d);
+	if ((k = tame(v, 0, v->n)) == 0)
+		return backend_advantages(e, ap, v, adv, d);
+	return scaled(e, flags, ap, v, k, adv, d);
 }
 
 /* The numbers of the batch v as the estimator and the loss mode see it. */
@@ -103,13 +207,21 @@ numbers(const struct prefs *c, struct adv_params *ap,
 		return d->status;
 	for (g = 0; g < v->ngroups; g++)
 		for (i = v->goff[g]; i < v->goff[g + 1]; i++) {
-			if (!isfinite(adv[i]) || (w && !isfinite(w[i])))
+			if (!isfinite(adv[i]))
 				return diag_setl(d, EXIT_DATA, v->gfile[g],
-				    v->gline[g], "group %s: the %s overflows "
-				    "a double (field \"%s\" too large)",
-				    v->gname[g], isfinite(adv[i]) ?
-				    "loss weight" : "advantage",
-				    c->fields.reward[0]);
+				    v->gline[g], "group %s: the advantage "
+				    "overflows a double (field \"%s\" too "
+				    "large)", v->gname[g], c->fields.reward[0]);
+			/* A weight the mode makes positive is never
+			 * written as 0 (or Inf). */
+			if (w != NULL && (!isfinite(w[i]) || (w[i] == 0 &&
+			    advmath_lw_positive(c->loss->kind, v->T[i],
+			    adv[i]))))
+				return diag_setl(d, EXIT_DATA, v->gfile[g],
+				    v->gline[g], "group %s: the loss weight "
+				    "%s a double (-g %s)", v->gname[g],
+				    w[i] == 0 ? "underflows" : "overflows",
+				    c->loss->name);
 			adv[i] = adv[i] == 0 ? 0 : adv[i];
 			if (w != NULL)
 				w[i] = w[i] == 0 ? 0 : w[i];

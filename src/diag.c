@@ -9,7 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "diag.h"
+#include "json.h"
 
 int
 diag_set(struct diag *d, int status, const char *fmt, ...)
@@ -40,10 +42,16 @@ diag_setl(struct diag *d, int status, const char *file,
 	return status;
 }
 
+/* One line that a terminal shows as it is, whatever the message holds
+ * (a file name, an option's value, bytes of the input). */
 void
 diag_print(const struct diag *d)
 {
-	fprintf(stderr, "rladv: %s\n", d->msg);
+	struct buf b = { 0 };
+
+	json_escape_text(&b, d->msg, strlen(d->msg));
+	fprintf(stderr, "rladv: %.*s\n", (int)b.len, b.p ? b.p : "");
+	buf_free(&b);
 }
 
 void

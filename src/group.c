@@ -91,6 +91,25 @@ group_of(const struct grouping *gs, const struct gbatch *b,
 	return keyeq(last, len, key, r->gkeylen) ? (long)ng - 1 : -1;
 }
 
+/*
+ * The open group of b that r would join across a change of the batch
+ * key, or -1: a group is in one batch, so a record of an open group with
+ * another batch key splits it, unless --group-size says that group is
+ * whole (a prompt may come back at the next step).
+ */
+static long
+split_group(const struct grouping *gs, const struct gbatch *b,
+    const struct record *r, const struct buf *keys)
+{
+	long g;
+
+	if (refused(gs, r) || (g = group_of(gs, b, r, keys)) < 0)
+		return -1;
+	if (gs->o.group_size && batch_gsize(b, (size_t)g) >= gs->o.group_size)
+		return -1;
+	return g;
+}
+
 enum group_cut
 group_boundary(const struct grouping *gs, const struct gbatch *b,
     const struct record *r, const struct buf *keys)
@@ -103,7 +122,8 @@ group_boundary(const struct grouping *gs, const struct gbatch *b,
 	if (gs->o.has_batch_key) {
 		k = batch_key(b, &len);
 		if (!keyeq(k, len, keys->p + r->bkey, r->bkeylen))
-			return GROUP_KEY;
+			return split_group(gs, b, r, keys) >= 0 ?
+			    GROUP_SPLIT : GROUP_KEY;
 	}
 	/* A record that group_add() refuses ends nothing. */
 	if (refused(gs, r) || group_of(gs, b, r, keys) >= 0)
@@ -111,6 +131,32 @@ group_boundary(const struct grouping *gs, const struct gbatch *b,
 	if (gs->o.batch_groups && gs->groups >= gs->o.batch_groups)
 		return GROUP_COUNT;
 	return gs->o.stream ? GROUP_STREAM : GROUP_NONE;
+}
+
+int
+group_split(const struct grouping *gs, const struct gbatch *b,
+    const struct record *r, const struct buf *keys, const char *file,
+    unsigned long long lineno, struct diag *d)
+{
+	struct buf lab = { 0 }, was = { 0 }, now = { 0 };
+	unsigned long long first, last;
+	const char *k, *gfile;
+	size_t len, g = (size_t)split_group(gs, b, r, keys);
+
+	batch_glabel(b, g, &lab);
+	gfile = batch_gwhere(b, g, &first, &last);
+	k = batch_key(b, &len);
+	record_key_quote(k, len, &was);
+	record_key_quote(keys->p + r->bkey, r->bkeylen, &now);
+	diag_setl(d, EXIT_DATA, file, lineno, "group %.*s goes on here, but "
+	    "the batch key is %.*s here and %.*s at %s:%llu: a group's "
+	    "records share one batch; if a new group starts here, give "
+	    "--group-size", (int)lab.len, lab.p,
+	    (int)now.len, now.p, (int)was.len, was.p, gfile, last);
+	buf_free(&lab);
+	buf_free(&was);
+	buf_free(&now);
+	return EXIT_DATA;
 }
 
 /* Refuses what refused() says, with the reason. */
@@ -137,6 +183,20 @@ check_mode(struct grouping *gs, const struct record *r, const char *file,
 	return 0;
 }
 
+static int
+reappears(const char *key, size_t len, const struct ended *e,
+    const char *file, unsigned long long lineno, struct diag *d)
+{
+	struct buf lab = { 0 };
+
+	record_key_quote(key, len, &lab);
+	diag_setl(d, EXIT_DATA, file, lineno, "group %.*s reappears after its "
+	    "group ended (%s lines %llu-%llu); sort the input by group or use "
+	    "--unsorted", (int)lab.len, lab.p, e->file, e->first, e->last);
+	buf_free(&lab);
+	return EXIT_DATA;
+}
+
 int
 group_add(struct grouping *gs, struct gbatch *b, const struct record *r,
     const struct buf *keys, const struct buf *runs, const char *line,
@@ -154,11 +214,7 @@ group_add(struct grouping *gs, struct gbatch *b, const struct record *r,
 		if (r->has_group && (k = keymap_find(&gs->ended, key,
 		    r->gkeylen)) != KEYMAP_NONE) {
 			e = keymap_val(&gs->ended, k);
-			return diag_setl(d, EXIT_DATA, file, lineno, "group "
-			    "\"%.*s\" reappears after its group ended (%s "
-			    "lines %llu-%llu); sort the input by group or use "
-			    "--unsorted", (int)r->gkeylen - 1, key + 1,
-			    e->file, e->first, e->last);
+			return reappears(key, r->gkeylen, e, file, lineno, d);
 		}
 		/* A contiguous group ends here.  (A wrong size is found by
 		 * group_check_sizes at the batch's end.) */
@@ -201,9 +257,7 @@ size_error(const struct grouping *gs, const struct gbatch *b, size_t g,
 	if (len == 0)
 		buf_add(&lab, "of a block", 10);
 	else {
-		buf_add(&lab, "\"", 1);
-		record_key_label(key, len, &lab);
-		buf_add(&lab, "\"", 1);
+		record_key_quote(key, len, &lab);
 	}
 	diag_setl(d, EXIT_DATA, file, line, "group %.*s has %zu records, "
 	    "expected --group-size %zu", (int)lab.len, lab.p,

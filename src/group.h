@@ -30,7 +30,9 @@ enum group_cut {
 	GROUP_NONE,	/* it does not: the record joins the batch */
 	GROUP_STREAM,	/* a group ends, and is handed over alone (stream) */
 	GROUP_COUNT,	/* the record would open group --batch-groups + 1 */
-	GROUP_KEY	/* the batch key changed */
+	GROUP_KEY,	/* the batch key changed */
+	GROUP_SPLIT	/* it changed inside a group: group_split() says why
+			   the record is refused */
 };
 
 struct grouping {
@@ -58,6 +60,11 @@ void	group_free(struct grouping *gs);
 enum group_cut group_boundary(const struct grouping *gs,
 	    const struct gbatch *b, const struct record *r,
 	    const struct buf *keys);
+/* The error for a record group_boundary() found GROUP_SPLIT (status 1):
+ * its group's records would be in two batches. */
+int	group_split(const struct grouping *gs, const struct gbatch *b,
+	    const struct record *r, const struct buf *keys, const char *file,
+	    unsigned long long lineno, struct diag *d);
 /*
  * Adds a parsed record with its line to b, in its group.  Errors (status
  * 1): a group key that reappears after its group ended, a key-less record

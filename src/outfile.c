@@ -16,18 +16,29 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <stdint.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "outfile.h"
+#include "rng.h"
 
 #define NSLOTS	8	/* -o, --rejects and --html at most, at once */
 
-/* An open output.  tmp is NULL when the file is written as it is. */
+/*
+ * An open output.  tmp is NULL when the file is written as it is.  A
+ * fatal signal may come in any thread while another creates a temporary
+ * file: the handler sets dying before it removes the files in use, and
+ * outfile_open() marks its slot used before it looks at dying, so one of
+ * the two removes the file (sequentially consistent atomics).
+ */
+static atomic_int dying;
 static struct slot {
-	volatile sig_atomic_t	 used;
+	atomic_int		 used;
 	int			 fd;
 	char			*path;		/* as the user gave it */
 	char			*target;	/* what tmp replaces */
@@ -166,20 +177,18 @@ outfile_cleanup(void)
 	size_t i;
 
 	for (i = 0; i < NSLOTS; i++)
-		if (slots[i].used && (t = slots[i].tmp) != NULL)
+		if (atomic_load(&slots[i].used) && (t = slots[i].tmp) != NULL)
 			(void)unlink(t);
 }
 
 static void
 on_signal(int sig)
 {
-	int e = errno;
-
+	atomic_store(&dying, sig);
 	outfile_cleanup();
-	/* SA_RESETHAND restored the default: the signal ends the process
-	 * as it would have, once this handler returns. */
+	/* SA_RESETHAND restored the default and SA_NODEFER left the signal
+	 * unblocked: it ends the process here, as it would have. */
 	(void)raise(sig);
-	errno = e;
 }
 
 static void
@@ -204,7 +213,7 @@ catch_fatal(void)
 	atexit(on_exit_cleanup);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESETHAND;
+	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
 		/* An ignored signal (nohup) stays ignored. */
@@ -226,7 +235,7 @@ slot_of(int fd)
 	return NULL;
 }
 
-/* "DIR/.NAME.rladv-XXXXXX" beside target. */
+/* "DIR/.NAME.rladv-XXXXXX" beside target (create_tmp() fills the X). */
 static char *
 tmp_name(const char *target)
 {
@@ -255,13 +264,15 @@ std_fd(const struct stat *st)
 	return -1;
 }
 
+/* A slot for an output, taken: tmp (when not NULL) is published to the
+ * signal handler before the file is created. */
 static struct slot *
 slot_new(const char *path, int fd, char *target, char *tmp)
 {
 	size_t i;
 
 	for (i = 0; i < NSLOTS; i++)
-		if (!slots[i].used)
+		if (!atomic_load(&slots[i].used))
 			break;
 	if (i == NSLOTS)
 		abort();	/* more outputs than any command has */
@@ -269,8 +280,53 @@ slot_new(const char *path, int fd, char *target, char *tmp)
 	slots[i].path = diag_strdup(path);
 	slots[i].target = target;
 	slots[i].tmp = tmp;
-	slots[i].used = 1;
+	atomic_store(&slots[i].used, 1);
 	return &slots[i];
+}
+
+static void
+slot_free(struct slot *s)
+{
+	atomic_store(&s->used, 0);
+	free(s->tmp);
+	s->tmp = NULL;
+	free(s->target);
+	free(s->path);
+}
+
+/*
+ * Creates the temporary file of s (its name ends in XXXXXX, replaced by
+ * random letters here, as mkstemp does).  The name is in the slot before
+ * the file exists, and dying is read after: a fatal signal on the way
+ * never leaves the file behind.
+ */
+static int
+create_tmp(struct slot *s)
+{
+	static const char set[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
+	    "qrstuvwxyz0123456789";
+	static uint64_t seq;
+	char *x = s->tmp + strlen(s->tmp) - 6;
+	uint64_t z;
+	int fd, i, try, sig;
+
+	for (try = 0; try < 100; try++) {
+		z = rng_mix64((uint64_t)getpid() << 32 ^ (uint64_t)time(NULL) ^
+		    (uint64_t)(uintptr_t)s ^ ++seq * 0x9e3779b97f4a7c15ULL);
+		for (i = 0; i < 6; i++, z /= 62)
+			x[i] = set[z % 62];
+		fd = open(s->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+		    0600);
+		if ((sig = atomic_load(&dying)) != 0) {
+			/* A handler ran: it may not have seen the file. */
+			if (fd >= 0)
+				(void)unlink(s->tmp);
+			(void)raise(sig);
+		}
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return -1;
 }
 
 /* A file written as it is: a device, a pipe, a dangling link. */
@@ -291,6 +347,7 @@ int
 outfile_open(const char *path, struct diag *d)
 {
 	struct stat st, ls;
+	struct slot *s;
 	char *target, *tmp;
 	mode_t mode, mask;
 	int fd, exists;
@@ -313,14 +370,14 @@ outfile_open(const char *path, struct diag *d)
 		target = diag_strdup(path);
 	tmp = tmp_name(target);
 	catch_fatal();
-	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
+	s = slot_new(path, -1, target, tmp);
+	if ((fd = create_tmp(s)) < 0) {
 		diag_set(d, EXIT_IO, "%s: cannot create a temporary file beside "
 		    "it: %s", path, strerror(errno));
-		free(tmp);
-		free(target);
+		slot_free(s);
 		return -1;
 	}
-	slot_new(path, fd, target, tmp);
+	s->fd = fd;
 	if (exists) {
 		/* chown may fail (another owner): the mode still holds. */
 		(void)!fchown(fd, st.st_uid, st.st_gid);
@@ -354,11 +411,7 @@ finish(struct slot *s, int ok, int err, struct diag *d)
 		if (!ok)
 			(void)unlink(s->tmp);
 	}
-	s->used = 0;
-	free(s->tmp);
-	s->tmp = NULL;
-	free(s->target);
-	free(s->path);
+	slot_free(s);
 	return rc;
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "gzout.h"
+#include "json.h"
 #include "outfile.h"
 #include "output.h"
 
@@ -287,27 +288,7 @@ output_number(double v, int digits, char *buf)
 void
 output_json_string(struct buf *b, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
-	size_t i;
-	unsigned char c;
-	char esc[6];
-
-	buf_add(b, "\"", 1);
-	for (i = 0; i < n; i++) {
-		c = s[i];
-		if (c == '"' || c == '\\') {
-			esc[0] = '\\';
-			esc[1] = c;
-			buf_add(b, esc, 2);
-		} else if (c < 0x20) {
-			memcpy(esc, "\\u00", 4);
-			esc[4] = hex[c >> 4];
-			esc[5] = hex[c & 15];
-			buf_add(b, esc, 6);
-		} else
-			buf_add(b, s + i, 1);
-	}
-	buf_add(b, "\"", 1);
+	json_quote(b, s, n);
 }
 
 /* Writes count copies of unit: one copy, then doubling copies of what is

@@ -235,7 +235,14 @@ pipeline_run_src(const struct prefs *c, const struct pipeline_src *src,
 				break;
 			continue;
 		}
-		if ((cut = group_boundary(&u.gs, b, &r, &keys)) != GROUP_NONE) {
+		if ((cut = group_boundary(&u.gs, b, &r, &keys)) == GROUP_SPLIT) {
+			group_split(&u.gs, b, &r, &keys, it.file, it.lineno,
+			    &why);
+			if ((rc = bad_record(&u, &it, r.elsewhere, &why, d)) != 0)
+				break;
+			continue;
+		}
+		if (cut != GROUP_NONE) {
 			if ((rc = flush_batch(&u, b, cut, d)) != 0)
 				break;
 			src->release(src->ctx, r.elsewhere ? NULL : it.text);

@@ -770,6 +770,16 @@ record_parse(const char *line, size_t len, const struct fields *f,
 }
 
 void
+record_key_quote(const char *key, size_t len, struct buf *out)
+{
+	struct buf lab = { 0 };
+
+	record_key_label(key, len, &lab);
+	json_quote(out, lab.p, lab.len);
+	buf_free(&lab);
+}
+
+void
 record_key_label(const char *key, size_t len, struct buf *out)
 {
 	size_t i, start = 0;

@@ -97,7 +97,11 @@ int	record_parse(const char *line, size_t len, const struct fields *f,
  */
 void	record_key_add(struct buf *keys, enum json_type t, const char *v,
 	    size_t n);
-/* A canonical key as people read it (strips the type tags). */
+/* A canonical key as people read it (strips the type tags): any bytes,
+ * for a writer that escapes them. */
 void	record_key_label(const char *key, size_t len, struct buf *out);
+/* The label as a JSON string, quoted and escaped (json_quote()): one
+ * line, whatever the key holds, for messages. */
+void	record_key_quote(const char *key, size_t len, struct buf *out);
 
 #endif

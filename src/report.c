@@ -10,7 +10,9 @@
 
 #include <cjson/cJSON.h>
 
+#include "buf.h"
 #include "diag.h"
+#include "json.h"
 #include "report.h"
 
 void
@@ -25,10 +27,15 @@ int
 report_json_print(struct cJSON *root)
 {
 	char *s = cJSON_Print(root);
+	struct buf b = { 0 };
 	int rc;
 
+	/* Labels are keys of the input, file names, option strings: any
+	 * bytes, which cJSON copies into its strings as they are. */
+	json_fix_text(&b, s, strlen(s));
 	/* A text file ends in a newline; cJSON_Print() leaves it out. */
-	rc = fputs(s, stdout) == EOF || putchar('\n') == EOF;
+	rc = fwrite(b.p, 1, b.len, stdout) != b.len || putchar('\n') == EOF;
+	buf_free(&b);
 	free(s);
 	cJSON_Delete(root);
 	return rc;
@@ -52,4 +59,17 @@ report_fmt(char *buf, size_t n, const char *f, double v)
 	buf[0] = strchr(f, '+') ? '+' : ' ';
 	if (buf[0] == ' ')
 		memmove(buf, buf + 1, strlen(buf));
+}
+
+const char *
+report_text(const char *s)
+{
+	static struct buf ring[8];
+	static unsigned next;
+	struct buf *b = &ring[next++ % 8];
+
+	b->len = 0;
+	json_escape_text(b, s, strlen(s));
+	buf_add(b, "", 1);
+	return b->p;
 }

@@ -1,9 +1,9 @@
 /*
  * report.h - what the reports of rladv stats and rladv diff share: their
  * --json documents, built with cJSON and written to standard output, and
- * a figure as their text prints it.  A document given to
- * report_json_print() becomes the callee's to delete; the caller owns the
- * buffers.
+ * a figure as their text prints it, and the labels of their text.  A
+ * document given to report_json_print() becomes the callee's to delete;
+ * the caller owns the buffers, report_text()'s strings are this module's.
  */
 #ifndef RLADV_REPORT_H
 #define RLADV_REPORT_H
@@ -27,5 +27,12 @@ int	report_json_print(struct cJSON *root);
  * drift that is not there ("+" stays when f asks for a sign).
  */
 void	report_fmt(char *buf, size_t n, const char *f, double v);
+/*
+ * s (a key, a file or field name: any bytes) as text on one line for the
+ * text report, control characters escaped (json_escape_text()).  The
+ * string stays valid until the eighth call after this one, enough for
+ * the arguments of one printf.
+ */
+const char *report_text(const char *s);
 
 #endif

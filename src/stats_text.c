@@ -82,7 +82,8 @@ print_fields(const struct stats *s, const struct stats_acc *a)
 		for (i = 0; i < n; i++)
 			if (u[i].role == (enum stats_role)role) {
 				printf("%s%s %llu", said ? ", " : " ",
-				    u[i].name ? u[i].name : none[role],
+				    u[i].name ? report_text(u[i].name) :
+				    none[role],
 				    u[i].records);
 				said = 1;
 			}
@@ -122,13 +123,15 @@ print_strata(const struct stats *s, const struct stats_acc *a, int utf8)
 	for (i = 0; i < keymap_count(&a->strata); i++)
 		if (stats_rewards(a, i)->n > smax)
 			smax = stats_rewards(a, i)->n;
-	printf("stratum (%s)\n%-10s %8s %7s %12s %11s\n", s->stratum, "",
+	printf("stratum (%s)\n%-10s %8s %7s %12s %11s\n",
+	    report_text(s->stratum), "",
 	    "records", "share", "reward mean", "reward std");
 	for (i = 0; i < keymap_count(&a->strata); i++) {
 		m = stats_rewards(a, ix[i]);
 		lab = strata_label_of(&a->strata, ix[i]);
 		pct(p, sizeof(p), m->n, (double)a->records);
-		printf("%-10s %8.0f %7s %12.4f %11.4f  ", lab, m->n, p,
+		printf("%-10s %8.0f %7s %12.4f %11.4f  ", report_text(lab),
+		    m->n, p,
 		    strata_mom_mean(m), strata_mom_std(m));
 		bar(m->n / smax, utf8);
 		putchar('\n');
@@ -178,7 +181,7 @@ print_stratified(const struct stats *s, const struct stats_acc *a)
 		wsum += stats_pstratum(a, i)->weight;
 	printf("Stratified GRPO per stratum (%s)  [Proposition 3: GN = "
 	    "alpha_k SAN + offset_k;\n%-22s Theorem 3: weight p_k/(s_k+eps)]\n",
-	    s->stratum, "");
+	    report_text(s->stratum), "");
 	printf("%-10s %7s %8s %8s %8s %9s %7s %7s\n", "stratum", "cells",
 	    "alpha_k", "offset", "off rms", "weight", "share", "SAN 0");
 	ix = strata_sorted(&a->strata);
@@ -193,7 +196,8 @@ print_stratified(const struct stats *s, const struct stats_acc *a)
 		pct(f[4], 32, ps->weight, wsum);
 		pct(f[5], 32, ps->forced, rec);
 		lab = strata_label_of(&a->strata, ix[i]);
-		printf("%-10s %7.0f %8s %8s %8s %9s %7s %7s\n", lab, ps->cells,
+		printf("%-10s %7.0f %8s %8s %8s %9s %7s %7s\n", report_text(lab),
+		    ps->cells,
 		    f[0], f[1], f[2], f[3], f[4], f[5]);
 		free(lab);
 	}
@@ -273,7 +277,8 @@ print_by_batch(const struct stats *s)
 			mine = k;
 	snprintf(lname, sizeof(lname), "loss %s", s->c->loss->name);
 	printf("%-10s %8s %8s %10s %8s %9s %9s %8s %12s\n",
-	    s->c->fields.batch ? s->c->fields.batch : "batch", "records",
+	    s->c->fields.batch ? report_text(s->c->fields.batch) : "batch",
+	    "records",
 	    "reward", "tool calls", "zero-std", "within", "between",
 	    "len gap", lname);
 	for (i = 0; i < s->nbatch; i++) {
@@ -286,7 +291,8 @@ print_by_batch(const struct stats *s)
 		report_fmt(f[5], 32, "%+.1f", r.gap);
 		report_fmt(f[6], 32, "%+.6f", mine < STATS_NLOSS ? r.loss[mine] :
 		    NAN);
-		printf("%-10s %8.0f %8s %10s %8s %9s %9s %8s %12s\n", r.label,
+		printf("%-10s %8.0f %8s %10s %8s %9s %9s %8s %12s\n",
+		    report_text(r.label),
 		    r.records, f[0], f[1], f[2], f[3], f[4], f[5], f[6]);
 	}
 }
@@ -335,8 +341,8 @@ print_batches(const struct stats *s)
 	char z[32], b[32], g[32];
 	size_t i;
 
-	printf("per batch (%s)\n", s->c->fields.batch ? s->c->fields.batch :
-	    "number");
+	printf("per batch (%s)\n", s->c->fields.batch ?
+	    report_text(s->c->fields.batch) : "number");
 	printf("%-10s %8s %7s %9s %9s %7s %9s %9s\n", "batch", "records",
 	    "groups", "zero-var", "len mean", "len CV", "len gap",
 	    "between");
@@ -348,7 +354,8 @@ print_batches(const struct stats *s)
 			snprintf(g, sizeof(g), "%+.1f", gap);
 		else
 			snprintf(g, sizeof(g), "-");
-		printf("%-10s %8llu %7llu %9s %9.1f %7.3f %9s %9s\n", a->label,
+		printf("%-10s %8llu %7llu %9s %9.1f %7.3f %9s %9s\n",
+		    report_text(a->label),
 		    a->records, a->groups, z, strata_mom_mean(&a->len), cv, g,
 		    b);
 	}
@@ -369,10 +376,10 @@ stats_text(const struct stats *s)
 	if (c->nfiles == 0)
 		fputs(" -", stdout);
 	for (i = 0; i < c->nfiles; i++)
-		printf(" %s", c->files[i]);
+		printf(" %s", report_text(c->files[i]));
 	printf("\n%-22s %zu", "batches", s->nbatch);
 	if (c->fields.batch)
-		printf(" (--batch-key %s)", c->fields.batch);
+		printf(" (--batch-key %s)", report_text(c->fields.batch));
 	else if (c->go.batch_groups)
 		printf(" (--batch-groups %zu)", c->go.batch_groups);
 	putchar('\n');

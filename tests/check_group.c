@@ -418,8 +418,15 @@ START_TEST(batch_by_key)
 	ck_assert_int_eq(gt_add_parsed(&t), 0);
 	ck_assert_int_eq(boundary(&t, step_rec(1, "b")), 0);
 	ck_assert_int_eq(gt_add_parsed(&t), 0);
-	/* step 2: a new batch, even though "b" continues */
-	ck_assert_int_eq(boundary(&t, step_rec(2, "b")), GROUP_KEY);
+	/* step 2 while "b" is open: "b" would be split over two batches,
+	 * an error that names both lines */
+	ck_assert_int_eq(boundary(&t, step_rec(2, "b")), GROUP_SPLIT);
+	ck_assert_int_eq(group_split(&t.gs, t.b, &t.r, &t.keys, "f.jsonl", 4,
+	    &t.d), EXIT_DATA);
+	ck_assert_has(t.d.msg, "f.jsonl:4: group \"b\" (line 3) goes on "
+	    "here, but the batch key is \"2\" here and \"1\" at " FNAME ":3");
+	/* another group at step 2: a new batch */
+	ck_assert_int_eq(boundary(&t, step_rec(2, "c")), GROUP_KEY);
 	group_reset(&t.gs, t.b, GROUP_KEY);
 	ck_assert_uint_eq(batch_held(t.b), 0);
 	ck_assert_uint_eq(batch_ngroups(t.b), 0);
@@ -429,9 +436,9 @@ START_TEST(batch_by_key)
 	ck_assert_int_eq(gt_add_parsed(&t), 0);
 	ck_assert_uint_eq(batch_ngroups(t.b), 2);
 	/* but inside the batch a group still may not come back */
-	ck_assert_int_eq(boundary(&t, step_rec(2, "b")), 0);
+	ck_assert_int_eq(boundary(&t, step_rec(2, "c")), 0);
 	ck_assert_int_eq(gt_add_parsed(&t), 1);
-	ck_assert_has(t.d.msg, "group \"b\" reappears");
+	ck_assert_has(t.d.msg, "group \"c\" reappears");
 	gt_free(&t);
 }
 END_TEST

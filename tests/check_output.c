@@ -121,11 +121,20 @@ START_TEST(json_string_escaping)
 {
 	struct buf b = { 0 };
 	const char in[] = "a\"b\\c\n\x01\x1f\x7f/\xc3\xa9";
-	const char want[] = "\"a\\\"b\\\\c\\u000a\\u0001\\u001f\x7f/\xc3\xa9\"";
+	const char want[] = "\"a\\\"b\\\\c\\n\\u0001\\u001f\\u007f/\xc3\xa9\"";
+	/* A C1 control (U+009B, a terminal's CSI), a lone surrogate as
+	 * json_unescape() decodes "\ud800", a byte that is not UTF-8: the
+	 * string stays valid UTF-8 and reads back as it was. */
+	const char odd[] = "\xc2\x9b\xed\xa0\x80x\xff\xc3";
+	const char wodd[] = "\"\\u009b\\ud800x\\ufffd\\ufffd\"";
 
 	output_json_string(&b, in, sizeof(in) - 1);
 	ck_assert_uint_eq(b.len, sizeof(want) - 1);
 	ck_assert(memcmp(b.p, want, b.len) == 0);
+	b.len = 0;
+	output_json_string(&b, odd, sizeof(odd) - 1);
+	ck_assert_uint_eq(b.len, sizeof(wodd) - 1);
+	ck_assert(memcmp(b.p, wodd, b.len) == 0);
 	b.len = 0;
 	output_json_string(&b, "", 0);
 	ck_assert_uint_eq(b.len, 2);

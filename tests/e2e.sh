@@ -109,9 +109,14 @@ check "rejects verbatim" [ "$(cat "$tmp/rej")" = '{"prompt_id":"a","reward":"x",
 
 # Batches: --batch-key restarts normalization; token weights per batch.
 printf '{"prompt_id":"a","s":1,"reward":1,"logprobs":[-1]}\n{"prompt_id":"a","s":1,"reward":0,"logprobs":[-1]}\n{"prompt_id":"a","s":2,"reward":1,"logprobs":[-1,-1,-1]}\n{"prompt_id":"a","s":2,"reward":0,"logprobs":[-1]}\n' > "$tmp/bk.jsonl"
-"$rladv" --batch-key s "$tmp/bk.jsonl" > "$tmp/o"
+"$rladv" --batch-key s --group-size 2 "$tmp/bk.jsonl" > "$tmp/o"
 check "batch-key weight 1/2" near "$(field "$tmp/o" 1 loss_weight)" 0.5
 check "batch-key weight 1/4" near "$(field "$tmp/o" 3 loss_weight)" 0.25
+# Without --group-size, "a" going on at step 2 would be one group split
+# over two batches: an error naming both lines.
+"$rladv" --batch-key s "$tmp/bk.jsonl" > /dev/null 2>"$tmp/e"
+check "a group across a batch key change is an error" [ $? -eq 1 ]
+check "it names both lines" grep -q ':3: group "a" (line 1) goes on here.* at .*:2' "$tmp/e"
 "$rladv" "$tmp/bk.jsonl" > /dev/null 2>"$tmp/e"
 check "same group in two steps is a reappearance without --batch-key" [ $? -eq 0 ]
 

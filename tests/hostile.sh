@@ -196,22 +196,202 @@ same symlink_target keep.jsonl direct.jsonl
 # A run ended by a signal leaves nothing: rladv waits on a pipe that
 # never ends, with its temporary file open.
 mkfifo fifo
-( sleep 30 >fifo & echo $! >sleeper; ) 2>/dev/null
+sleep 30 >fifo &
+spid=$!
 "$rladv" -o sig.jsonl --on-error skip --rejects sigrej.jsonl <fifo \
     2>/dev/null &
 pid=$!
 i=0
-while [ $i -lt 50 ] && ! ls -a | grep -q '^\.sig\.jsonl\.rladv-'; do
+while [ $i -lt 100 ] && ! ls -a | grep -q '^\.sig\.jsonl\.rladv-'; do
 	sleep 0.1
 	i=$((i + 1))
 done
 kill -TERM $pid 2>/dev/null
 wait $pid
 st=$?
-kill "$(cat sleeper)" 2>/dev/null
+kill $spid 2>/dev/null
+wait $spid 2>/dev/null
 status sigterm_status 143
 absent sigterm_output sig.jsonl sigrej.jsonl
 no_temp sigterm
+
+# =====================================================================
+# (3) No wrong number with exit 0
+# =====================================================================
+# A group with rewards near 1e300 makes compute.c scale the batch by a
+# power of two; every other group's advantages must come out as they do
+# without it: each estimator whose groups are independent, under each
+# preset's group-of-one rule (verl's mean 0, deviation 1 was left scaled
+# by 2^-997).
+python3 - "$rladv" <<'EOF' >prescale.out
+import json, subprocess, sys
+rladv = sys.argv[1]
+base = [("a", 1.0), ("a", 0.0), ("a", 0.25), ("b", 5.0), ("c", -3.0),
+        ("d", 2.0), ("d", 2.0)]
+big = [("z", 1e300), ("z", -1e300), ("z", 3e299)]
+def lines(rows):
+    return "".join(json.dumps({"uid": g, "tool_calls": i % 2, "reward": r,
+                               "logprobs": [-0.5] * (1 + i % 3)}) + "\n"
+                   for i, (g, r) in enumerate(rows))
+def adv(args, rows):
+    p = subprocess.run([rladv, "--no-tokens"] + args, input=lines(rows),
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        return None
+    return [json.loads(l)["advantage"] for l in p.stdout.splitlines()]
+bad = 0
+for est in ["grpo", "drgrpo", "rloo", "san", "stratified", "opo", "loo",
+            "msgrpo"]:
+    for like in ["", "verl", "verl@0.6.0", "trl", "openrlhf", "nemo-rl",
+                 "slime", "skyrl"]:
+        for extra in [[], ["--eps-inside"], ["--std-scope", "none"]]:
+            args = ["-a", est] + (["--like", like] if like else []) + extra
+            a = adv(args, base)
+            b = adv(args, base + big)
+            if a is None or b is None:
+                continue
+            if a != b[:len(a)]:
+                bad += 1
+                print("FAIL prescale %s: %s != %s" % (" ".join(args),
+                      a, b[:len(a)]))
+print("done %d" % bad)
+EOF
+if grep -q '^done 0$' prescale.out; then ok; else
+	no prescale_groups "$(grep FAIL prescale.out | head -5)"
+fi
+# Loss weights whose sums overflow: balanced-gen on advantages near
+# 1e308 weighs as on the same advantages scaled down (it is scale-free),
+# never 0.
+printf '%s\n' \
+    '{"uid":"a","reward":1.7e308,"logprobs":[-1,-1,-1]}' \
+    '{"uid":"a","reward":-1.7e308,"logprobs":[-1,-1]}' \
+    '{"uid":"a","reward":1e307,"logprobs":[-1,-1]}' >bgen.jsonl
+printf '%s\n' \
+    '{"uid":"a","reward":1.7,"logprobs":[-1,-1,-1]}' \
+    '{"uid":"a","reward":-1.7,"logprobs":[-1,-1]}' \
+    '{"uid":"a","reward":0.1,"logprobs":[-1,-1]}' >bgen1.jsonl
+w() { python3 -c 'import json,sys; print(" ".join(str(json.loads(l)["loss_weight"]) for l in sys.stdin))'; }
+big=$("$rladv" -a drgrpo -g balanced-gen --no-tokens bgen.jsonl | w)
+small=$("$rladv" -a drgrpo -g balanced-gen --no-tokens bgen1.jsonl | w)
+if [ "$big" = "$small" ] && [ "$big" != "0 0 0" ]; then ok; else
+	no balanced_gen_overflow "weights $big, expected $small"
+fi
+# seq-sum-norm with --max-len 1e308: 1/(n L) is 2.5e-309, a double.
+run -g seq-sum-norm --max-len 1e308 --no-tokens in.jsonl
+status seq_sum_norm_big_L 0
+if [ "$(w <out)" = "2.5e-309 2.5e-309 2.5e-309 2.5e-309" ]; then ok; else
+	no seq_sum_norm_big_L "weights $(w <out)"
+fi
+# A weight past the largest double is refused, and the message says why.
+run -g seq-sum-norm --max-len 1e-320 --no-tokens in.jsonl
+status weight_overflow 1
+said weight_overflow 'in.jsonl:1: group "q0" (line 1): the loss weight overflows a double (-g seq-sum-norm)'
+# --annotate: a deviation past the largest double is null, never 0.
+printf '%s\n' '{"uid":"a","reward":1.7e308,"logprobs":[-1]}' \
+    '{"uid":"a","reward":-1.7e308,"logprobs":[-1]}' >ann.jsonl
+run --annotate --std sample --no-tokens ann.jsonl
+status annotate_inf 0
+if python3 -c 'import json,sys; r=json.loads(open(sys.argv[1]).readline())["rladv"]; sys.exit(0 if r["group_std"] is None and r["stratum_std"] is None else 1)' out; then
+	ok
+else
+	no annotate_inf "$(head -c 300 out)"
+fi
+run --annotate --no-tokens ann.jsonl
+if python3 -c 'import json,sys; r=json.loads(open(sys.argv[1]).readline())["rladv"]; sys.exit(0 if r["group_std"] == 1.7e308 else 1)' out; then
+	ok
+else
+	no annotate_big "$(head -c 300 out)"
+fi
+# --batch-key: a group whose records straddle a change of the batch key
+# is an error naming both lines, in every grouping mode.
+printf '%s\n' '{"uid":"a","step":1,"reward":1,"logprobs":[-1]}' \
+    '{"uid":"a","step":2,"reward":0,"logprobs":[-1]}' \
+    '{"uid":"a","step":2,"reward":0.5,"logprobs":[-1]}' >straddle.jsonl
+for mode in "" --unsorted; do
+	run --batch-key step $mode straddle.jsonl
+	status "straddle $mode" 1
+	said "straddle $mode" 'straddle.jsonl:2: group "a" (line 1) goes on here.* at straddle.jsonl:1'
+done
+printf '%s\n' '{"step":1,"reward":1,"logprobs":[-1]}' \
+    '{"step":2,"reward":0,"logprobs":[-1]}' >straddle_blocks.jsonl
+run --batch-key step --group-size 2 straddle_blocks.jsonl
+status straddle_blocks 1
+said straddle_blocks 'straddle_blocks.jsonl:2: group block 1 (line 1) goes on here'
+# A whole group (--group-size) may come back at the next step.
+printf '%s\n' '{"uid":"a","step":1,"reward":1,"logprobs":[-1]}' \
+    '{"uid":"a","step":1,"reward":0,"logprobs":[-1]}' \
+    '{"uid":"a","step":2,"reward":0,"logprobs":[-1]}' \
+    '{"uid":"a","step":2,"reward":1,"logprobs":[-1]}' >again.jsonl
+run --batch-key step --group-size 2 again.jsonl
+status group_again_next_step 0
+
+# =====================================================================
+# (4) Every byte written is valid JSON; every message one line
+# =====================================================================
+# valid_json NAME FILE: every line of FILE is strict UTF-8 JSON.
+valid_json() {
+	if python3 -c '
+import json, sys
+for l in open(sys.argv[1], "rb"):
+    json.loads(l.decode("utf-8"))' "$2" 2>/dev/null; then ok; else
+		no "$1" "not valid UTF-8 JSON: $(head -c 300 "$2")"
+	fi
+}
+# one_line NAME: stderr is one line without a control character (C0, DEL,
+# or the C1 CSI in UTF-8).
+one_line() {
+	if [ "$(wc -l <err | tr -d ' ')" -eq 1 ] &&
+	    ! LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" err &&
+	    ! od -An -tx1 err | grep -q 'c2 9b'; then ok; else
+		no "$1" "not one clean line: $(od -c err | head -5)"
+	fi
+}
+printf '%s\n' '{"uid":"a","tool_calls":"\ud800x","reward":1,"logprobs":[-1]}' \
+    '{"uid":"a","tool_calls":"\udfff","reward":0,"logprobs":[-1]}' >sur.jsonl
+"$rladv" --annotate -a san sur.jsonl >sur.out 2>err
+valid_json annotate_surrogate sur.out
+run --annotate -a san sur.out
+status reads_own_output 0
+# valid_doc NAME FILE: FILE is one strict UTF-8 JSON document.
+valid_doc() {
+	if python3 -c '
+import json, sys
+json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))' "$2" 2>/dev/null
+	then ok; else
+		no "$1" "not valid UTF-8 JSON: $(head -c 300 "$2")"
+	fi
+}
+"$rladv" stats --json sur.jsonl >sur.json 2>err
+valid_doc stats_json_surrogate sur.json
+"$rladv" diff --json --a "-a grpo" --b "-a san" sur.jsonl >sur.json 2>err
+valid_doc diff_json_surrogate sur.json
+# Keys with a newline, a terminal escape and a C1 CSI in messages.
+printf '%s\n' '{"uid":"a\u001b[31m\nb\u009b","reward":1,"logprobs":[-1]}' \
+    '{"uid":"c","reward":1,"logprobs":[-1]}' \
+    '{"uid":"a\u001b[31m\nb\u009b","reward":1,"logprobs":[-1]}' >esc.jsonl
+run esc.jsonl
+status key_escape 1
+one_line key_escape
+said key_escape 'group "a\\u001b\[31m\\nb\\u009b" reappears'
+# An option's value, a file name.
+run -a msgrpo --ms-weights "$(printf '1,\033[2J\nx')" in.jsonl
+status option_echo 2
+one_line option_echo
+run "$(printf 'no\nsuch\033.jsonl')"
+status file_echo 3
+one_line file_echo
+# stats' and diff's text: no control character of a key.
+printf '%s\n' '{"uid":"a","tool_calls":"x\u001b[31m\ny","reward":1,"logprobs":[-1]}' \
+    '{"uid":"a","tool_calls":"z","reward":0,"logprobs":[-1]}' >sesc.jsonl
+"$rladv" stats sesc.jsonl >stats.txt 2>err
+"$rladv" diff --a "-a grpo" --b "-a san" sesc.jsonl >>stats.txt 2>>err
+if LC_ALL=C grep -q "$(printf '\033')" stats.txt; then
+	no stats_text_escape "an escape in the text report"
+elif [ "$(grep -c '^x\\u001b\[31m\\ny ' stats.txt)" -lt 2 ]; then
+	no stats_text_escape "the stratum's label: $(grep -a '^x' stats.txt)"
+else
+	ok
+fi
 
 # =====================================================================
 # (9) A closed pipe: SIGPIPE, status 141, no message

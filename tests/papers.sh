@@ -86,12 +86,13 @@ runs "msgrpo weights all 0" 2 '--ms-weights: every weight is 0' \
 
 # Sampling is seeded by --seed, the group key and the batch key: the same
 # prompt with the same rewards at two steps (--batch-key step) draws other
-# scales and subgroups at each (G = 30 goes sampled).
+# scales and subgroups at each (G = 30 goes sampled; --group-size says
+# where one step's group ends and the next one's starts).
 awk 'BEGIN { for (s = 1; s <= 2; s++) for (i = 0; i < 30; i++)
 	printf "{\"prompt_id\":\"q\",\"step\":%d,\"reward\":%.3f,\"logprobs\":[-1]}\n", s, ((i * 37) % 30) / 30 }' \
     >"$tmp/steps.jsonl"
-"$rladv" -a msgrpo --batch-key step --no-tokens "$tmp/steps.jsonl" \
-    >"$tmp/o" 2>"$tmp/e"
+"$rladv" -a msgrpo --batch-key step --group-size 30 --no-tokens \
+    "$tmp/steps.jsonl" >"$tmp/o" 2>"$tmp/e"
 check "msgrpo sampled per step" python3 -c 'import json,sys
 a = [json.loads(l)["advantage"] for l in open(sys.argv[1])]
 sys.exit(0 if len(a) == 60 and a[:30] != a[30:] else 1)' "$tmp/o"
