@@ -207,7 +207,7 @@ while [ $i -lt 100 ] && ! ls -a | grep -q '^\.sig\.jsonl\.rladv-'; do
 	i=$((i + 1))
 done
 kill -TERM $pid 2>/dev/null
-wait $pid
+wait $pid 2>/dev/null
 st=$?
 kill $spid 2>/dev/null
 wait $spid 2>/dev/null
