@@ -26,6 +26,11 @@ MODE	 = san
 SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer \
 	   -fno-sanitize-recover=undefined
 endif
+ifeq ($(SANITIZE),thread)
+BUILD	 = build/tsan
+MODE	 = tsan
+SANFLAGS = -fsanitize=thread -fno-omit-frame-pointer
+endif
 ifeq ($(CUDA),1)
 BUILD	:= $(BUILD)/cuda
 MODE	:= $(MODE)-cuda
@@ -73,6 +78,7 @@ TESTS	 = $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/check_*.c))
 
 .PHONY: all deps deps-fuzz need-build need-test demo check test unit e2e \
 	conformance bench fuzz install emu-check gpu-check io-check uninstall \
+	tsan-check \
 	clean FORCE
 
 # The binary: ./rladv, or BIN=PATH (make check's CUDA build for the GPU
@@ -218,6 +224,18 @@ io-check: rladv
 	    for t in $(GZ_TESTS); do echo "== $$t"; $$t || exit 1; done; fi
 	@sh tests/io.sh ./rladv $(GZ_DIR)/rladv-gz
 
+# -j's threads under ThreadSanitizer: a build of its own (make
+# SANITIZE=thread), and the cases of tests/jobs.sh that take every path
+# with threads (its quick set), where a race makes the threaded runs'
+# messages and status differ from -j 1's.  .ci/run runs it; make check
+# runs jobs.sh on the plain build.
+TSAN_BIN = build/tsan/rladv
+tsan-check:
+	@$(MAKE) --no-print-directory SANITIZE=thread BIN=$(TSAN_BIN) \
+	    $(TSAN_BIN)
+	@TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
+	    sh tests/jobs.sh $(TSAN_BIN) quick
+
 # Every test, one line each; a new test script gets a line here.  Fuzzing
 # for time is not here: .ci/run does it (make fuzz-check).  What the tests
 # build, they build on every core ($(J)) unless make was given -j itself;
@@ -235,6 +253,7 @@ check test: deps
 	@sh tests/html.sh ./rladv
 	@$(MAKE) --no-print-directory $(J) io-check
 	@sh tests/shard.sh ./rladv
+	@sh tests/jobs.sh ./rladv
 	@sh tests/slurm.sh ./rladv
 	@sh tests/help_synopsis.sh ./rladv man/rladv.1
 	@sh tests/man_examples.sh ./rladv man/rladv.1

@@ -9,6 +9,7 @@
 
 #include "advantage.h"
 #include "advmath.h"
+#include "pool.h"
 
 void
 advantage_defaults(struct adv_params *p)
@@ -448,27 +449,91 @@ ms_refuse(const struct batch *b, size_t g, const struct adv_params *p,
  * Sec. 3.2.  The work is in msgrpo.c and its siblings.  sigma_S divides
  * by n - 1 with --std sample, and is sqrt(var + eps) with --eps-inside.
  */
+/*
+ * Groups g0 .. g1 - 1 of MS-GRPO, a task of the run's pool: groups are
+ * independent (a sampled group draws from its own seed), so they run on
+ * every thread, each into its own advantages.  It stops at the first
+ * group refused (fail, rc), having counted the paths of those before.
+ */
+struct ms_part {
+	struct pool_task	 task;
+	const struct batch	*b;
+	const struct ms_params	*ms;
+	double			*adv;
+	size_t			 g0, g1, fail;
+	int			 rc;
+	size_t			 exact, sampled;
+};
+
+static void
+ms_part_run(void *arg)
+{
+	struct ms_part *t = arg;
+	const struct batch *b = t->b;
+	enum ms_path path;
+	size_t g, o;
+
+	t->exact = t->sampled = 0;
+	t->rc = 0;
+	for (g = t->g0; g < t->g1; g++) {
+		o = b->goff[g];
+		t->rc = msgrpo_group(b->r + o, b->T + o, b->tie != NULL ?
+		    b->tie + o : NULL, gsize(b, g), b->ghash[g], t->ms,
+		    t->adv + o, &path);
+		if (t->rc != 0)
+			break;
+		if (path == MS_PATH_EXACT)
+			t->exact++;
+		else if (path == MS_PATH_SAMPLED)
+			t->sampled++;
+	}
+	t->fail = g;
+}
+
 static int
 adv_msgrpo(const struct batch *b, struct adv_params *p, double *adv,
     struct diag *d)
 {
-	size_t g, o;
-	enum ms_path path;
-	int rc;
+	struct pool *pool = pool_run();
+	struct ms_part one, *t;
+	size_t n, i, per;
+	int rc = 0;
 
 	msgrpo_from(&p->ms, p->eps, p->sample, p->eps_inside);
-	for (g = 0; g < b->ngroups; g++) {
-		o = b->goff[g];
-		rc = msgrpo_group(b->r + o, b->T + o, b->tie + o, gsize(b, g),
-		    b->ghash[g], &p->ms, adv + o, &path);
-		if (rc != 0)
-			return ms_refuse(b, g, p, rc, d);
-		if (path == MS_PATH_EXACT)
-			p->ms_exact++;
-		else if (path == MS_PATH_SAMPLED)
-			p->ms_sampled++;
+	/* A few parts per thread, so that costly groups even out. */
+	n = 4 * (size_t)pool_threads(pool);
+	if (n > b->ngroups)
+		n = b->ngroups;
+	if (n <= 1) {
+		n = 1;
+		t = &one;
+	} else
+		t = diag_calloc(n, sizeof(*t));
+	per = b->ngroups / n;
+	for (i = 0; i < n; i++) {
+		t[i].b = b;
+		t[i].ms = &p->ms;
+		t[i].adv = adv;
+		t[i].g0 = i * per + (i < b->ngroups % n ? i : b->ngroups % n);
+		t[i].g1 = t[i].g0 + per + (i < b->ngroups % n);
+		t[i].task.fn = ms_part_run;
+		t[i].task.arg = &t[i];
+		pool_submit(pool, &t[i].task);
 	}
-	return 0;
+	/* In group order: the counts up to the first group refused, and
+	 * its message, as one thread gives them. */
+	for (i = 0; i < n; i++) {
+		pool_wait(pool, &t[i].task);
+		if (rc != 0)
+			continue;
+		p->ms_exact += t[i].exact;
+		p->ms_sampled += t[i].sampled;
+		if (t[i].rc != 0)
+			rc = ms_refuse(b, t[i].fail, p, t[i].rc, d);
+	}
+	if (t != &one)
+		free(t);
+	return rc;
 }
 
 const struct estimator advantage_table[] = {

@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "compute.h"
 #include "output.h"
+#include "parwrite.h"
 #include "pipeline.h"
 #include "shard.h"
 
@@ -20,9 +21,11 @@ struct cctx {
 	const struct prefs	*c;
 	struct adv_params	 ap;
 	struct output		*out;
+	struct parwrite		*pw;
 	double			*adv, *w;
 	size_t			 cap;
 	struct annot		 ann;
+	const struct gbatch	*b;	/* the batch being written */
 };
 
 static void
@@ -35,14 +38,44 @@ grow(struct cctx *x, size_t n)
 	x->w = diag_realloc(x->w, x->cap * sizeof(*x->w));
 }
 
+/* The records j0 .. j1 - 1 in input order, as they came, to o: a
+ * parwrite_fn, called on several threads at once. */
+static int
+write_records(void *arg, struct output *o, size_t j0, size_t j1,
+    struct diag *d)
+{
+	const struct cctx *x = arg;
+	const struct gbatch *b = x->b;
+	struct emit em;
+	struct record tmp;
+	size_t j, k;
+
+	em.digits = x->c->digits;
+	em.tokens = x->c->tokens;
+	em.annot = NULL;
+	em.annot_len = 0;
+	for (j = j0; j < j1; j++) {
+		k = batch_order(b, j);
+		if (batch_elsewhere(b, k))
+			continue;
+		if (x->c->annotate) {
+			em.annot = x->ann.text.p + x->ann.off[k];
+			em.annot_len = x->ann.len[k];
+		}
+		if (output_record(o, batch_line(b, k, NULL),
+		    batch_rec(b, k, &tmp), batch_runs(b), x->adv[k], x->w[k],
+		    &em, d) != 0)
+			return d->status;
+	}
+	return 0;
+}
+
 static int
 on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
     struct diag *d)
 {
 	struct cctx *x = ctx;
-	struct emit em;
-	struct record tmp;
-	size_t j, k;
+	size_t k, len, bytes = 0;
 
 	/* compute --index: a batch without a record of this shard is the
 	 * business of the shards it has. */
@@ -56,25 +89,12 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 	if (x->c->annotate && annotate_batch(&x->ann, x->c, &x->ap, b, v,
 	    x->adv, d) != 0)
 		return d->status;
-	em.digits = x->c->digits;
-	em.tokens = x->c->tokens;
-	em.annot = NULL;
-	em.annot_len = 0;
-	/* In input order, as they came. */
-	for (j = 0; j < v->n; j++) {
-		k = batch_order(b, j);
-		if (batch_elsewhere(b, k))
-			continue;
-		if (x->c->annotate) {
-			em.annot = x->ann.text.p + x->ann.off[k];
-			em.annot_len = x->ann.len[k];
-		}
-		if (output_record(x->out, batch_line(b, k, NULL),
-		    batch_rec(b, k, &tmp), batch_runs(b), x->adv[k], x->w[k], &em,
-		    d) != 0)
-			return d->status;
+	for (k = 0; k < v->n; k++) {
+		batch_line(b, k, &len);
+		bytes += len;
 	}
-	return 0;
+	x->b = b;
+	return parwrite_run(x->pw, x->out, v->n, bytes, write_records, x, d);
 }
 
 static void
@@ -131,6 +151,7 @@ cmd_compute(struct run *r)
 		diag_print(&d);
 		return d.status;
 	}
+	x.pw = parwrite_new();
 	if (c->index)
 		rc = run_shard(c, &x, &st, &d);
 	else
@@ -145,6 +166,7 @@ cmd_compute(struct run *r)
 	if (c->verbose || c->skip || (c->est->kind == EST_MSGRPO &&
 	    c->ap.ms.mode == MS_AUTO && rc == 0))
 		summary(c, &st, &x.ap);
+	parwrite_free(x.pw);
 	free(x.adv);
 	free(x.w);
 	annotate_free(&x.ann);

@@ -42,9 +42,12 @@ struct input {
 	 * files' mappings stay in old[] until released. */
 	const char	*map;
 	size_t		 maplen, mapoff, released;
-	struct oldmap { const char *p; size_t len; } *old;
+	struct oldmap { const char *p; size_t len, file; } *old;
 	size_t		 nold;
 	struct reader	*rd;		/* K_READ; made at the first */
+	size_t		 readlast;	/* 1 + the last file the reader
+					   gave lines of, or 0 */
+	unsigned char	*viaread;	/* [nnames]: read by the reader */
 };
 
 enum { K_NONE, K_MAP, K_READ };
@@ -62,6 +65,7 @@ input_open(char *const *names, size_t n, size_t max_line)
 
 	in->names = n ? names : stdin_name;
 	in->nnames = n ? n : 1;
+	in->viaread = diag_calloc(in->nnames, 1);
 	in->max_line = max_line;
 	in->fd = -1;
 	in->seekend = -1;
@@ -88,6 +92,7 @@ retire_map(struct input *in)
 	in->old = diag_realloc(in->old, (in->nold + 1) * sizeof(*in->old));
 	in->old[in->nold].p = in->map;
 	in->old[in->nold].len = in->maplen;
+	in->old[in->nold].file = in->cur;
 	in->nold++;
 	in->map = NULL;
 	in->maplen = in->mapoff = 0;
@@ -204,6 +209,7 @@ open_next(struct input *in, struct diag *d)
 	if (in->rd == NULL)
 		in->rd = reader_new(in->max_line);
 	in->kind = K_READ;
+	in->viaread[in->cur] = 1;
 	return reader_start(in->rd, in->fd, !S_ISREG(st.st_mode),
 	    r == 2 && first[0] == 0x1f && first[1] == 0x8b, first, (size_t)r,
 	    d);
@@ -218,6 +224,8 @@ next_read(struct input *in, struct line *ln, struct diag *d)
 
 	if ((k = reader_next(in->rd, &ln->text, &ln->len, &why)) >= 0) {
 		ln->lineno = in->lineno += k;
+		if (k > 0)
+			in->readlast = in->cur + 1;
 		return k;
 	}
 	if (why->status == EXIT_DATA)
@@ -284,6 +292,7 @@ input_next(struct input *in, struct line *ln, struct diag *d)
 			continue;
 		}
 		ln->file = in->name;
+		ln->fileno = in->cur;
 		ln->stable = 1;
 		if (ln->len > in->max_line) {
 			diag_setl(d, EXIT_DATA, in->name, ln->lineno,
@@ -299,23 +308,33 @@ input_next(struct input *in, struct line *ln, struct diag *d)
 	}
 }
 
-void
-input_release(struct input *in, const char *keep)
+/* Unmaps the mappings of files before file. */
+static void
+unmap_before(struct input *in, size_t file)
 {
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE), upto, i;
+	size_t i, j;
 
-	/* Earlier files are wholly behind keep. */
-	for (i = 0; i < in->nold; i++)
-		munmap((void *)(uintptr_t)in->old[i].p, in->old[i].len);
-	in->nold = 0;
-	if (in->rd != NULL)
-		reader_release(in->rd, keep);
+	for (i = j = 0; i < in->nold; i++)
+		if (in->old[i].file < file)
+			munmap((void *)(uintptr_t)in->old[i].p,
+			    in->old[i].len);
+		else
+			in->old[j++] = in->old[i];
+	in->nold = j;
+}
+
+/* Lets the current mapping's pages before keep leave our resident set
+ * (keep NULL: all of those read). */
+static void
+unmap_pages(struct input *in, const char *keep)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), upto;
+
 	if (in->kind != K_MAP || in->map == NULL)
 		return;
-	/* Pages of the mapped file before the line still wanted leave our
-	 * resident set (they stay in the page cache), so memory follows
-	 * the batch: in steps of 64 KiB at least, for callers that
-	 * release line by line. */
+	/* They stay in the page cache, so memory follows the batch: in
+	 * steps of 64 KiB at least, for callers that release line by
+	 * line. */
 	if (keep == NULL)
 		keep = in->map + in->mapoff;
 	if (keep < in->map || keep > in->map + in->maplen)
@@ -326,6 +345,42 @@ input_release(struct input *in, const char *keep)
 		    upto - in->released, MADV_DONTNEED);
 		in->released = upto;
 	}
+}
+
+int
+input_ready(struct input *in)
+{
+	return in->kind != K_READ || reader_ready(in->rd);
+}
+
+void
+input_release(struct input *in, const char *keep)
+{
+	/* Earlier files are wholly behind keep. */
+	unmap_before(in, (size_t)-1);
+	if (in->rd != NULL)
+		reader_release(in->rd, keep);
+	unmap_pages(in, keep);
+}
+
+void
+input_release_at(struct input *in, const char *keep, size_t fileno)
+{
+	unmap_before(in, fileno);
+	/*
+	 * The reader's blocks hold its files' lines in order: those before
+	 * keep's block when keep is one of them, all of them when every
+	 * file it read comes before keep's, and otherwise (keep is in a
+	 * mapped file between the reader's) none can go yet.
+	 */
+	if (in->rd != NULL) {
+		if (in->viaread[fileno])
+			reader_release(in->rd, keep);
+		else if (in->readlast <= fileno)
+			reader_release(in->rd, NULL);
+	}
+	if (in->cur == fileno)
+		unmap_pages(in, keep);
 }
 
 unsigned long long
@@ -343,5 +398,6 @@ input_close(struct input *in)
 	input_release(in, NULL);
 	reader_free(in->rd);
 	free(in->old);
+	free(in->viaread);
 	free(in);
 }

@@ -18,6 +18,7 @@ struct line {
 	size_t			 len;
 	const char		*file;	/* name for messages ("<stdin>" for -) */
 	unsigned long long	 lineno; /* 1-based, per file */
+	size_t			 fileno; /* the file's index in names */
 	int			 stable; /* always 1: text stays valid until
 					    input_release() or input_close() */
 };
@@ -30,12 +31,22 @@ struct input	*input_open(char *const *names, size_t n, size_t max_line);
  * 3 for unreadable files).
  */
 int		 input_next(struct input *in, struct line *ln, struct diag *d);
+/* Whether input_next() would return without waiting for a pipe (it may
+ * still open the next file). */
+int		 input_ready(struct input *in);
 /*
  * Lets go of the lines before keep (NULL: of every line returned): a batch
  * is done.  Without it every line is kept, so a caller that reads a large
  * input line by line releases as it goes.
  */
 void		 input_release(struct input *in, const char *keep);
+/*
+ * The same for a caller that reads ahead of the lines it is done with:
+ * keep is a line of file fileno (struct line's), and every line read
+ * after it is kept too, in whatever file.
+ */
+void		 input_release_at(struct input *in, const char *keep,
+		    size_t fileno);
 /* Total bytes read from the files (compressed size for gzip). */
 unsigned long long input_bytes(struct input *in);
 void		 input_close(struct input *in);

@@ -18,18 +18,12 @@
 #include "json.h"
 
 /* Bytes that end the fast path through a string: '"', '\\', controls,
- * and bytes >= 0x80, which are checked as UTF-8. */
-static unsigned char str_stop[256];
-static int str_init;
-
-static void
-init_tables(void)
+ * and bytes >= 0x80, which are checked as UTF-8.  (A function, not a
+ * table filled at first use: threads parse at once.) */
+static inline int
+str_stop(unsigned char c)
 {
-	int c;
-
-	for (c = 0; c < 256; c++)
-		str_stop[c] = c < 0x20 || c == '"' || c == '\\' || c >= 0x80;
-	str_init = 1;
+	return c < 0x20 || c == '"' || c == '\\' || c >= 0x80;
 }
 
 static const char *
@@ -131,12 +125,10 @@ json_string(const char *p, const char *end, int *escaped,
 	size_t n;
 	int i;
 
-	if (!str_init)
-		init_tables();
 	*escaped = 0;
 	for (;;) {
 		s = plain_run(s, se);
-		while (s < se && !str_stop[*s])
+		while (s < se && !str_stop(*s))
 			s++;
 		if (s >= se)
 			return fail(e, p, JSON_E_UNTERMINATED);

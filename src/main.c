@@ -19,6 +19,7 @@
 #include "gunzip.h"
 #include "opthelp.h"
 #include "outfile.h"
+#include "pool.h"
 
 #define CMD_DEVICE	0x100u	/* pick the device before the command */
 
@@ -149,8 +150,11 @@ run_cmd(const struct cmd *c, int named, int argc, char **argv)
 	} else if (rc == 0 && (rc = options_check(&r.p, &d)) == 0 &&
 	    (rc = check_outputs(&r.p, &d)) == 0 &&
 	    (!(c->flags & CMD_DEVICE) || (rc = compute_device(&r.p, &d)) ==
-	    0))
+	    0)) {
+		pool_start(r.p.jobs);
 		rc = c->fn(&r);
+		pool_stop();
+	}
 	if (d.status != 0)
 		diag_print(&d);
 	optparse_free(&r.own);

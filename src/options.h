@@ -64,6 +64,7 @@ struct prefs {
 	int			 skip;		/* --on-error skip */
 	const char		*rejects;
 	size_t			 max_line;
+	int			 jobs;		/* -j: threads, 0 every core */
 	enum device		 device;
 	int			 verbose;
 	int			 json;		/* stats, diff: --json */

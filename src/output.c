@@ -17,6 +17,7 @@
 #include "json.h"
 #include "outfile.h"
 #include "output.h"
+#include "pool.h"
 
 #define OBUF	(1u << 20)
 #define NCACHE	4		/* numbers remembered formatted */
@@ -63,7 +64,9 @@ output_open(const char *path, int gzip, int level, struct diag *d)
 	}
 	o->cap = OBUF;
 	o->buf = diag_malloc(o->cap);
-	if (gzip && (o->gz = gzout_open(level, 0, sink, o, d)) == NULL) {
+	/* As many compressing threads as -j says. */
+	if (gzip && (o->gz = gzout_open(level, pool_threads(pool_run()), sink,
+	    o, d)) == NULL) {
 		outfile_close(o->fd, 0, d);
 		free(o->buf);
 		free(o);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ahead.h"
 #include "input.h"
 #include "outfile.h"
 #include "pipeline.h"
@@ -174,11 +175,18 @@ pipeline_run(const struct prefs *c, int need_tie, int stream,
 {
 	struct fsrc f = { 0 };
 	struct pipeline_src src = { file_next, file_release, &f };
+	struct ahead *a = NULL;
 	int rc;
 
 	f.c = c;
 	f.in = input_open(c->files, c->nfiles, c->max_line);
+	/* With threads, lines are parsed ahead on all of them. */
+	if (pool_threads(pool_run()) > 1) {
+		a = ahead_new(f.in, &c->fields, pool_run());
+		ahead_source(a, &src);
+	}
 	rc = pipeline_run_src(c, &src, need_tie, stream, fn, ctx, st, d);
+	ahead_free(a);
 	input_close(f.in);
 	return rc;
 }

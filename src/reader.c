@@ -504,6 +504,21 @@ reader_next(struct reader *r, const char **text, size_t *len,
 	}
 }
 
+int
+reader_ready(struct reader *r)
+{
+	int k;
+
+	/* What is published is whole lines. */
+	if (r->ended || r->beg < r->lim)
+		return 1;
+	pthread_mutex_lock(&r->mu);
+	k = r->done || (r->rb != NULL && (r->rb->len > r->lim ||
+	    r->rb->sealed)) || (r->rb == NULL && r->head != NULL);
+	pthread_mutex_unlock(&r->mu);
+	return k;
+}
+
 void
 reader_release(struct reader *r, const char *keep)
 {

@@ -30,6 +30,9 @@ int		 reader_start(struct reader *r, int fd, int canblock, int gzip,
  */
 int		 reader_next(struct reader *r, const char **text, size_t *len,
 		    const struct diag **why);
+/* Whether reader_next() would return at once (a line, the end or an
+ * error), not wait for the file. */
+int		 reader_ready(struct reader *r);
 /* Stops reading the file, at its end or not; its lines stay. */
 void		 reader_stop(struct reader *r);
 /* Lets go of the lines before keep; of every line returned when keep is

@@ -1,0 +1,248 @@
+/*
+ * ahead.c - parsing ahead of the pipeline on every thread.
+ *
+ * Parsing is most of rladv's time.  The lines are cut into chunks of
+ * about CHUNK_BYTES (by the calling thread, which alone reads the input),
+ * and each chunk is parsed by a task of the pool into records, their
+ * keys and mask runs, or the message of a bad line; the pipeline then
+ * takes them chunk by chunk in input order, groups and batches them as
+ * it does one line at a time.  So whatever the number of threads, every
+ * record, message and byte comes in the same order; -j 1 does not use
+ * this file at all.  NCHUNK per thread are in flight: the lines of those
+ * not yet taken stay held by the input (input_release_at).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ahead.h"
+#include "buf.h"
+#include "diag.h"
+#include "record.h"
+
+#define CHUNK_BYTES	((size_t)256 << 10)
+#define CHUNK_LINES	1024
+#define NCHUNK		3	/* per thread */
+
+/* One line of a chunk, parsed. */
+struct item {
+	struct line	 ln;
+	size_t		 koff, klen;	/* its keys in the chunk's keys */
+	size_t		 roff, rlen;	/* its runs in the chunk's runs */
+	size_t		 why;		/* 1 + its message, or 0: good */
+};
+
+struct chunk {
+	struct pool_task	 task;
+	const struct fields	*f;
+	struct item		*it;
+	struct record		*rec;	/* [cap] */
+	size_t			 n, cap, pos;	/* pos: the next taken */
+	struct buf		 keys, runs;	/* every line's */
+	struct buf		 tkeys, truns;	/* one line's, as parsed */
+	struct diag		*why;		/* messages of bad lines */
+	size_t			 nwhy, whycap;
+	int			 end;	/* after these lines: 0 more,
+					   1 the end, -1 err */
+	struct diag		 err;
+	int			 busy;	/* submitted, not yet waited */
+};
+
+struct ahead {
+	struct input		*in;
+	const struct fields	*f;
+	struct pool		*pool;
+	struct chunk		*ch;	/* a ring of nch */
+	size_t			 nch, head, nfull;
+	int			 done;	/* the input said its last */
+	size_t			 file;	/* the last line taken's */
+	const char		*text;
+};
+
+/* The task: parses every line of chunk arg. */
+static void
+parse_chunk(void *arg)
+{
+	struct chunk *c = arg;
+	struct item *it;
+	struct diag d;
+	size_t i;
+
+	c->keys.len = c->runs.len = 0;
+	c->nwhy = 0;
+	for (i = 0; i < c->n; i++) {
+		it = &c->it[i];
+		c->tkeys.len = c->truns.len = 0;
+		d.status = 0;
+		it->why = 0;
+		if (record_parse(it->ln.text, it->ln.len, c->f, &c->rec[i],
+		    &c->tkeys, &c->truns, it->ln.file, it->ln.lineno,
+		    &d) != 0) {
+			if (c->nwhy == c->whycap) {
+				c->whycap = c->whycap ? 2 * c->whycap : 4;
+				c->why = diag_realloc(c->why, c->whycap *
+				    sizeof(*c->why));
+			}
+			c->why[c->nwhy++] = d;
+			it->why = c->nwhy;
+		}
+		/* Offsets in the record are from the start of its own
+		 * keys and runs, as the pipeline hands them on. */
+		it->koff = buf_add(&c->keys, c->tkeys.p, c->tkeys.len);
+		it->klen = c->tkeys.len;
+		it->roff = buf_add(&c->runs, c->truns.p, c->truns.len);
+		it->rlen = c->truns.len;
+	}
+}
+
+/* Reads the next lines into c and queues its parse. */
+static void
+fill(struct ahead *a, struct chunk *c)
+{
+	size_t bytes = 0;
+	int k;
+
+	c->n = c->pos = 0;
+	c->end = 0;
+	while (c->n < CHUNK_LINES && bytes < CHUNK_BYTES) {
+		/* A silent writer of a pipe is not waited for while there
+		 * are lines to parse: a bad one is then reported at once. */
+		if (c->n > 0 && !input_ready(a->in))
+			break;
+		if (c->n == c->cap) {
+			c->cap = c->cap ? 2 * c->cap : 64;
+			c->it = diag_realloc(c->it, c->cap * sizeof(*c->it));
+			c->rec = diag_realloc(c->rec, c->cap *
+			    sizeof(*c->rec));
+		}
+		if ((k = input_next(a->in, &c->it[c->n].ln, &c->err)) <= 0) {
+			c->end = k < 0 ? -1 : 1;
+			a->done = 1;
+			break;
+		}
+		bytes += c->it[c->n].ln.len;
+		c->n++;
+	}
+	c->task.fn = parse_chunk;
+	c->task.arg = c;
+	c->busy = 1;
+	a->nfull++;
+	pool_submit(a->pool, &c->task);
+}
+
+struct ahead *
+ahead_new(struct input *in, const struct fields *f, struct pool *p)
+{
+	struct ahead *a = diag_calloc(1, sizeof(*a));
+	size_t i;
+
+	a->in = in;
+	a->f = f;
+	a->pool = p;
+	a->nch = NCHUNK * (size_t)pool_threads(p);
+	a->ch = diag_calloc(a->nch, sizeof(*a->ch));
+	for (i = 0; i < a->nch; i++)
+		a->ch[i].f = f;
+	return a;
+}
+
+void
+ahead_free(struct ahead *a)
+{
+	struct chunk *c;
+	size_t i;
+
+	if (a == NULL)
+		return;
+	for (i = 0; i < a->nch; i++) {
+		c = &a->ch[i];
+		if (c->busy)
+			pool_wait(a->pool, &c->task);
+		free(c->it);
+		free(c->rec);
+		free(c->why);
+		buf_free(&c->keys);
+		buf_free(&c->runs);
+		buf_free(&c->tkeys);
+		buf_free(&c->truns);
+	}
+	free(a->ch);
+	free(a);
+}
+
+/* Keeps every chunk but the one being taken reading ahead, as far as
+ * the input has lines without waiting (it is waited for when none is
+ * left to take). */
+static void
+top_up(struct ahead *a)
+{
+	while (!a->done && a->nfull < a->nch && (a->nfull == 0 ||
+	    input_ready(a->in)))
+		fill(a, &a->ch[(a->head + a->nfull) % a->nch]);
+}
+
+static int
+ahead_next(void *ctx, struct pipeline_item *pi, struct record *r,
+    struct buf *keys, struct buf *runs, struct diag *why, struct diag *d)
+{
+	struct ahead *a = ctx;
+	struct chunk *c;
+	struct item *it;
+
+	for (;;) {
+		top_up(a);
+		if (a->nfull == 0)
+			return 0;	/* (the last chunk said why) */
+		c = &a->ch[a->head];
+		if (c->busy) {
+			pool_wait(a->pool, &c->task);
+			c->busy = 0;
+		}
+		if (c->pos < c->n)
+			break;
+		/* The chunk is used up: it ends the input, or is read
+		 * again with the next lines. */
+		if (c->end != 0) {
+			if (c->end < 0)
+				*d = c->err;
+			return c->end < 0 ? -1 : 0;
+		}
+		a->head = (a->head + 1) % a->nch;
+		a->nfull--;
+	}
+	it = &c->it[c->pos++];
+	pi->text = it->ln.text;
+	pi->len = it->ln.len;
+	pi->stable = it->ln.stable;
+	pi->file = it->ln.file;
+	pi->lineno = it->ln.lineno;
+	a->file = it->ln.fileno;
+	a->text = it->ln.text;
+	*r = c->rec[c->pos - 1];
+	buf_add(keys, c->keys.p + it->koff, it->klen);
+	buf_add(runs, c->runs.p + it->roff, it->rlen);
+	if (it->why) {
+		*why = c->why[it->why - 1];
+		return 2;
+	}
+	return 1;
+}
+
+/* The pipeline lets go of the lines before keep, the line it took last
+ * (or, NULL, of all it took). */
+static void
+ahead_release(void *ctx, const char *keep)
+{
+	struct ahead *a = ctx;
+
+	if (a->text == NULL)
+		return;
+	input_release_at(a->in, keep != NULL ? keep : a->text, a->file);
+}
+
+void
+ahead_source(struct ahead *a, struct pipeline_src *src)
+{
+	src->next = ahead_next;
+	src->release = ahead_release;
+	src->ctx = a;
+}
