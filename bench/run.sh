@@ -1,172 +1,369 @@
 #!/bin/sh
-# run.sh - make bench: builds its inputs, then measures rladv against the
-# baselines in one run and prints ratios.  Sizes: BENCH_MB (default 200),
-# PY_MB (the Python baseline's input, default 20), TOKENS (default 2000);
-# BENCH_REPS (default 5): rounds of the paired rows.  Times are wall
-# seconds on this machine, memory the command's own peak (bench/measure.c);
-# nothing here asserts a time.
+# run.sh - make bench: builds its inputs, checks that the Python baselines
+# compute rladv's numbers, times rladv against itself and its baselines,
+# and prints each goal of the performance work with its ratio, all from
+# this one run.  Nothing here asserts a time: a goal not met is printed
+# "NOT MET" and the run still succeeds.
+#
+# How it measures: the commands that a ratio compares run in the same
+# rounds, one after another, the order reversed every other round, so that
+# each round sees the machine as it is then (it is shared).  A row is the
+# median of its rounds' wall seconds; a ratio, the median of the rounds'
+# ratios.  Peak RSS is the command's own (wait4 of the child,
+# bench/measure.c), the largest of its rounds; CPU the median user + system
+# seconds, so CPU over wall says how many cores a run kept busy.  Output
+# goes to /dev/null.
+#
+# Sizes: BENCH_MB (default 200; records of TOKENS log-probs, default
+# 2000), SMALL_MB (the 20- and 1000-token inputs, default 100), PY_MB (the
+# Python baselines' inputs, default 20); BENCH_REPS rounds (default 7).
+# As root it installs Debian's python3-ujson and python3-numpy for
+# /usr/bin/python3 when missing; without them those rows say SKIP, as the
+# orjson rows do where no python3 has orjson and numpy.
 set -e
 cd "$(dirname "$0")/.."
 MB=${BENCH_MB:-200}
 PY_MB=${PY_MB:-20}
 TOKENS=${TOKENS:-2000}
-REPS=${BENCH_REPS:-5}
+REPS=${BENCH_REPS:-7}
+SMALL_MB=${SMALL_MB:-100}
+N=$(nproc)
 D=bench/data
 mkdir -p $D
 cc -std=c11 -O2 -o bench/gen bench/gen.c -lm
 cc -std=c11 -O2 -o bench/measure bench/measure.c
+cc -std=c11 -O2 -pthread -o bench/spin bench/spin.c
+cc -O2 -o bench/cjson_parse bench/cjson_parse.c \
+    $(pkg-config --cflags --libs libcjson)
 # rladv with each gzip library: zlib alone always, ISA-L where libisal is.
 ZBIN=build/zlib/rladv-bench IBIN=build/isal/rladv-bench
 make -s ISAL=0 BIN=$ZBIN $ZBIN
 if pkg-config --exists libisal; then make -s ISAL=1 BIN=$IBIN $IBIN; else IBIN=; fi
-cc -O2 -o bench/cjson_parse bench/cjson_parse.c \
-    $(pkg-config --cflags --libs libcjson)
-[ -s $D/main-$MB.jsonl ] || bench/gen --bytes ${MB}000000 --tokens $TOKENS \
-    --seed 1 > $D/main-$MB.jsonl
-[ -s $D/main-$MB.jsonl.gz ] || gzip -1 -c $D/main-$MB.jsonl > $D/main-$MB.jsonl.gz
-[ -s $D/py-$PY_MB.jsonl ] || bench/gen --bytes ${PY_MB}000000 --tokens $TOKENS \
-    --seed 2 > $D/py-$PY_MB.jsonl
-[ -s $D/ms64.jsonl ] || bench/gen --bytes 20000000 --tokens 64 --group 64 \
-    --rewards binary --seed 3 > $D/ms64.jsonl
-[ -s $D/ms16c.jsonl ] || bench/gen --bytes 4000000 --tokens 64 --group 16 \
-    --rewards continuous --seed 4 > $D/ms16c.jsonl
-[ -s $D/ms64c.jsonl ] || bench/gen --bytes 4000000 --tokens 64 --group 64 \
-    --rewards continuous --seed 5 > $D/ms64c.jsonl
 
-M=$D/main-$MB.jsonl
-bytes=$(wc -c < $M)
-recs=$(wc -l < $M)
-pybytes=$(wc -c < $D/py-$PY_MB.jsonl)
-pyrecs=$(wc -l < $D/py-$PY_MB.jsonl)
-echo "machine: $(nproc) cores, $(uname -m); input: $bytes bytes, $recs records" \
-    "of ~$TOKENS log-probs (one batch)"
-printf '%-34s %9s %10s %9s\n' "what" "MB/s" "records/s" "RSS MB"
-
-# row NAME BYTES RECORDS IN CMD...: measures, prints, and leaves the
-# seconds in $secs and the peak RSS (KB) in $rss.
-row() {
-	name=$1 b=$2 n=$3 in=$4
-	shift 4
-	set -- $(bench/measure "$in" - "$@")
-	secs=$1 rss=$2
-	[ "$3" -eq 0 ] || { echo "$name: exit $3"; exit 1; }
-	awk -v n="$name" -v b="$b" -v r="$n" -v s="$secs" -v m="$rss" \
-	    'BEGIN { printf "%-34s %9.1f %10.0f %9.1f\n", n, b/s/1e6, r/s, m/1024 }'
+# gen NAME ARGS...: $D/NAME.jsonl, made once (the name says the sizes).
+gen() {
+	f=$D/$1.jsonl
+	shift
+	[ -s $f ] || { bench/gen "$@" > $f.tmp && mv $f.tmp $f; }
 }
-row "cat" $bytes $recs $M cat;				t_cat=$secs
-row "gzip -dc" $bytes $recs $M.gz gzip -dc;		t_gz=$secs
-row "cJSON parse only" $bytes $recs $M bench/cjson_parse; t_cj=$secs
-row "python3 json+GRPO (${PY_MB} MB)" $pybytes $pyrecs $D/py-$PY_MB.jsonl \
-    python3 bench/baseline.py;				t_py=$secs
-row "rladv -a grpo" $bytes $recs - ./rladv $M;	t_r=$secs; rss_r=$rss
-row "rladv -a grpo (py input)" $pybytes $pyrecs - ./rladv $D/py-$PY_MB.jsonl; t_rpy=$secs
-row "rladv --no-tokens" $bytes $recs - ./rladv --no-tokens $M
-row "rladv -a stratified -g balanced" $bytes $recs - ./rladv -a stratified \
-    -g balanced $M
-row "rladv -a msgrpo" $bytes $recs - ./rladv -a msgrpo $M
-row "rladv --scope group" $bytes $recs - ./rladv --scope group $M; rss_g=$rss
-row "rladv -z (gzip output)" $bytes $recs - ./rladv -z $M
+M=$D/main-$MB-t$TOKENS.jsonl
+gen main-$MB-t$TOKENS --bytes ${MB}000000 --tokens $TOKENS --seed 1
+[ -s $M.gz ] || { gzip -1 -c $M > $M.tmp && mv $M.tmp $M.gz; }
+T20=$D/t20-$SMALL_MB.jsonl T1K=$D/t1000-$SMALL_MB.jsonl
+gen t20-$SMALL_MB --bytes ${SMALL_MB}000000 --tokens 20 --seed 6
+gen t1000-$SMALL_MB --bytes ${SMALL_MB}000000 --tokens 1000 --seed 7
+PY=$D/py-$PY_MB-t$TOKENS.jsonl PYS=$D/pys-$PY_MB.jsonl
+gen py-$PY_MB-t$TOKENS --bytes ${PY_MB}000000 --tokens $TOKENS --seed 2
+gen pys-$PY_MB --bytes ${PY_MB}000000 --tokens 20 --seed 8
+# The agreement check's inputs: the first MB of the Python inputs (the
+# same seed makes the same records) and rewards of every kind.
+gen agree-t$TOKENS --bytes 1000000 --tokens $TOKENS --seed 2
+gen agree-2 --bytes 300000 --tokens 20 --seed 8
+gen agree-3 --bytes 300000 --tokens 50 --rewards continuous --seed 9
+gen agree-4 --bytes 300000 --tokens 50 --rewards passrate --group 5 --seed 10
+gen ms64 --bytes 20000000 --tokens 64 --group 64 --rewards binary --seed 3
+gen ms16c --bytes 4000000 --tokens 64 --group 16 --rewards continuous --seed 4
+gen ms64c --bytes 4000000 --tokens 64 --group 64 --rewards continuous --seed 5
 
+# The strongest Python a user would write: ujson and numpy, Debian's, for
+# /usr/bin/python3; orjson where an interpreter has it beside numpy.
+if ! /usr/bin/python3 -c 'import ujson, numpy' 2>/dev/null &&
+    [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+	echo "bench: installing python3-ujson python3-numpy" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get install -y -q python3-ujson python3-numpy >/dev/null 2>&1 ||
+	    { apt-get update -q >/dev/null 2>&1 &&
+	    apt-get install -y -q python3-ujson python3-numpy >/dev/null 2>&1; } ||
+	    echo "bench: could not install python3-ujson python3-numpy" >&2
+fi
+PYNP= PYOR=
+/usr/bin/python3 -c 'import ujson, numpy' 2>/dev/null && PYNP=/usr/bin/python3
+for p in /usr/bin/python3 python3; do
+	if $p -c 'import orjson, numpy' 2>/dev/null; then PYOR=$p; break; fi
+done
 
-# paired NAME CMD [NAME CMD]...: runs the commands (each a line for sh -c)
-# in turn, REPS rounds, so that each round sees the machine as it is
-# then; prints a row for each (its median seconds, its largest peak), and
-# leaves every run in $D/paired: round, index (1, 2...), seconds, RSS KB.
+echo "machine: $N cores, $(uname -m), $(uptime | sed 's/.*load/load/')"
+echo "main input: $(wc -c < $M) bytes, $(wc -l < $M) records of ~$TOKENS" \
+    "log-probs, one batch; output to /dev/null"
+echo "how: the commands of a block run in turn in $REPS rounds, the order" \
+    "reversed every other round; a row is the median of its rounds, a" \
+    "ratio the median of the rounds' ratios; RSS the command's own peak" \
+    "(wait4), the largest of its rounds; CPU user + system seconds"
+
+# agree NAME CMD...: CMD, reading a record per line on standard input,
+# writes rladv's numbers on every check input (rladv diff --outputs with
+# --tol 1e-12 --atol 1e-12 against rladv --digits 17), or the bench stops.
+agree() {
+	name=$1
+	shift
+	recs=0
+	for f in $D/agree-t$TOKENS.jsonl $D/agree-2.jsonl $D/agree-3.jsonl \
+	    $D/agree-4.jsonl; do
+		./rladv --digits 17 $f > $D/agree-r.out
+		"$@" < $f > $D/agree-p.out
+		if ! ./rladv diff --outputs --tol 1e-12 --atol 1e-12 $D/agree-r.out \
+		    $D/agree-p.out > $D/agree.txt; then
+			echo "bench: $name does not compute rladv's numbers on $f:"
+			head -5 $D/agree.txt
+			exit 1
+		fi
+		recs=$((recs + $(wc -l < $f)))
+	done
+	echo "  $name: rladv's numbers on $recs records (4 inputs; rladv diff" \
+	    "--outputs --tol 1e-12 --atol 1e-12 against rladv --digits 17)"
+}
+echo
+echo "the baselines compute what rladv -a grpo -g token does:"
+agree "python3 json" python3 bench/baseline.py
+if [ -n "$PYNP" ]; then
+	agree "python3 ujson+numpy" $PYNP bench/baseline_np.py
+else
+	echo "  SKIP python3 ujson+numpy: /usr/bin/python3 lacks ujson or numpy" \
+	    "(make bench as root installs python3-ujson, python3-numpy)"
+fi
+if [ -n "$PYOR" ]; then
+	agree "python3 orjson+numpy" $PYOR bench/baseline_np.py --orjson
+else
+	echo "  SKIP python3 orjson+numpy: no python3 here has orjson and numpy"
+fi
+
+MEDIAN='function median(a, n,  i, k, v) {
+	for (i = 2; i <= n; i++) { v = a[i]
+	    for (k = i - 1; k >= 1 && a[k] > v; k--) a[k + 1] = a[k]
+	    a[k + 1] = v }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }'
+
+# paired TITLE NAME FILE CMD [NAME FILE CMD]...: runs the commands (each a
+# line for sh -c, its standard error shown only if it fails) in the same
+# REPS rounds; prints TITLE and a row for each:
+# median seconds, MB/s and records/s of FILE ("-": no rate), largest
+# peak RSS, median CPU seconds.  Every run stays in $D/runs (round, index,
+# seconds, RSS KB, CPU seconds) for ratio.
 paired() {
-	: > $D/paired
+	echo
+	echo "$1"
+	shift
+	: > $D/runs
 	: > $D/names
+	n=0
+	while [ $# -gt 0 ]; do
+		n=$((n + 1))
+		if [ "$2" = - ]; then
+			echo "0 0 $1" >> $D/names
+		else
+			echo "$(wc -c < $2) $(wc -l < $2) $1" >> $D/names
+		fi
+		eval "cmd_$n=\$3"
+		shift 3
+	done
 	k=0
 	while [ $k -lt $REPS ]; do
-		j=0 odd=1
-		for a in "$@"; do
-			if [ $odd = 1 ]; then
-				odd=0
-				[ $k -eq 0 ] && echo "$a" >> $D/names
-				continue
-			fi
-			odd=1 j=$((j + 1))
-			m=$(bench/measure - - sh -c "$a")
-			[ "${m##* }" -eq 0 ] || { echo "$a: exit ${m##* }"; exit 1; }
-			echo "$k $j ${m% *}" >> $D/paired
+		i=1
+		while [ $i -le $n ]; do
+			j=$i
+			[ $((k % 2)) -eq 1 ] && j=$((n + 1 - i))
+			eval "c=\$cmd_$j"
+			set -- $(bench/measure - - sh -c "$c" 2>$D/err)
+			[ "$4" -eq 0 ] || { echo "bench: $c: exit $4"
+			    cat $D/err; exit 1; }
+			echo "$k $j $1 $2 $3" >> $D/runs
+			i=$((i + 1))
 		done
 		k=$((k + 1))
 	done
-	awk -v b=$bytes -v r=$recs 'function median(a, n,  i, k, v) {
-		for (i = 2; i <= n; i++) { v = a[i]
-		    for (k = i - 1; k >= 1 && a[k] > v; k--) a[k + 1] = a[k]
-		    a[k + 1] = v }
-		return a[int((n + 1) / 2)] }
-	    FNR == NR { name[++nn] = $0; next }
-	    { t[$2, ++c[$2]] = $3; if ($4 > x[$2]) x[$2] = $4 }
+	awk "$MEDIAN"'
+	    FILENAME ~ /names$/ { b[++nn] = $1; r[nn] = $2
+		sub(/^[^ ]* [^ ]* /, ""); name[nn] = $0; next }
+	    { t[$2, ++c[$2]] = $3; u[$2, c[$2]] = $5
+		if ($4 > x[$2]) x[$2] = $4 }
 	    END { for (j = 1; j <= nn; j++) {
-		for (i = 1; i <= c[j]; i++) v[i] = t[j, i]
+		for (i = 1; i <= c[j]; i++) { v[i] = t[j, i]; w[i] = u[j, i] }
 		s = median(v, c[j])
-		printf "%-34s %9.1f %10.0f %9.1f\n", name[j], b/s/1e6, r/s,
-		    x[j]/1024 } }' $D/names $D/paired
+		printf "  %-38s %7.3f %8s %9s %8.1f %6.2f\n", name[j], s,
+		    b[j] ? sprintf("%.1f", b[j] / s / 1e6) : "-",
+		    b[j] ? sprintf("%.0f", r[j] / s) : "-", x[j] / 1024,
+		    median(w, c[j]) } }' $D/names $D/runs
 }
-# ratio A B: the median over the rounds of paired run A's seconds over
-# run B's, so how many times faster B is.
+# ratio A B: the median over the rounds of row B's speed over row A's (in
+# MB/s where both have a FILE, else in runs per second).
 ratio() {
-	awk -v a=$1 -v b=$2 '$2 == a { ta[$1] = $3 } $2 == b { tb[$1] = $3 }
-	    END { for (k in ta) r[++m] = ta[k] / tb[k]
-		for (i = 2; i <= m; i++) { v = r[i]
-		    for (k = i - 1; k >= 1 && r[k] > v; k--) r[k + 1] = r[k]
-		    r[k + 1] = v }
-		print r[int((m + 1) / 2)] }' $D/paired
+	awk "$MEDIAN"' FILENAME ~ /names$/ { b[++nn] = $1 ? $1 : 1; next }
+	    $2 == A { ta[$1] = $3 } $2 == B { tb[$1] = $3 }
+	    END { for (k in ta) q[++m] = (b[B] / tb[k]) / (b[A] / ta[k])
+		print median(q, m) }' A=$1 B=$2 $D/names $D/runs
 }
-
+# field ROW COLUMN: row ROW's largest (2: RSS KB) or median (3: CPU
+# seconds, 1: wall seconds) over the rounds.
+field() {
+	awk "$MEDIAN"' $2 == R { if (C == 2) { if ($4 > x) x = $4 }
+		else v[++m] = C == 1 ? $3 : $5 }
+	    END { print C == 2 ? x : median(v, m) }' R=$1 C=$2 $D/runs
+}
 echo
-echo "input (paired, median of $REPS rounds):"
-paired "rladv, file mapped" "./rladv $M >/dev/null" \
-    "rladv, cat file | rladv" "cat $M | ./rladv >/dev/null"
-r_pipe=$(ratio 1 2)
-if [ -n "$IBIN" ]; then
-	paired "gzip -dc" "gzip -dc <$M.gz >/dev/null" \
-	    "rladv, gzip input (ISA-L)" "$IBIN $M.gz >/dev/null" \
-	    "rladv, gzip input (zlib alone)" "$ZBIN $M.gz >/dev/null"
-	r_isal=$(ratio 1 2) r_zlib=$(ratio 1 3)
-else
-	paired "gzip -dc" "gzip -dc <$M.gz >/dev/null" \
-	    "rladv, gzip input (zlib alone)" "$ZBIN $M.gz >/dev/null"
-	r_zlib=$(ratio 1 2) r_isal=
-fi
+printf '  %-38s %7s %8s %9s %8s %6s\n' "what" "s" "MB/s" "records/s" \
+    "RSS MB" "CPU s"
 
-echo
-echo "ratios (goal in brackets):"
-awk -v a=$t_cj -v b=$t_r 'BEGIN { printf "  rladv vs cJSON parse-only:    %5.1fx  [>= 4]\n", a/b }'
-awk -v a=$t_py -v b=$t_rpy 'BEGIN { printf "  rladv vs Python script:       %5.1fx  [>= 30]\n", a/b }'
-awk -v r=$r_pipe 'BEGIN { printf "  pipe input vs file mapped:    %5.2fx  [>= 0.9]\n", r }'
-if [ -n "$r_isal" ]; then
-	awk -v r=$r_isal 'BEGIN { printf "  gzip input vs gzip -dc alone, ISA-L: %5.2fx  [>= 2]\n", r }'
-else
-	echo "  gzip input vs gzip -dc alone, ISA-L: not measured (libisal is not installed: make deps)"
-fi
-awk -v r=$r_zlib 'BEGIN { printf "  gzip input vs gzip -dc alone, zlib:  %5.2fx  [>= 1.2]\n", r }'
-awk -v m=$rss_r -v b=$bytes 'BEGIN { printf "  peak RSS / batch text:        %5.2f   [<= 2]\n", m*1024/b }'
-big=$(awk '{ n = length($0) + 1; g[$0 ~ /"prompt_id"/ ? substr($0, 1, 40) : NR] += n }
-    END { for (k in g) if (g[k] > m) m = g[k]; print m }' $M)
-# The fixed cost of the process (libraries, 4 MB line and 1 MB output
-# buffers) is measured on a one-record input and taken off.
-head -1 $M > $D/one.jsonl
-set -- $(bench/measure - - ./rladv $D/one.jsonl); rss0=$2
-awk -v m=$rss_g -v z=$rss0 -v b=$big 'BEGIN { printf "  --scope group (RSS - %.1f MB fixed) / largest group (%.0f KB): %5.2f  [<= 2]\n", z/1024, b/1024, (m-z)*1024/b }'
+paired "threads: -j 1 against -j $N (every core) on the main input; bench/spin: what $N threads of plain arithmetic got in the same rounds" \
+    "rladv -j 1" $M "./rladv -j 1 $M" \
+    "rladv -j $N" $M "./rladv -j $N $M" \
+    "bench/spin 1 (one thread)" - "bench/spin 1" \
+    "bench/spin $N ($N threads, same work)" - "bench/spin $N"
+r_jobs=$(ratio 1 2) r_spin=$(ratio 3 4)
+c_jobs=$(awk -v a=$(field 2 3) -v b=$(field 1 3) 'BEGIN { print a / b }')
+busy_jobs=$(awk -v a=$(field 2 3) -v b=$(field 2 1) 'BEGIN { print a / b }')
+rss_main=$(field 2 2)
 
-echo
-echo "MS-GRPO (issue 3):"
-n64=$(wc -l < $D/ms64.jsonl)
-row "rladv -a grpo, binary G=64" $(wc -c < $D/ms64.jsonl) $n64 - ./rladv $D/ms64.jsonl; t_g=$secs
-row "rladv -a msgrpo exact, binary G=64" $(wc -c < $D/ms64.jsonl) $n64 - ./rladv \
-    -a msgrpo --ms-mode exact $D/ms64.jsonl; t_m=$secs
-awk -v a=$t_m -v b=$t_g 'BEGIN { printf "  exact binary G=64 vs grpo:    %5.2fx  [<= 5]\n", a/b }'
+paired "MS-GRPO exact (continuous rewards, groups of 16, $(wc -l < $D/ms16c.jsonl) records): -j 1 against -j $N" \
+    "rladv -a msgrpo --ms-mode exact -j 1" $D/ms16c.jsonl \
+    "./rladv -a msgrpo --ms-mode exact -j 1 $D/ms16c.jsonl" \
+    "rladv -a msgrpo --ms-mode exact -j $N" $D/ms16c.jsonl \
+    "./rladv -a msgrpo --ms-mode exact -j $N $D/ms16c.jsonl" \
+    "bench/spin 1" - "bench/spin 1" \
+    "bench/spin $N" - "bench/spin $N"
+r_ms=$(ratio 1 2) r_msspin=$(ratio 3 4)
+busy_ms=$(awk -v a=$(field 2 3) -v b=$(field 2 1) 'BEGIN { print a / b }')
 g16=$(( $(wc -l < $D/ms16c.jsonl) / 16 ))
-row "rladv -a msgrpo exact, cont. G=16" $(wc -c < $D/ms16c.jsonl) $((g16 * 16)) - ./rladv \
-    -a msgrpo --ms-mode exact $D/ms16c.jsonl
-awk -v s=$secs -v g=$g16 'BEGIN { printf "  exact continuous G=16:        %6.2f ms per group (%d groups, I/O included)\n", s*1000/g, g }'
-row "rladv -a msgrpo sampled, cont. G=16" $(wc -c < $D/ms16c.jsonl) $((g16 * 16)) - ./rladv \
-    -a msgrpo --ms-mode sampled $D/ms16c.jsonl
-awk -v s=$secs -v g=$g16 'BEGIN { printf "  sampled M=4 K=8, G=16:        %6.2f ms per group\n", s*1000/g }'
+ms_group=$(awk -v s=$(field 2 1) -v g=$g16 'BEGIN { print s * 1000 / g }')
+
+paired "record size: $SMALL_MB MB of 1000-token and of 20-token records, each one batch:" \
+    "rladv, 1000-token records" $T1K "./rladv $T1K" \
+    "rladv, 20-token records" $T20 "./rladv $T20" \
+    "rladv -j 1, 1000-token records" $T1K "./rladv -j 1 $T1K" \
+    "rladv -j 1, 20-token records" $T20 "./rladv -j 1 $T20"
+r_small=$(ratio 1 2) r_small1=$(ratio 3 4)
+rss_1k=$(field 1 2) rss_20=$(field 2 2)
+
+set -- "rladv, file mapped" $M "./rladv $M" \
+    "cat file | rladv" $M "cat $M | ./rladv" \
+    "rladv -j 1, file mapped" $M "./rladv -j 1 $M" \
+    "cat file | rladv -j 1" $M "cat $M | ./rladv -j 1" \
+    "gzip -dc" $M "gzip -dc < $M.gz" \
+    "rladv, gzip input (zlib alone)" $M "$ZBIN $M.gz"
+[ -n "$IBIN" ] && set -- "$@" "rladv, gzip input (ISA-L)" $M "$IBIN $M.gz"
+paired "input: the main input mapped, piped, and gzip'd (MB/s of the text):" "$@"
+r_pipe=$(ratio 1 2) r_pipe1=$(ratio 3 4) r_zlib=$(ratio 5 6) r_isal=
+cpu_map=$(field 1 3) cpu_pipe=$(field 2 3)
+[ -n "$IBIN" ] && r_isal=$(ratio 5 7)
+
+paired "parsing: a cJSON tree per line (parse only, nothing written) on the main input:" \
+    "cat" $M "cat $M" \
+    "cJSON parse only" $M "bench/cjson_parse < $M" \
+    "rladv -a grpo" $M "./rladv $M"
+r_cjson=$(ratio 2 3)
+
+# The Python rows: each script and rladv on the same input, in the same
+# rounds; SKIP where the interpreter lacks the modules.
+set -- "python3 json (stdlib), typical" $PY "python3 bench/baseline.py < $PY"
+i_np= i_or= i_nps= i_ors=
+if [ -n "$PYNP" ]; then
+	set -- "$@" "python3 ujson+numpy, typical" $PY \
+	    "$PYNP bench/baseline_np.py < $PY"
+	i_np=$(( $# / 3 ))
+fi
+if [ -n "$PYOR" ]; then
+	set -- "$@" "python3 orjson+numpy, typical" $PY \
+	    "$PYOR bench/baseline_np.py --orjson < $PY"
+	i_or=$(( $# / 3 ))
+fi
+set -- "$@" "rladv, typical" $PY "./rladv $PY"
+i_r=$(( $# / 3 ))
+if [ -n "$PYNP" ]; then
+	set -- "$@" "python3 ujson+numpy, 20 tokens" $PYS \
+	    "$PYNP bench/baseline_np.py < $PYS"
+	i_nps=$(( $# / 3 ))
+fi
+if [ -n "$PYOR" ]; then
+	set -- "$@" "python3 orjson+numpy, 20 tokens" $PYS \
+	    "$PYOR bench/baseline_np.py --orjson < $PYS"
+	i_ors=$(( $# / 3 ))
+fi
+set -- "$@" "rladv, 20 tokens" $PYS "./rladv $PYS"
+i_rs=$(( $# / 3 ))
+paired "Python: $PY_MB MB of typical ($TOKENS-token) records and of 20-token records:" "$@"
+r_py=$(ratio 1 $i_r)
+r_np= r_or= r_nps= r_ors=
+[ -n "$i_np" ] && r_np=$(ratio $i_np $i_r) r_nps=$(ratio $i_nps $i_rs)
+[ -n "$i_or" ] && r_or=$(ratio $i_or $i_r) r_ors=$(ratio $i_ors $i_rs)
+
+head -1 $M > $D/one.jsonl
+paired "other modes, the main input:" \
+    "rladv --no-tokens" $M "./rladv --no-tokens $M" \
+    "rladv -a stratified -g balanced" $M "./rladv -a stratified -g balanced $M" \
+    "rladv -a msgrpo" $M "./rladv -a msgrpo $M" \
+    "rladv --scope group" $M "./rladv --scope group $M" \
+    "rladv -z (gzip output)" $M "./rladv -z $M" \
+    "rladv, one record (the fixed cost)" - "./rladv $D/one.jsonl" \
+    "rladv --scope group, 20-token records" $T20 "./rladv --scope group $T20"
+rss_g=$(field 4 2) rss0=$(field 6 2) rss_g20=$(field 7 2)
+# The largest group of the main input (its records are in groups).
+big=$(awk -F'"prompt_id": "' '{ split($2, k, "\""); g[k[1]] += length($0) + 1 }
+    END { for (i in g) if (g[i] > m) m = g[i]; print m }' $M)
+
+paired "MS-GRPO (issue 3), groups of 64 and 16:" \
+    "rladv -a grpo, binary G=64" $D/ms64.jsonl "./rladv $D/ms64.jsonl" \
+    "rladv -a msgrpo exact, binary G=64" $D/ms64.jsonl \
+    "./rladv -a msgrpo --ms-mode exact $D/ms64.jsonl" \
+    "rladv -a msgrpo sampled, cont. G=16" $D/ms16c.jsonl \
+    "./rladv -a msgrpo --ms-mode sampled $D/ms16c.jsonl" \
+    "rladv -a msgrpo sampled, cont. G=64" $D/ms64c.jsonl \
+    "./rladv -a msgrpo --ms-mode sampled $D/ms64c.jsonl"
+r_ms64=$(ratio 2 1)
 g64=$(( $(wc -l < $D/ms64c.jsonl) / 64 ))
-row "rladv -a msgrpo sampled, cont. G=64" $(wc -c < $D/ms64c.jsonl) $((g64 * 64)) - ./rladv \
-    -a msgrpo --ms-mode sampled $D/ms64c.jsonl
-awk -v s=$secs -v g=$g64 'BEGIN { printf "  sampled M=4 K=8, G=64:        %6.2f ms per group\n", s*1000/g }'
-sh bench/shard.sh
+ms_s16=$(awk -v s=$(field 3 1) -v g=$g16 'BEGIN { print s * 1000 / g }')
+ms_s64=$(awk -v s=$(field 4 1) -v g=$g64 'BEGIN { print s * 1000 / g }')
+
+# goal WHAT VALUE OP BOUND [NOTE]: a line of the summary.
+goal() {
+	awk -v w="$1" -v v="$2" -v op="$3" -v b="$4" -v note="$5" 'BEGIN {
+	    ok = op == ">=" ? v >= b : v <= b
+	    printf "  %-44s %6.2f  [%s %-4s] %-7s %s\n", w, v, op, b,
+		ok ? "met" : "NOT MET", note }'
+}
+skip() {
+	printf "  %-44s %6s  [%s %-4s] %s\n" "$1" - "$2" "$3" "SKIP ($4)"
+}
+# x A B: A / B, for the notes.
+x() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+echo
+echo "goals (ratios from the rounds above; goal in brackets):"
+goal "-j $N vs -j 1, plain file (speed)" $r_jobs ">=" 1.7 \
+    "$N threads of arithmetic got $(x $r_spin 1)x; -j $N kept $(x $busy_jobs 1) cores busy, used $(x $c_jobs 1)x the CPU of -j 1"
+awk -v r=$r_ms -v s=$r_msspin -v b=$busy_ms -v m=$ms_group -v n=$N 'BEGIN {
+    printf "  %-44s %6.2f  (no bound: groups in parallel; arithmetic got %.2fx; %.2f cores busy; %.2f ms a group)\n",
+    "MS-GRPO exact G=16, -j " n " vs -j 1", r, s, b, m }'
+goal "20- vs 1000-token records, MB/s" $r_small ">=" 0.6 \
+    "-j 1: $(x $r_small1 1)x"
+goal "peak RSS / text, $TOKENS-token records" $(x $rss_main $(($(wc -c < $M) / 1024))) "<=" 1.5
+goal "peak RSS / text, 1000-token records" $(x $rss_1k $(($(wc -c < $T1K) / 1024))) "<=" 1.5
+goal "peak RSS / text, 20-token records" $(x $rss_20 $(($(wc -c < $T20) / 1024))) "<=" 1.5
+goal "rladv vs cJSON parse only" $r_cjson ">=" 4
+goal "rladv vs python3 json (stdlib)" $r_py ">=" 30
+if [ -n "$r_np" ]; then
+	goal "rladv vs python3 ujson+numpy, typical" $r_np ">=" 20
+	goal "rladv vs python3 ujson+numpy, 20 tokens" $r_nps ">=" 10
+else
+	skip "rladv vs python3 ujson+numpy, typical" ">=" 20 "no ujson, numpy"
+	skip "rladv vs python3 ujson+numpy, 20 tokens" ">=" 10 "no ujson, numpy"
+fi
+if [ -n "$r_or" ]; then
+	goal "rladv vs python3 orjson+numpy, typical" $r_or ">=" 20
+	goal "rladv vs python3 orjson+numpy, 20 tokens" $r_ors ">=" 10
+else
+	skip "rladv vs python3 orjson+numpy, typical" ">=" 20 "no python3 with orjson and numpy"
+	skip "rladv vs python3 orjson+numpy, 20 tokens" ">=" 10 "no python3 with orjson and numpy"
+fi
+goal "pipe input vs file mapped" $r_pipe ">=" 0.9 \
+    "-j 1: $(x $r_pipe1 1)x; CPU (cat's too) $(x $cpu_pipe 1) s against $(x $cpu_map 1) s"
+if [ -n "$r_isal" ]; then
+	goal "gzip input vs gzip -dc alone, ISA-L" $r_isal ">=" 2
+else
+	skip "gzip input vs gzip -dc alone, ISA-L" ">=" 2 "libisal is not installed: make deps"
+fi
+goal "gzip input vs gzip -dc alone, zlib" $r_zlib ">=" 1.2
+goal "--scope group: (RSS - fixed) / largest group" \
+    $(awk -v m=$rss_g -v z=$rss0 -v b=$big 'BEGIN { print (m - z) * 1024 / b }') "<=" 2 \
+    "fixed $(x $rss0 1024) MB (one record), largest group $(x $big 1024) KB; $(x $rss_g20 1024) MB with 20-token records"
+goal "MS-GRPO exact binary G=64 vs grpo (time)" $r_ms64 "<=" 5
+echo "  MS-GRPO sampled M=4 K=8: $(x $ms_s16 1) ms a group at G=16," \
+    "$(x $ms_s64 1) ms at G=64 (I/O included)"
+sh bench/shard.sh "$M"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # shard.sh [FILE] - make bench's sharded row: FILE (default the bench
-# input, bench/data/main-$BENCH_MB.jsonl) cut into SHARDS pieces (8) at
-# line boundaries that split groups; the three steps (rladv index per
+# input, bench/data/main-$BENCH_MB-t$TOKENS.jsonl) cut into SHARDS pieces
+# (8) at line boundaries that split groups; the three steps (rladv index per
 # shard, rladv index --merge, rladv compute --index per shard) against one
 # rladv over the whole file, on the same input, with the index's size as a
 # share of the input.  The steps run one after another here: "sum" is their
@@ -10,8 +10,9 @@
 # machine; nothing here asserts a time.
 set -e
 cd "$(dirname "$0")/.."
-M=${1:-bench/data/main-${BENCH_MB:-200}.jsonl}
+M=${1:-bench/data/main-${BENCH_MB:-200}-t${TOKENS:-2000}.jsonl}
 K=${SHARDS:-8}
+cc -std=c11 -O2 -o bench/measure bench/measure.c
 [ -s "$M" ] || { echo "shard.sh: $M: missing (make bench makes it)" >&2; exit 1; }
 D=bench/data/shards
 rm -rf $D
@@ -19,7 +20,7 @@ mkdir -p $D
 split -n l/$K -d -a 2 --additional-suffix=.jsonl "$M" $D/part-
 # t CMD...: its seconds.  Every step writes its output to a file, as a
 # cluster's would.
-t() { set -- $(python3 bench/measure.py - - "$@"); [ "$3" -eq 0 ] || exit 1; echo $1; }
+t() { set -- $(bench/measure - - "$@"); [ "$4" -eq 0 ] || exit 1; echo $1; }
 single=$(t ./rladv -o $D/single.out "$M")
 map=0 mapmax=0 apply=0 applymax=0
 for f in $D/part-*.jsonl; do
