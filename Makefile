@@ -70,7 +70,15 @@ LIBS	 = $(PKG_LIBS) $(CULIBS) -lm -lpthread
 SRCS	 = $(wildcard src/*.c)
 CUSRCS	 = $(wildcard src/*.cu)
 OBJS	 = $(SRCS:src/%.c=$(BUILD)/%.o)
-LIBOBJS	 = $(filter-out $(BUILD)/main.o,$(OBJS))
+# The sources that read RLADV_ISAL: the two gzip variants differ in these
+# objects alone.  make io-check builds the variant ./rladv is not with
+# GZ_REUSE naming ./rladv's objects, so that it compiles only these.
+GZ_SRCS	:= $(shell grep -l RLADV_ISAL src/*.c)
+ifdef GZ_REUSE
+OBJS	 = $(filter-out $(GZ_SRCS:src/%.c=$(GZ_REUSE)/%.o), \
+	   $(SRCS:src/%.c=$(GZ_REUSE)/%.o)) $(GZ_SRCS:src/%.c=$(BUILD)/%.o)
+endif
+LIBOBJS	 = $(filter-out %/main.o,$(OBJS))
 ifeq ($(CUDA),1)
 CUOBJS	 = $(CUSRCS:src/%.cu=$(BUILD)/%.o)
 endif
@@ -150,8 +158,13 @@ $(BUILD)/tests/check_options: rladv
 # MS_LAUNCH=64 cuts the MS-GRPO enumeration into launches of whole groups
 # of about 64 blocks (65536 on a GPU), so the small inputs take its paths:
 # many launches, several groups in one, a group past the size alone.
+# Of the C files, only those that read RLADV_CUDA, themselves or through a
+# header that does, are compiled again for it; the rest are ./rladv's.
 EMU	 = $(BUILD)/emu
-EMU_OBJS = $(SRCS:src/%.c=$(EMU)/%.o) $(CUSRCS:src/%.cu=$(EMU)/%.o)
+CUDA_HDRS := $(notdir $(shell grep -l RLADV_CUDA src/*.h))
+CUDA_SRCS := $(shell grep -l -e RLADV_CUDA $(CUDA_HDRS:%=-e '"%"') src/*.c)
+EMU_OBJS = $(filter-out $(CUDA_SRCS:src/%.c=$(BUILD)/%.o),$(OBJS)) \
+	   $(CUDA_SRCS:src/%.c=$(EMU)/%.o) $(CUSRCS:src/%.cu=$(EMU)/%.o)
 EMU_CXXFLAGS = -std=c++17 -O2 -g -Wall -Wextra -ffp-contract=off
 
 $(EMU)/%.o: src/%.c | $(NEED_BUILD)
@@ -219,7 +232,7 @@ GZ_TESTS = $(GZ_DIR)/tests/check_gunzip $(GZ_DIR)/tests/check_gzout \
 	   $(GZ_DIR)/tests/check_input
 io-check: rladv
 	@if [ $(GZ_OTHER) = 0 ] || pkg-config --exists libisal; then \
-	    $(MAKE) --no-print-directory ISAL=$(GZ_OTHER) \
+	    $(MAKE) --no-print-directory ISAL=$(GZ_OTHER) GZ_REUSE=$(BUILD) \
 	    BIN=$(GZ_DIR)/rladv-gz $(GZ_DIR)/rladv-gz $(GZ_TESTS) && \
 	    for t in $(GZ_TESTS); do echo "== $$t"; $$t || exit 1; done; fi
 	@sh tests/io.sh ./rladv $(GZ_DIR)/rladv-gz
@@ -236,35 +249,54 @@ tsan-check:
 	@TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
 	    sh tests/jobs.sh $(TSAN_BIN) quick
 
-# Every test, one line each; a new test script gets a line here.  Fuzzing
-# for time is not here: .ci/run does it (make fuzz-check).  What the tests
-# build, they build on every core ($(J)) unless make was given -j itself;
-# the tests run one after the other.
+# Every test, a target each (check-NAME); a new test gets a target here
+# and its name in CHECKS.  make check runs them on every core ($(J))
+# unless make was given -j itself, each one's output printed whole when it
+# ends (--output-sync) under a line "== NAME"; it fails when one fails.
+# They start in this order: the long ones first, and slurm.sh, which waits
+# on Slurm's daemons more than it works, before all.  Fuzzing for time is
+# not here: .ci/run does it (make fuzz-check).
 NPROC	 = $(shell nproc 2>/dev/null || echo 1)
 J	 = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
+CHECKS	 = slurm emu broken_binary html jobs papers stats_diff io shard \
+	   hostile faults unit e2e errors help_synopsis man_examples \
+	   conformance fuzz-replay make_deps gpu presets
+SH_CHECKS = e2e errors faults stats_diff papers html shard jobs slurm
+MAN_CHECKS = hostile help_synopsis man_examples
+
 check test: deps
-	@$(MAKE) --no-print-directory $(J) rladv unit
-	@sh tests/e2e.sh ./rladv
-	@sh tests/errors.sh ./rladv
-	@sh tests/faults.sh ./rladv
-	@sh tests/hostile.sh ./rladv man/rladv.1
-	@sh tests/stats_diff.sh ./rladv
-	@sh tests/papers.sh ./rladv
-	@sh tests/html.sh ./rladv
-	@$(MAKE) --no-print-directory $(J) io-check
-	@sh tests/shard.sh ./rladv
-	@sh tests/jobs.sh ./rladv
-	@sh tests/slurm.sh ./rladv
-	@sh tests/help_synopsis.sh ./rladv man/rladv.1
-	@sh tests/man_examples.sh ./rladv man/rladv.1
-	@python3 tests/conformance/check.py ./rladv
-	@$(MAKE) --no-print-directory $(J) fuzz-replay
-	@sh tests/make_deps.sh
-	@sh tests/broken_binary.sh
-	@$(MAKE) --no-print-directory $(J) emu-check
-	@$(MAKE) --no-print-directory $(J) gpu-check
-	@python3 tests/presets/reference.py --verify
-	@python3 tests/presets/reference.py --check ./rladv
+	@$(MAKE) --no-print-directory $(J) --output-sync=target \
+	    $(CHECKS:%=check-%)
+
+.PHONY: $(CHECKS:%=check-%)
+$(SH_CHECKS:%=check-%): rladv
+	@echo "== $(@:check-%=%)"; sh tests/$(@:check-%=%).sh ./rladv
+$(MAN_CHECKS:%=check-%): rladv
+	@echo "== $(@:check-%=%)"; sh tests/$(@:check-%=%).sh ./rladv man/rladv.1
+check-unit: $(TESTS)
+	@echo "== unit"; for t in $(TESTS); do echo "== $$t"; $$t || exit 1; \
+	done
+# The builds of their own start once ./rladv's objects, which they share,
+# are there: two makes never write one file.
+check-io: rladv
+	@echo "== io"; $(MAKE) --no-print-directory io-check
+check-emu: rladv
+	@echo "== emu"; $(MAKE) --no-print-directory emu-check
+check-gpu: rladv
+	@echo "== gpu"; $(MAKE) --no-print-directory gpu-check
+check-fuzz-replay: rladv
+	@echo "== fuzz-replay"; $(MAKE) --no-print-directory fuzz-replay
+check-conformance: rladv
+	@echo "== conformance"; python3 tests/conformance/check.py ./rladv
+check-make_deps: rladv
+	@echo "== make_deps"; sh tests/make_deps.sh
+check-broken_binary:
+	@echo "== broken_binary"; sh tests/broken_binary.sh
+check-presets: rladv
+	@echo "== presets"; python3 tests/presets/reference.py --verify && \
+	    python3 tests/presets/reference.py --check ./rladv
+check-limits:
+	@echo "== limits"; sh tests/limits.sh
 
 # make bench: rladv against its baselines; make bench DEVICE=cuda (with a
 # CUDA=1 build): CPU against GPU on large shards and exact MS-GRPO.

@@ -1,6 +1,7 @@
 /*
  * backend.h - where a batch's numbers are computed: the CPU, or CUDA when
- * built with make CUDA=1.  Results go to the caller's arrays.
+ * built with make CUDA=1.  The caller owns every array, results
+ * included; device memory is the CUDA backend's own.
  */
 #ifndef RLADV_BACKEND_H
 #define RLADV_BACKEND_H

@@ -1,7 +1,7 @@
 /*
  * compute.h - the numbers of one batch under one configuration: the
- * advantages and loss weights, in the batch's group order, written to the
- * caller's arrays.
+ * advantages and loss weights, in the batch's group order, written to
+ * arrays the caller owns.
  */
 #ifndef RLADV_COMPUTE_H
 #define RLADV_COMPUTE_H

@@ -1,7 +1,7 @@
 /*
  * diff_outputs.h - rladv diff --outputs: compares two output files and
- * prints their differences; the files are read and closed here, the
- * options stay the caller's.
+ * prints their differences.  It owns the files, which it opens, reads and
+ * closes; the options stay the caller's.
  */
 #ifndef RLADV_DIFF_OUTPUTS_H
 #define RLADV_DIFF_OUTPUTS_H

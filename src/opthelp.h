@@ -1,7 +1,8 @@
 /*
  * opthelp.h - the option table (options.h) as --help prints it: a
  * section at a time, one row per option with its argument or choices, the
- * text wrapped at 79 columns.
+ * text wrapped at 79 columns.  Nothing to own: the text goes to the
+ * caller's FILE.
  */
 #ifndef RLADV_OPTHELP_H
 #define RLADV_OPTHELP_H

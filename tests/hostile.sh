@@ -194,7 +194,8 @@ run -o out-link.jsonl in.jsonl
 if [ -L out-link.jsonl ]; then ok; else no symlink_kept "not a link any more"; fi
 same symlink_target keep.jsonl direct.jsonl
 # A run ended by a signal leaves nothing: rladv waits on a pipe that
-# never ends, with its temporary file open.
+# never ends, with its temporary file open (a binary that has exited
+# already is not waited for).
 mkfifo fifo
 sleep 30 >fifo &
 spid=$!
@@ -202,7 +203,8 @@ spid=$!
     2>/dev/null &
 pid=$!
 i=0
-while [ $i -lt 100 ] && ! ls -a | grep -q '^\.sig\.jsonl\.rladv-'; do
+while [ $i -lt 100 ] && kill -0 $pid 2>/dev/null &&
+    ! ls -a | grep -q '^\.sig\.jsonl\.rladv-'; do
 	sleep 0.1
 	i=$((i + 1))
 done
