@@ -598,9 +598,8 @@ diff_configs(struct prefs *outer, const struct dopts *o)
 		rc = print_page(&x, outer, page, &d);
 		page = NULL;
 	}
-	/* --html -: the page is standard output.  A failed write shows in
-	 * ferror(stdout), which run_cmd() checks. */
-	if (rc == 0 && !(x.html && strcmp(outer->html, "-") == 0)) {
+	/* A failed write shows in ferror(stdout), which run_cmd() checks. */
+	if (rc == 0 && report_wanted(outer->html)) {
 		if (outer->json)
 			(void)print_json(&x);
 		else
@@ -636,10 +635,7 @@ cmd_diff(struct run *r)
 	report_json_init();
 	if (c->mode == OPT_OUTPUTS)
 		return diff_outputs(c, &c->diff);
-	if (c->html && c->json && strcmp(c->html, "-") == 0) {
-		diag_set(&d, EXIT_USAGE, "--html - and --json both write to "
-		    "standard output: give the page a file, e.g. --html "
-		    "diff.html");
+	if (report_check_outputs(c->html, c->json, "diff", &d) != 0) {
 		diag_print(&d);
 		return d.status;
 	}

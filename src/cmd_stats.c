@@ -100,12 +100,9 @@ cmd_stats(struct run *r)
 	int rc;
 
 	report_json_init();
-	if (c->html && c->json && strcmp(c->html, "-") == 0) {
-		rc = diag_set(&d, EXIT_USAGE, "--html - and --json both write "
-		    "to standard output: give the page a file, e.g. --html "
-		    "stats.html");
+	if (report_check_outputs(c->html, c->json, "stats", &d) != 0) {
 		diag_print(&d);
-		return rc;
+		return d.status;
 	}
 	/* Opened first, so that a page that cannot be written fails
 	 * before the log is read. */
@@ -128,9 +125,9 @@ cmd_stats(struct run *r)
 			rc = print_page(&s, page, &d);
 			page = NULL;
 		}
-		/* --html -: the page is standard output.  A failed write
-		 * shows in ferror(stdout), which run_cmd() checks. */
-		if (rc == 0 && !(c->html && strcmp(c->html, "-") == 0)) {
+		/* A failed write shows in ferror(stdout), which run_cmd()
+		 * checks. */
+		if (rc == 0 && report_wanted(c->html)) {
 			if (c->json)
 				(void)stats_json(&s);
 			else

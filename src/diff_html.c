@@ -95,7 +95,15 @@ distributions(FILE *f, const struct diff_page *p)
 static void
 per_stratum(FILE *f, const struct diff_page *p)
 {
-	size_t i, n = p->nstratum;
+	static const struct svg_words ch[2] = {
+		{ "mass", "Share of the gradient mass", "sum |A_i| c_i T_i over "
+		    "the stratum's records, as a share of all: where the "
+		    "update goes.", "share of the mass", 1 },
+		{ "mean", "Mean advantage per stratum", "The cross-stratum "
+		    "offset: a stratum whose mean is not 0 is pushed up or "
+		    "down as a whole.", "mean advantage", 0 },
+	};
+	size_t i, k, n = p->nstratum;
 	const char **cat = diag_calloc(n + 1, sizeof(*cat));
 	double *v = diag_calloc(4 * (n + 1), sizeof(*v));
 	struct svg_series s[2] = { { "A", v }, { "B", v + n + 1 } };
@@ -121,22 +129,13 @@ per_stratum(FILE *f, const struct diff_page *p)
 	c.xlabel = "stratum";
 	c.s = s;
 	c.ns = 2;
-	c.id = "mass";
-	c.title = "Share of the gradient mass";
-	c.caption = "sum |A_i| c_i T_i over the stratum's records, as a "
-	    "share of all: where the update goes.";
-	c.ylabel = "share of the mass";
-	c.percent = 1;
-	svg_chart(f, &c);
-	c.id = "mean";
-	c.title = "Mean advantage per stratum";
-	c.caption = "The cross-stratum offset: a stratum whose mean is not 0 "
-	    "is pushed up or down as a whole.";
-	c.ylabel = "mean advantage";
-	c.percent = 0;
-	s[0].v = v + 2 * (n + 1);
-	s[1].v = v + 3 * (n + 1);
-	svg_chart(f, &c);
+	/* v: the mass of A and of B, then their means, n + 1 apart. */
+	for (k = 0; k < 2; k++) {
+		svg_words(&c, &ch[k]);
+		s[0].v = v + 2 * k * (n + 1);
+		s[1].v = v + (2 * k + 1) * (n + 1);
+		svg_chart(f, &c);
+	}
 	html_grid_end(f);
 	html_section_end(f);
 	free(cat);
@@ -178,10 +177,7 @@ int
 diff_html_write(FILE *f, const char *path, const struct diff_page *p,
     struct diag *d)
 {
-	char title[1024];
-
-	html_title(title, sizeof(title), "diff", p->c->files, p->c->nfiles);
-	html_begin(f, title);
+	html_begin(f, "diff", p->c->files, p->c->nfiles);
 	summary(f, p);
 	distributions(f, p);
 	per_stratum(f, p);

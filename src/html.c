@@ -206,8 +206,11 @@ html_title(char *buf, size_t n, const char *cmd, char *const *files,
 }
 
 void
-html_begin(FILE *f, const char *title)
+html_begin(FILE *f, const char *cmd, char *const *files, size_t nfiles)
 {
+	char title[1024];
+
+	html_title(title, sizeof(title), cmd, files, nfiles);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	    "<meta charset=\"utf-8\">\n"
 	    "<meta http-equiv=\"Content-Security-Policy\" content=\""

@@ -41,8 +41,12 @@ void	html_title(char *buf, size_t n, const char *cmd,
 /* The n strings of s joined by sep into buf, cut to fit size bytes. */
 void	html_join(char *buf, size_t size, const char *const *s, size_t n,
 	    const char *sep);
-/* The page up to its first heading; title is text (escaped here). */
-void	html_begin(FILE *f, const char *title);
+/*
+ * The page of rladv CMD over the files (standard input when none) up to
+ * its first heading, titled as html_title() says (escaped here).
+ */
+void	html_begin(FILE *f, const char *cmd, char *const *files,
+	    size_t nfiles);
 /* A paragraph of text; cls (a literal class name) may be NULL. */
 void	html_para(FILE *f, const char *cls, const char *text);
 /* A section with a heading and an optional note under it (NULL: none). */

@@ -1,5 +1,6 @@
 /*
- * report.c - --json documents of the reports, and their figures as text.
+ * report.c - which report goes to standard output, --json documents of
+ * the reports, and their figures as text.
  * cJSON serves here: the trees are small (a few figures per stratum),
  * unlike the records, which are never parsed into one (DESIGN.md).
  */
@@ -14,6 +15,23 @@
 #include "diag.h"
 #include "json.h"
 #include "report.h"
+
+int
+report_check_outputs(const char *html, int json, const char *cmd,
+    struct diag *d)
+{
+	if (html == NULL || !json || strcmp(html, "-") != 0)
+		return 0;
+	return diag_set(d, EXIT_USAGE, "--html - and --json both write to "
+	    "standard output: give the page a file, e.g. --html %s.html",
+	    cmd);
+}
+
+int
+report_wanted(const char *html)
+{
+	return html == NULL || strcmp(html, "-") != 0;
+}
 
 void
 report_json_init(void)

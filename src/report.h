@@ -1,7 +1,8 @@
 /*
- * report.h - what the reports of rladv stats and rladv diff share: their
- * --json documents, built with cJSON and written to standard output, and
- * a figure as their text prints it, and the labels of their text.  A
+ * report.h - what the reports of rladv stats and rladv diff share: which
+ * of them goes to standard output beside --html's page, their --json
+ * documents, built with cJSON and written to standard output, and a
+ * figure as their text prints it, and the labels of their text.  A
  * document given to report_json_print() becomes the callee's to delete;
  * the caller owns the buffers, report_text()'s strings are this module's.
  */
@@ -11,7 +12,19 @@
 #include <stddef.h>
 
 struct cJSON;
+struct diag;
 
+/*
+ * 0, or status 2 with d set when --html - and --json would both write to
+ * standard output; the message says to give the page a file, CMD.html.
+ */
+int	report_check_outputs(const char *html, int json, const char *cmd,
+	    struct diag *d);
+/*
+ * Whether the text or --json report is written: not when --html's page
+ * is standard output (--html -).
+ */
+int	report_wanted(const char *html);
 /* Makes cJSON allocate through diag's allocators (out of memory is then
  * exit 3, as everywhere); call before building a document. */
 void	report_json_init(void);

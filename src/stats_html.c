@@ -68,24 +68,23 @@ summary(FILE *f, const struct stats_page *p)
 enum { COL_REWARD, COL_ZERO, COL_POS, COL_NEG, COL_BETWEEN, NCOL };
 
 static const struct step_chart {
-	const char	*id, *title, *caption, *ylabel;
-	int		 percent;
+	struct svg_words w;
 	int		 col[2];	/* the series' columns; -1: none */
 	const char	*name[2];
 } step_charts[] = {
-	{ "reward", "Mean reward", NULL, "mean reward", 0,
+	{ { "reward", "Mean reward", NULL, "mean reward", 0 },
 	    { COL_REWARD, -1 }, { NULL, NULL } },
-	{ "zero-std", "Groups whose rewards are all equal",
+	{ { "zero-std", "Groups whose rewards are all equal",
 	    "TRL's frac_reward_zero_std: such a group's advantages are 0, "
-	    "it gives no gradient.", "share of groups", 1,
+	    "it gives no gradient.", "share of groups", 1 },
 	    { COL_ZERO, -1 }, { NULL, NULL } },
-	{ "length-step", "Mean length of positive and negative responses",
+	{ { "length-step", "Mean length of positive and negative responses",
 	    "Trained tokens T; the sign is that of the estimator's "
-	    "advantage (-a).",
-	    "tokens", 0, { COL_POS, COL_NEG }, { "A > 0", "A < 0" } },
-	{ "between", "Between-stratum share of the reward variance",
+	    "advantage (-a).", "tokens", 0 },
+	    { COL_POS, COL_NEG }, { "A > 0", "A < 0" } },
+	{ { "between", "Between-stratum share of the reward variance",
 	    "Inside groups, pooled (Stratified GRPO, Theorem 1).",
-	    "share of the variance", 1, { COL_BETWEEN, -1 }, { NULL, NULL } },
+	    "share of the variance", 1 }, { COL_BETWEEN, -1 }, { NULL, NULL } },
 };
 
 /*
@@ -153,10 +152,7 @@ strata_bars(struct svg_chart *c, const struct stats_page *p,
 static void
 stratified_charts(FILE *f, const struct stats_page *p)
 {
-	static const struct {
-		const char	*id, *title, *caption, *ylabel;
-		int		 percent;
-	} ch[4] = {
+	static const struct svg_words ch[4] = {
 		{ "strata-alpha", "alpha_k, GN's scale of SAN",
 		    "(s_k + eps) / (s + eps), the mean over the stratum's "
 		    "(group, stratum) cells: GN = alpha_k SAN + offset_k "
@@ -188,11 +184,7 @@ stratified_charts(FILE *f, const struct stats_page *p)
 	strata_bars(&c, p, cat, &s);
 	s.name = NULL;
 	for (k = 0; k < 4; k++) {
-		c.id = ch[k].id;
-		c.title = ch[k].title;
-		c.caption = ch[k].caption;
-		c.ylabel = ch[k].ylabel;
-		c.percent = ch[k].percent;
+		svg_words(&c, &ch[k]);
 		s.v = v + k * n;
 		svg_chart(f, &c);
 	}
@@ -230,11 +222,8 @@ per_step(FILE *f, const struct stats_page *p)
 	c.s = s;
 	for (k = 0; k < sizeof(step_charts) / sizeof(step_charts[0]); k++) {
 		sc = &step_charts[k];
-		c.id = sc->id;
-		c.title = sc->title;
-		c.caption = sc->caption;
-		c.ylabel = sc->ylabel;
-		c.percent = c.zero = sc->percent;
+		svg_words(&c, &sc->w);
+		c.zero = c.percent;
 		for (c.ns = 0; c.ns < 2 && sc->col[c.ns] >= 0; c.ns++) {
 			s[c.ns].name = sc->name[c.ns];
 			s[c.ns].v = v + (size_t)sc->col[c.ns] * n;
@@ -328,10 +317,7 @@ int
 stats_html_write(FILE *f, const char *path, const struct stats_page *p,
     struct diag *d)
 {
-	char title[1024];
-
-	html_title(title, sizeof(title), "stats", p->c->files, p->c->nfiles);
-	html_begin(f, title);
+	html_begin(f, "stats", p->c->files, p->c->nfiles);
 	summary(f, p);
 	per_step(f, p);
 	strata_and_lengths(f, p);

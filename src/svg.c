@@ -185,6 +185,16 @@ dot(const struct svg_chart *c, const double *v, size_t j)
 	    (j + 1 == c->n || !isfinite(v[j + 1]));
 }
 
+void
+svg_words(struct svg_chart *c, const struct svg_words *w)
+{
+	c->id = w->id;
+	c->title = w->title;
+	c->caption = w->caption;
+	c->ylabel = w->ylabel;
+	c->percent = w->percent;
+}
+
 size_t
 svg_marks(const struct svg_chart *c)
 {

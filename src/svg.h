@@ -73,8 +73,19 @@ struct svg_chart {
 					   always do) */
 };
 
+/*
+ * What tells a chart from the others of its kind on a page, for the
+ * pages' tables of charts.
+ */
+struct svg_words {
+	const char		*id, *title, *caption, *ylabel;
+	int			 percent;
+};
+
 struct bins;
 
+/* c's id, title, caption, y label and percent set from w. */
+void	svg_words(struct svg_chart *c, const struct svg_words *w);
 /* How many marks svg_chart() draws for c. */
 size_t	svg_marks(const struct svg_chart *c);
 /* Writes c as a <figure>; returns 0, or -1 when a write failed. */

@@ -15,66 +15,11 @@
 #include <string.h>
 
 #include "advantage.h"
+#include "testbatch.h"
 #include "testutil.h"
 
-#define MAXN	64
-#define MAXG	16
 #define EPS	1e-6
 #define REL	1e-12
-
-/* A batch built from arrays; T defaults to 1, strata to one per group. */
-struct tb {
-	double		 r[MAXN], T[MAXN], base[MAXN], adv[MAXN];
-	size_t		 goff[MAXG + 1];
-	uint32_t	 strat[MAXN], nstrat[MAXG];
-	uint64_t	 ghash[MAXG], tie[MAXN];
-	const char	*gname[MAXG], *gfile[MAXG];
-	unsigned long long gline[MAXG];
-	struct batch	 b;
-};
-
-static void
-tb_make(struct tb *t, const double *r, const double *T, size_t n,
-    const size_t *sizes, size_t ngroups, const uint32_t *strat)
-{
-	size_t i, g, o = 0;
-
-	memset(t, 0, sizeof(*t));
-	ck_assert(n <= MAXN && ngroups <= MAXG);
-	for (i = 0; i < n; i++) {
-		t->r[i] = r[i];
-		t->T[i] = T ? T[i] : 1;
-		t->strat[i] = strat ? strat[i] : 0;
-		t->tie[i] = i;
-		t->adv[i] = NAN;	/* every slot must be written */
-	}
-	for (g = 0; g < ngroups; g++) {
-		t->goff[g] = o;
-		t->ghash[g] = g;
-		t->gname[g] = "g";
-		t->gfile[g] = "f.jsonl";
-		t->gline[g] = o + 1;
-		for (i = o; i < o + sizes[g]; i++)
-			if (t->strat[i] + 1 > t->nstrat[g])
-				t->nstrat[g] = t->strat[i] + 1;
-		o += sizes[g];
-	}
-	ck_assert_uint_eq(o, n);
-	t->goff[ngroups] = o;
-	t->b.n = n;
-	t->b.ngroups = ngroups;
-	t->b.r = t->r;
-	t->b.T = t->T;
-	t->b.base = t->base;
-	t->b.goff = t->goff;
-	t->b.strat = t->strat;
-	t->b.nstrat = t->nstrat;
-	t->b.ghash = t->ghash;
-	t->b.tie = t->tie;
-	t->b.gname = t->gname;
-	t->b.gfile = t->gfile;
-	t->b.gline = t->gline;
-}
 
 /* One group of n records. */
 static void

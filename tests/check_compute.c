@@ -14,54 +14,24 @@
 
 #include "advantage.h"
 #include "compute.h"
+#include "testbatch.h"
 #include "testutil.h"
 
 /* One group of two: 2^1023 and 1.5 * 2^1023, T = 1 and 3, remax's
  * baselines 2^1023. */
-struct two {
-	double			 r[2], T[2], base[2], adv[2];
-	size_t			 goff[2];
-	uint32_t		 strat[2], nstrat[1];
-	uint64_t		 ghash[1], tie[2];
-	const char		*gname[1], *gfile[1];
-	unsigned long long	 gline[1];
-	struct batch		 b;
-};
-
 static void
-two_make(struct two *t, double scale)
+two_make(struct tb *t, double scale)
 {
-	memset(t, 0, sizeof(*t));
-	t->r[0] = scale;
-	t->r[1] = 1.5 * scale;
-	t->T[0] = 1;
-	t->T[1] = 3;
+	const double r[2] = { scale, 1.5 * scale }, T[2] = { 1, 3 };
+	const size_t size = 2;
+
+	tb_make(t, r, T, 2, &size, 1, NULL);
 	t->base[0] = t->base[1] = scale;
-	t->tie[1] = 1;
-	t->goff[1] = 2;
-	t->nstrat[0] = 1;
-	t->gname[0] = "g";
-	t->gfile[0] = "f";
-	t->gline[0] = 1;
-	t->adv[0] = t->adv[1] = NAN;
-	t->b.n = 2;
-	t->b.ngroups = 1;
-	t->b.r = t->r;
-	t->b.T = t->T;
-	t->b.base = t->base;
-	t->b.goff = t->goff;
-	t->b.strat = t->strat;
-	t->b.nstrat = t->nstrat;
-	t->b.ghash = t->ghash;
-	t->b.tie = t->tie;
-	t->b.gname = t->gname;
-	t->b.gfile = t->gfile;
-	t->b.gline = t->gline;
 }
 
 /* compute_advantages() of estimator "name" on the group at scale. */
 static void
-run(struct two *t, const char *name, double scale, struct adv_params *p)
+run(struct tb *t, const char *name, double scale, struct adv_params *p)
 {
 	const struct estimator *e = advantage_find(name);
 	struct diag d = { 0 };
@@ -107,7 +77,7 @@ static const struct {
 START_TEST(near_max_rewards)
 {
 	struct adv_params p;
-	struct two t;
+	struct tb t;
 
 	run(&t, near_max[_i].name, 0x1p1023, &p);
 	ck_assert_msg(t.adv[0] == near_max[_i].a0 &&
@@ -130,7 +100,7 @@ START_TEST(whiten_eps_scaled)
 	const struct estimator *gw = advantage_find("grpo-whiten"),
 	    *rpp = advantage_find("rpp");
 	struct adv_params p;
-	struct two t;
+	struct tb t;
 	struct diag d = { 0 };
 
 	two_make(&t, 0x1p1023);
@@ -156,25 +126,19 @@ START_TEST(reward_transform)
 	static const double r[] = { 0, 1, 5 };
 	const struct estimator *e = advantage_find("drgrpo");
 	struct adv_params p;
-	struct two t;
-	struct batch b;
-	size_t goff[2] = { 0, 3 };
-	double adv[3];
+	const size_t size = 3;
+	struct tb t;
 	struct diag d = { 0 };
 
-	two_make(&t, 1);
-	b = t.b;
-	b.n = 3;
-	b.r = r;
-	b.goff = goff;
+	tb_make(&t, r, NULL, 3, &size, 1, NULL);
 	advantage_defaults(&p);
 	p.rscale = 10;
 	p.rbias = -0.5;
 	p.rclip = 20;
-	ck_assert_int_eq(compute_advantages(e, &p, &b, adv, &d), 0);
-	ck_assert_rel(adv[0], -35.0 / 3, 1e-15);
-	ck_assert_rel(adv[1], -5.0 / 3, 1e-15);
-	ck_assert_rel(adv[2], 40.0 / 3, 1e-15);
+	ck_assert_int_eq(compute_advantages(e, &p, &t.b, t.adv, &d), 0);
+	ck_assert_rel(t.adv[0], -35.0 / 3, 1e-15);
+	ck_assert_rel(t.adv[1], -5.0 / 3, 1e-15);
+	ck_assert_rel(t.adv[2], 40.0 / 3, 1e-15);
 	two_make(&t, 0x1p1023);
 	ck_assert_int_eq(compute_advantages(e, &p, &t.b, t.adv, &d), 0);
 	ck_assert(t.adv[0] == 0 && t.adv[1] == 0);
@@ -186,7 +150,7 @@ END_TEST
 START_TEST(msgrpo_counts_kept)
 {
 	struct adv_params p;
-	struct two t;
+	struct tb t;
 
 	run(&t, "msgrpo", 0x1p1023, &p);
 	ck_assert_uint_eq(p.ms_exact, 1);
@@ -204,7 +168,7 @@ START_TEST(same_as_unscaled)
 {
 	const struct estimator *e;
 	struct adv_params p, q;
-	struct two t, u;
+	struct tb t, u;
 	struct diag d = { 0 };
 
 	for (e = advantage_table; e->name != NULL; e++) {
@@ -228,7 +192,7 @@ END_TEST
 START_TEST(eps_inside_scaled)
 {
 	struct adv_params p;
-	struct two t;
+	struct tb t;
 	struct diag d = { 0 };
 
 	two_make(&t, 0x1p510);

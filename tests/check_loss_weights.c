@@ -16,6 +16,7 @@
 
 #include "loss_weights.h"
 #include "optparse.h"
+#include "testbatch.h"
 #include "testutil.h"
 
 #define REL	1e-12
@@ -24,62 +25,32 @@
 static const double batch_T[NREC] = { 2, 4, 0, 3, 1, 6, 5 };
 static const double batch_A[NREC] = { 1, -0.5, 2, 0.5, 1.5, -1, 0 };
 
-struct lt {
-	double		 r[NREC], T[NREC], A[NREC], w[NREC];
-	size_t		 goff[3];
-	uint32_t	 strat[NREC], nstrat[2];
-	uint64_t	 ghash[2], tie[NREC];
-	const char	*gname[2], *gfile[2];
-	unsigned long long gline[2];
-	struct batch	 b;
-};
-
+/* The batch above, its records' advantages A, groups "q0" and "q1" of
+ * roll.jsonl. */
 static void
-lt_make(struct lt *t, const double *T, const double *A)
+lt_make(struct tb *t, const double *T, const double *A)
 {
-	size_t i;
+	static const size_t sizes[2] = { 3, 4 };
 
-	memset(t, 0, sizeof(*t));
-	for (i = 0; i < NREC; i++) {
-		t->T[i] = T[i];
-		t->A[i] = A[i];
-		t->w[i] = NAN;	/* every slot must be written */
-	}
-	t->goff[0] = 0;
-	t->goff[1] = 3;
-	t->goff[2] = 7;
+	tb_make(t, NULL, T, NREC, sizes, 2, NULL);
+	memcpy(t->adv, A, NREC * sizeof(*A));
 	t->gname[0] = "\"q0\"";
 	t->gname[1] = "\"q1\"";
 	t->gfile[0] = t->gfile[1] = "roll.jsonl";
-	t->gline[0] = 1;
-	t->gline[1] = 4;
-	t->nstrat[0] = t->nstrat[1] = 1;
-	t->b.n = NREC;
-	t->b.ngroups = 2;
-	t->b.r = t->r;
-	t->b.T = t->T;
-	t->b.goff = t->goff;
-	t->b.strat = t->strat;
-	t->b.nstrat = t->nstrat;
-	t->b.ghash = t->ghash;
-	t->b.tie = t->tie;
-	t->b.gname = t->gname;
-	t->b.gfile = t->gfile;
-	t->b.gline = t->gline;
 }
 
 static void
-apply(struct lt *t, const char *mode, int scope_group,
+apply(struct tb *t, const char *mode, int scope_group,
     const struct advmath_lw *p)
 {
 	const struct loss_mode *m = loss_weights_find(mode);
 
 	ck_assert_msg(m != NULL, "no mode %s", mode);
-	loss_weights_apply(m, &t->b, scope_group, t->A, p, t->w);
+	loss_weights_apply(m, &t->b, scope_group, t->adv, p, t->w);
 }
 
 static void
-expect(const struct lt *t, const double *want, const char *what)
+expect(const struct tb *t, const double *want, const char *what)
 {
 	size_t i;
 
@@ -96,7 +67,7 @@ expect(const struct lt *t, const double *want, const char *what)
 
 /* sum_i c_i T_i over records [a, b). */
 static double
-mass(const struct lt *t, size_t a, size_t b)
+mass(const struct tb *t, size_t a, size_t b)
 {
 	double s = 0;
 	size_t i;
@@ -167,7 +138,7 @@ START_TEST(framework_rules)
 	const double want_norm[NREC] = { L, L, 0, L, L, L, L };
 	double want_seq[NREC];
 	struct advmath_lscope s;
-	struct lt t;
+	struct tb t;
 	size_t i;
 
 	for (i = 0; i < NREC; i++)
@@ -201,7 +172,7 @@ START_TEST(refuse_masked_seq)
 	    off = { .count_all = 1 };
 	static const double all_T[NREC] = { 2, 4, 1, 3, 1, 6, 5 };
 	struct diag d = { 0 };
-	struct lt t;
+	struct tb t;
 
 	lt_make(&t, batch_T, batch_A);
 	ck_assert_int_eq(loss_weights_check(loss_weights_find("seq"), &on,
@@ -224,7 +195,7 @@ START_TEST(token_batch)
 	/* c = 1/N = 1/21 for every record with tokens; i2 gets 0. */
 	const double k = 1.0 / 21;
 	const double want[NREC] = { k, k, 0, k, k, k, k };
-	struct lt t;
+	struct tb t;
 
 	lt_make(&t, batch_T, batch_A);
 	apply(&t, "token", 0, &lp0);
@@ -238,7 +209,7 @@ START_TEST(token_group)
 	/* --scope group: group 0 N = 6, group 1 N = 15. */
 	const double want[NREC] = { 1.0 / 6, 1.0 / 6, 0, 1.0 / 15, 1.0 / 15,
 	    1.0 / 15, 1.0 / 15 };
-	struct lt t;
+	struct tb t;
 
 	lt_make(&t, batch_T, batch_A);
 	apply(&t, "token", 1, &lp0);
@@ -253,7 +224,7 @@ START_TEST(seq_batch)
 	/* c = 1/(n T_i), n = 6: 1/12, 1/24, 0, 1/18, 1/6, 1/36, 1/30. */
 	const double want[NREC] = { 1.0 / 12, 1.0 / 24, 0, 1.0 / 18,
 	    1.0 / 6, 1.0 / 36, 1.0 / 30 };
-	struct lt t;
+	struct tb t;
 
 	lt_make(&t, batch_T, batch_A);
 	apply(&t, "seq", 0, &lp0);
@@ -269,7 +240,7 @@ START_TEST(seq_group)
 	 * 1/(4*1), 1/(4*6), 1/(4*5). */
 	const double want[NREC] = { 1.0 / 4, 1.0 / 8, 0, 1.0 / 12, 1.0 / 4,
 	    1.0 / 24, 1.0 / 20 };
-	struct lt t;
+	struct tb t;
 
 	lt_make(&t, batch_T, batch_A);
 	apply(&t, "seq", 1, &lp0);
@@ -282,7 +253,7 @@ START_TEST(seq_sum)
 	const double s = 1.0 / 6;
 	const double want[NREC] = { s, s, 0, s, s, s, s };
 	const double wantg[NREC] = { 0.5, 0.5, 0, 0.25, 0.25, 0.25, 0.25 };
-	struct lt t;
+	struct tb t;
 
 	/* c = 1/n = 1/6 over the batch; 1/2 and 1/4 per group */
 	lt_make(&t, batch_T, batch_A);
@@ -302,7 +273,7 @@ START_TEST(seq_sum_norm)
 	const double want[NREC] = { k, k, 0, k, k, k, k };
 	const double wantg[NREC] = { 1.0 / 16, 1.0 / 16, 0, 1.0 / 32,
 	    1.0 / 32, 1.0 / 32, 1.0 / 32 };
-	struct lt t;
+	struct tb t;
 
 	lt_make(&t, batch_T, batch_A);
 	apply(&t, "seq-sum-norm", 0, &lp);
@@ -322,7 +293,7 @@ START_TEST(balanced_batch)
 	 * --scope batch: both groups have Gv > 0, so divide by 2. */
 	const double want[NREC] = { 0.125, 0.0625, 0, 0.0625, 0.0625,
 	    1.0 / 48, 0 };
-	struct lt t;
+	struct tb t;
 
 	lt_make(&t, batch_T, batch_A);
 	apply(&t, "balanced", 0, &lp0);
@@ -336,7 +307,7 @@ START_TEST(balanced_group)
 {
 	const double want[NREC] = { 0.25, 0.125, 0, 0.125, 0.125, 1.0 / 24,
 	    0 };
-	struct lt t;
+	struct tb t;
 
 	lt_make(&t, batch_T, batch_A);
 	apply(&t, "balanced", 1, &lp0);
@@ -356,7 +327,7 @@ START_TEST(balanced_gen_batch)
 	    1.0 / 48, 0 };
 	const double wantg[NREC] = { 0.25, 0.125, 0, 1.0 / 6, 1.0 / 6,
 	    1.0 / 24, 0 };
-	struct lt t;
+	struct tb t;
 
 	lt_make(&t, batch_T, batch_A);
 	apply(&t, "balanced-gen", 0, &lp0);
@@ -374,7 +345,7 @@ START_TEST(balanced_dead_group)
 	 * batch has one group with Gv > 0, so group 1 is not divided. */
 	static const double T[NREC] = { 0, 0, 0, 3, 1, 6, 5 };
 	const double want[NREC] = { 0, 0, 0, 0.125, 0.125, 1.0 / 24, 0 };
-	struct lt t;
+	struct tb t;
 
 	lt_make(&t, T, batch_A);
 	apply(&t, "balanced", 0, &lp0);
@@ -393,7 +364,7 @@ START_TEST(zero_tokens_get_zero)
 	    "seq-sum-norm", "balanced", "balanced-gen" };
 	const struct advmath_lw lp = { .max_len = 8, .count_all = 1,
 	    .seq_eps = 1e-8 };
-	struct lt t;
+	struct tb t;
 	size_t i;
 	int sg;
 
@@ -425,7 +396,7 @@ START_TEST(count_all_presets)
 	    .seq_eps = 1e-8 };
 	const double kn = 1.0 / 56;
 	const double want_ssn[NREC] = { kn, kn, 0, kn, kn, kn, kn };
-	struct lt t;
+	struct tb t;
 
 	lt_make(&t, batch_T, batch_A);
 	apply(&t, "seq", 0, &trl);
@@ -484,7 +455,7 @@ END_TEST
 START_TEST(empty_batch)
 {
 	/* No group: nothing is written. */
-	struct lt t;
+	struct tb t;
 
 	lt_make(&t, batch_T, batch_A);
 	t.b.n = 0;
@@ -507,7 +478,7 @@ START_TEST(kind_dispatch)
 	const struct loss_mode *m;
 	struct advmath_lscope s;
 	double w[NREC];
-	struct lt t;
+	struct tb t;
 	size_t g, i, o, n, rows = 0;
 	int seen = 0;
 
@@ -529,7 +500,7 @@ START_TEST(kind_dispatch)
 				o = t.goff[g];
 				n = t.goff[g + 1] - o;
 				advmath_lw_group(m->kind, &lp, &s, t.T + o,
-				    t.A + o, n, w + o);
+				    t.adv + o, n, w + o);
 			}
 			for (i = 0; i < NREC; i++)
 				ck_assert_msg(memcmp(&w[i], &t.w[i],

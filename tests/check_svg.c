@@ -295,10 +295,11 @@ START_TEST(page_frame)
 {
 	static const char *const name[] = { "records", "key <&>" };
 	static const char *const value[] = { "320", "\"a\x01\xff\"" };
+	char *files[] = { "a<b>.jsonl" };
 	struct mem m;
 
 	mem_open(&m);
-	html_begin(m.f, "rladv stats: a<b>.jsonl");
+	html_begin(m.f, "stats", files, 1);
 	html_section(m.f, "Per step", "one point per batch & more");
 	html_para(m.f, "mono", "\xed\xa0\x80");
 	html_table(m.f, name, value, 2);
@@ -329,7 +330,7 @@ START_TEST(page_write_error)
 
 	if (f == NULL)
 		return;		/* no /dev/full: nothing to test */
-	html_begin(f, "t");
+	html_begin(f, "stats", NULL, 0);
 	ck_assert_int_eq(html_end(f), -1);
 	fclose(f);
 }
@@ -970,7 +971,7 @@ START_TEST(page_open_errors)
 	ck_assert(html_open("-", &d) == stdout);
 	if ((f = html_open("/dev/full", &d)) == NULL)
 		return;
-	html_begin(f, "t");
+	html_begin(f, "stats", NULL, 0);
 	memset(&d, 0, sizeof(d));
 	ck_assert_int_eq(html_close(f, "/dev/full", &d), EXIT_IO);
 	ck_assert_has(d.msg, "/dev/full: write error");
