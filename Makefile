@@ -259,9 +259,10 @@ tsan-check:
 NPROC	 = $(shell nproc 2>/dev/null || echo 1)
 J	 = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
 CHECKS	 = slurm emu broken_binary html jobs papers stats_diff io shard \
-	   hostile faults unit e2e errors help_synopsis man_examples \
-	   conformance fuzz-replay make_deps gpu presets
-SH_CHECKS = e2e errors faults stats_diff papers html shard jobs slurm
+	   hostile skip_random faults unit e2e errors help_synopsis \
+	   man_examples conformance fuzz-replay make_deps gpu presets
+SH_CHECKS = e2e errors faults skip_random stats_diff papers html shard jobs \
+	   slurm
 MAN_CHECKS = hostile help_synopsis man_examples
 
 check test: deps

@@ -261,17 +261,24 @@ adv_rpp(const struct batch *b, struct adv_params *p, double *adv,
     struct diag *d)
 {
 	size_t g, i;
+	int bad = 0;
 
 	for (g = 0; g < b->ngroups; g++)
 		for (i = b->goff[g]; i < b->goff[g + 1]; i++) {
-			if (p->rpp_tokens && b->T[i] <= 0)
-				return diag_setl(d, EXIT_DATA, b->gfile[g],
-				    b->gline[g], "group %s: a record without "
-				    "a trained token (slime's "
-				    "reinforce_plus_plus asserts there is "
-				    "none)", b->gname[g]);
 			adv[i] = b->r[i];
+			if (!p->rpp_tokens || b->T[i] > 0)
+				continue;
+			diag_setl(d, EXIT_DATA, b->gfile[g], b->gline[g],
+			    "group %s: a record without a trained token "
+			    "(slime's reinforce_plus_plus asserts there is "
+			    "none)", b->gname[g]);
+			if (!diag_group(d, b->gfile[g], b->gline[g]))
+				return d->status;
+			bad = 1;
+			break;
 		}
+	if (bad)
+		return d->status;
 	advmath_whiten(adv, b->T, b->n, &p->wh);
 	return 0;
 }
@@ -281,15 +288,21 @@ advantage_passk_single(const struct batch *b, const struct adv_params *p,
     struct diag *d)
 {
 	size_t g;
+	int bad = 0;
 
-	if (single(p, EST_PASSK))
-		for (g = 0; g < b->ngroups; g++)
-			if (gsize(b, g) == 1)
-				return diag_setl(d, EXIT_DATA, b->gfile[g],
-				    b->gline[g], "group %s has one response; "
-				    "verl's grpo_passk needs two (it raises "
-				    "ValueError)", b->gname[g]);
-	return 0;
+	if (!single(p, EST_PASSK))
+		return 0;
+	for (g = 0; g < b->ngroups; g++) {
+		if (gsize(b, g) != 1)
+			continue;
+		diag_setl(d, EXIT_DATA, b->gfile[g], b->gline[g], "group %s "
+		    "has one response; verl's grpo_passk needs two (it raises "
+		    "ValueError)", b->gname[g]);
+		if (!diag_group(d, b->gfile[g], b->gline[g]))
+			return d->status;
+		bad = 1;
+	}
+	return bad ? d->status : 0;
 }
 
 double

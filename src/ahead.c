@@ -74,9 +74,12 @@ parse_chunk(void *arg)
 		c->tkeys.len = c->truns.len = 0;
 		d.status = 0;
 		it->why = 0;
-		if (record_parse(it->ln.text, it->ln.len, c->f, &c->rec[i],
+		if (input_too_long(&it->ln, &d) != 0 ||
+		    record_parse(it->ln.text, it->ln.len, c->f, &c->rec[i],
 		    &c->tkeys, &c->truns, it->ln.file, it->ln.lineno,
 		    &d) != 0) {
+			if (it->ln.toolong)
+				memset(&c->rec[i], 0, sizeof(c->rec[i]));
 			if (c->nwhy == c->whycap) {
 				c->whycap = c->whycap ? 2 * c->whycap : 4;
 				c->why = diag_realloc(c->why, c->whycap *

@@ -70,7 +70,8 @@ struct lrun {
 struct hgrp {
 	size_t	first, last;	/* records i */
 	size_t	size;
-	int	dropped;
+	int	dropped;	/* 1: left out; 2: and listed by
+				   batch_rejects() */
 	int	has_key;
 	size_t	key, keylen;	/* its canonical key in keys */
 };
@@ -465,10 +466,13 @@ batch_key(const struct gbatch *b, size_t *len)
 	return b->has_bkey ? b->keys.p + b->bkey : "";
 }
 
-void
+int
 batch_drop(struct gbatch *b, size_t g)
 {
+	if (b->grp[g].dropped)
+		return 0;
 	b->grp[g].dropped = 1;
+	return 1;
 }
 
 const char *
@@ -597,13 +601,13 @@ sort_by_group(const struct gbatch *b, int dropped, size_t *out, size_t *end)
 	size_t g, i, o = 0, c;
 
 	for (g = 0; g < b->ngroups; g++) {
-		c = !b->grp[g].dropped == !dropped ? b->grp[g].size : 0;
+		c = b->grp[g].dropped == dropped ? b->grp[g].size : 0;
 		end[g] = o;
 		o += c;
 	}
 	end[b->ngroups] = o;
 	for (i = 0; i < b->n; i++)
-		if (!b->grp[b->rec[i].group].dropped == !dropped)
+		if (b->grp[b->rec[i].group].dropped == dropped)
 			out[end[b->rec[i].group]++] = i;
 	return o;
 }
@@ -611,12 +615,15 @@ sort_by_group(const struct gbatch *b, int dropped, size_t *out, size_t *end)
 size_t
 batch_rejects(struct gbatch *b, const size_t **ix)
 {
-	size_t n, *end;
+	size_t n, g, *end;
 
 	room(&b->scratch, &b->scap, b->n, sizeof(*b->scratch));
 	end = diag_malloc((b->ngroups + 1) * sizeof(*end));
 	n = sort_by_group(b, 1, b->scratch, end);
 	free(end);
+	for (g = 0; g < b->ngroups; g++)
+		if (b->grp[g].dropped == 1)
+			b->grp[g].dropped = 2;
 	*ix = b->scratch;
 	return n;
 }

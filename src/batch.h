@@ -72,10 +72,11 @@ const char	*batch_gwhere(const struct gbatch *b, size_t g,
 void		 batch_glabel(const struct gbatch *b, size_t g, struct buf *out);
 /* The batch key of the first record (record.h), "" when none. */
 const char	*batch_key(const struct gbatch *b, size_t *len);
-/* Leaves group g out of the view (a group of the wrong size, skipped). */
-void		 batch_drop(struct gbatch *b, size_t g);
-/* The records left out, as indexes i: in group order, input order in a
- * group.  Returns their number. */
+/* Leaves group g out of the view (a group of the wrong size, skipped);
+ * 0 when it was left out already. */
+int		 batch_drop(struct gbatch *b, size_t g);
+/* The records left out since the last call, as indexes i: in group
+ * order, input order in a group.  Returns their number. */
 size_t		 batch_rejects(struct gbatch *b, const size_t **ix);
 const char	*batch_hline(const struct gbatch *b, size_t i, size_t *len);
 /* Record i: the batch holds records packed, so it is unpacked into tmp

@@ -161,10 +161,13 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 	int s;
 
 	grow(x, v->n);
-	for (s = 0; s < 2; s++) {
+	/* Both sides' numbers before anything is counted: skip mode hands
+	 * the batch over again without a group whose numbers failed. */
+	for (s = 0; s < 2; s++)
 		if (compute_batch(&x->s[s].c, &x->s[s].ap, v, x->s[s].adv,
 		    x->s[s].w, d) != 0)
 			return d->status;
+	for (s = 0; s < 2; s++) {
 		/* A batch handed over in parts (streaming) sums its parts. */
 		if (batch_starts(b) && x->s[s].nloss++ > 0) {
 			x->s[s].loss_sum += x->s[s].loss;

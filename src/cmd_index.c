@@ -31,13 +31,16 @@ map_shard(const struct prefs *c, char *file, struct output *out,
 	int k, rc = 0;
 
 	buf_reserve(&keys, 64);
+	if (c->skip)
+		input_keep_long(in);
 	b->len = 0;
 	index_put_shard(b, index_shard_name(file));
 	while (rc == 0 && (k = input_next(in, &ln, d)) > 0) {
 		keys.len = runs.len = 0;
 		memset(&why, 0, sizeof(why));
-		if (record_parse(ln.text, ln.len, &c->fields, &r, &keys, &runs,
-		    ln.file, ln.lineno, &why) == 0)
+		if (input_too_long(&ln, &why) == 0 && record_parse(ln.text,
+		    ln.len, &c->fields, &r, &keys, &runs, ln.file, ln.lineno,
+		    &why) == 0)
 			index_put_record(b, c, &r, keys.p, ln.text, ln.len,
 			    ln.lineno);
 		else if (c->skip)

@@ -154,13 +154,15 @@ by_group(const struct estimator *e, unsigned flags, struct adv_params *ap,
 	    d)) == 0)
 		for (i = 0; i < w.v.n; i++)
 			adv[w.from[i]] = a[i];
-	/* MS-GRPO counts its groups in ap as they go. */
-	for (g = 0; rc == 0 && g < v->ngroups; g++) {
+	/* MS-GRPO counts its groups in ap as they go.  In skip mode a
+	 * group's data error is noted and the others go on. */
+	for (g = 0; (rc == 0 || diag_noted(d, rc)) && g < v->ngroups; g++) {
 		if (keep[g])
 			continue;
 		one_group(v, g, goff, &one);
-		rc = scaled(e, flags, ap, &one, tame(v, v->goff[g],
-		    v->goff[g + 1]), adv + v->goff[g], d);
+		if ((k = scaled(e, flags, ap, &one, tame(v, v->goff[g],
+		    v->goff[g + 1]), adv + v->goff[g], d)) != 0)
+			rc = k;
 	}
 	free(a);
 	free(keep);
@@ -198,6 +200,7 @@ numbers(const struct prefs *c, struct adv_params *ap,
     const struct batch *v, double *adv, double *w, struct diag *d)
 {
 	size_t i, g;
+	int bad = 0;
 
 	if (compute_advantages(c->est, ap, v, adv, d) != 0)
 		return d->status;
@@ -208,25 +211,32 @@ numbers(const struct prefs *c, struct adv_params *ap,
 	for (g = 0; g < v->ngroups; g++)
 		for (i = v->goff[g]; i < v->goff[g + 1]; i++) {
 			if (!isfinite(adv[i]))
-				return diag_setl(d, EXIT_DATA, v->gfile[g],
+				diag_setl(d, EXIT_DATA, v->gfile[g],
 				    v->gline[g], "group %s: the advantage "
 				    "overflows a double (field \"%s\" too "
 				    "large)", v->gname[g], c->fields.reward[0]);
 			/* A weight the mode makes positive is never
 			 * written as 0 (or Inf). */
-			if (w != NULL && (!isfinite(w[i]) || (w[i] == 0 &&
-			    advmath_lw_positive(c->loss->kind, v->T[i],
-			    adv[i]))))
-				return diag_setl(d, EXIT_DATA, v->gfile[g],
+			else if (w != NULL && (!isfinite(w[i]) ||
+			    (w[i] == 0 && advmath_lw_positive(c->loss->kind,
+			    v->T[i], adv[i]))))
+				diag_setl(d, EXIT_DATA, v->gfile[g],
 				    v->gline[g], "group %s: the loss weight "
 				    "%s a double (-g %s)", v->gname[g],
 				    w[i] == 0 ? "underflows" : "overflows",
 				    c->loss->name);
-			adv[i] = adv[i] == 0 ? 0 : adv[i];
-			if (w != NULL)
-				w[i] = w[i] == 0 ? 0 : w[i];
+			else {
+				adv[i] = adv[i] == 0 ? 0 : adv[i];
+				if (w != NULL)
+					w[i] = w[i] == 0 ? 0 : w[i];
+				continue;
+			}
+			if (!diag_group(d, v->gfile[g], v->gline[g]))
+				return d->status;
+			bad = 1;
+			break;	/* on to the next group */
 		}
-	return 0;
+	return bad ? d->status : 0;
 }
 
 /*
@@ -243,7 +253,7 @@ compute_batch(const struct prefs *c, struct adv_params *ap,
 	struct bview dz, rs;
 	const struct batch *u = v;
 	double *a = adv, *x = w;
-	size_t i;
+	size_t i, ms_exact = ap->ms_exact, ms_sampled = ap->ms_sampled;
 	int rc;
 
 	memset(&dz, 0, sizeof(dz));
@@ -279,6 +289,12 @@ compute_batch(const struct prefs *c, struct adv_params *ap,
 			w[dz.from[i]] = x[i];
 	}
 out:
+	/* Skip mode computes the batch again without a group that failed:
+	 * MS-GRPO's groups are counted once. */
+	if (rc != 0) {
+		ap->ms_exact = ms_exact;
+		ap->ms_sampled = ms_sampled;
+	}
 	if (a != adv)
 		free(a);
 	if (x != w)

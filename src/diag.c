@@ -42,6 +42,38 @@ diag_setl(struct diag *d, int status, const char *file,
 	return status;
 }
 
+int
+diag_group(struct diag *d, const char *file, unsigned long long line)
+{
+	struct diag_groups *l = d->groups;
+
+	if (l == NULL)
+		return 0;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 16;
+		l->v = diag_realloc(l->v, l->cap * sizeof(*l->v));
+	}
+	l->v[l->n].file = file;
+	l->v[l->n].line = line;
+	l->v[l->n].msg = buf_add(&l->msgs, d->msg, strlen(d->msg) + 1);
+	l->n++;
+	return 1;
+}
+
+int
+diag_noted(const struct diag *d, int rc)
+{
+	return rc == EXIT_DATA && d->groups != NULL && d->groups->n > 0;
+}
+
+void
+diag_groups_free(struct diag_groups *l)
+{
+	free(l->v);
+	buf_free(&l->msgs);
+	memset(l, 0, sizeof(*l));
+}
+
 /* One line that a terminal shows as it is, whatever the message holds
  * (a file name, an option's value, bytes of the input). */
 void

@@ -8,6 +8,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#include "buf.h"
+
 /* Exit statuses (SPEC §6). */
 enum {
 	EXIT_OK = 0,
@@ -16,10 +18,30 @@ enum {
 	EXIT_IO = 3	/* I/O or system error, out of memory */
 };
 
+/*
+ * Skip mode's list of the groups of a batch whose numbers failed (an
+ * advantage that overflows a double, a group verl's grpo_passk refuses),
+ * each by its first record and with its message, so that the caller
+ * rejects them whole and computes the batch again without them.  Its
+ * owner empties it with diag_groups_free().
+ */
+struct diag_groups {
+	struct diag_gerr {
+		const char		*file;	/* the group's first record */
+		unsigned long long	 line;
+		size_t			 msg;	/* offset of its message in msgs */
+	}		*v;
+	size_t		 n, cap;
+	struct buf	 msgs;		/* the messages, each ended by NUL */
+};
+
 /* An error as modules return it: a status above and one line of text. */
 struct diag {
 	int	status;		/* 0 when no error was set */
 	char	msg[1024];	/* "FILE:LINE: what is wrong" or "what is wrong" */
+	/* Skip mode, while a batch is computed: where diag_group() notes a
+	 * group's data error; NULL: the error is returned at once. */
+	struct diag_groups *groups;
 };
 
 /* Fills d (status and printf-style message); returns status. */
@@ -29,6 +51,17 @@ int	diag_set(struct diag *d, int status, const char *fmt, ...)
 int	diag_setl(struct diag *d, int status, const char *file,
 	    unsigned long long line, const char *fmt, ...)
 	    __attribute__((format(printf, 5, 6)));
+/*
+ * d, just set (status 1), is about the group of the batch computed whose
+ * first record is at file:line.  Returns 1 when d->groups noted it: the
+ * caller goes on with the other groups and returns d->status at the end;
+ * 0 when the caller returns d->status now.
+ */
+int	diag_group(struct diag *d, const char *file, unsigned long long line);
+/* Whether rc, a status returned with d, is a data error about groups
+ * that d->groups noted: another group may still be computed. */
+int	diag_noted(const struct diag *d, int rc);
+void	diag_groups_free(struct diag_groups *l);
 /* Prints "rladv: MSG" on stderr. */
 void	diag_print(const struct diag *d);
 /* Prints d and exits with its status. */

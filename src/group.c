@@ -23,7 +23,7 @@ group_init(struct grouping *gs, const struct gopts *o)
 {
 	memset(gs, 0, sizeof(*gs));
 	gs->o = *o;
-	keymap_init(&gs->open, 0);
+	keymap_init(&gs->open, sizeof(size_t));
 	keymap_init(&gs->ended, sizeof(struct ended));
 }
 
@@ -56,14 +56,20 @@ end_group(struct grouping *gs, const struct gbatch *b, size_t g)
 	e->file = batch_gwhere(b, g, &e->first, &e->last);
 }
 
-/* Key-less records and keyed ones do not mix: the first record decides;
- * without --group-size a key-less record has no group at all. */
+/*
+ * Key-less records and keyed ones do not mix.  Without --group-size a
+ * key-less record has no group at all (and decides nothing).  With it,
+ * the first record decides, but in skip mode only once a group of its
+ * kind is whole (settled): before, a record of the other kind takes over
+ * and the earlier records' group comes out short (rejected whole), so
+ * one bad first line (a header without a key) does not decide the run.
+ */
 static int
 refused(const struct grouping *gs, const struct record *r)
 {
 	if (!r->has_group && !gs->o.group_size)
 		return 1;
-	return gs->mode_known && gs->keyless_mode == r->has_group;
+	return gs->settled && gs->keyless_mode == r->has_group;
 }
 
 /* The open group of b the record joins, or -1 when it opens one; for a
@@ -80,12 +86,16 @@ group_of(const struct grouping *gs, const struct gbatch *b,
 	if (!r->has_group) {
 		/* Blocks are positions in the input: record k is in block
 		 * k / G, rejected records counted. */
-		return gs->keyless / gs->o.group_size == gs->block ?
-		    (long)ng - 1 : -1;
+		(void)batch_gkey(b, ng - 1, &len);
+		return len == 0 && gs->keyless / gs->o.group_size ==
+		    gs->block ? (long)ng - 1 : -1;
 	}
 	if (gs->o.unsorted) {
+		/* A key's group, not its index: key-less blocks opened
+		 * before the mode settled have none. */
 		k = keymap_find(&gs->open, key, r->gkeylen);
-		return k == KEYMAP_NONE ? -1 : (long)k;
+		return k == KEYMAP_NONE ? -1 :
+		    (long)*(size_t *)keymap_val(&gs->open, k);
 	}
 	last = batch_gkey(b, ng - 1, &len);
 	return keyeq(last, len, key, r->gkeylen) ? (long)ng - 1 : -1;
@@ -159,27 +169,22 @@ group_split(const struct grouping *gs, const struct gbatch *b,
 	return EXIT_DATA;
 }
 
-/* Refuses what refused() says, with the reason. */
+/* Refuses what refused() says, with the reason, and follows the mode. */
 static int
 check_mode(struct grouping *gs, const struct record *r, const char *file,
     unsigned long long lineno, struct diag *d)
 {
-	if (!gs->mode_known) {
-		gs->mode_known = 1;
-		gs->keyless_mode = !r->has_group;
-	}
-	if (!r->has_group) {
-		if (!gs->o.group_size)
-			return diag_setl(d, EXIT_DATA, file, lineno, "no group "
-			    "key (\"prompt_id\", \"uid\", \"group_id\" or "
-			    "\"group_index\"); name it with --group-key, or "
-			    "give --group-size for blocks of records");
-		if (!gs->keyless_mode)
-			return diag_setl(d, EXIT_DATA, file, lineno, "no group "
-			    "key, but earlier records had one");
-	} else if (gs->keyless_mode)
-		return diag_setl(d, EXIT_DATA, file, lineno, "a group key, but "
-		    "earlier records had none (blocks of --group-size)");
+	if (!r->has_group && !gs->o.group_size)
+		return diag_setl(d, EXIT_DATA, file, lineno, "no group key "
+		    "(\"prompt_id\", \"uid\", \"group_id\" or \"group_index\"); "
+		    "name it with --group-key, or give --group-size for blocks "
+		    "of records");
+	if (refused(gs, r))
+		return diag_setl(d, EXIT_DATA, file, lineno, r->has_group ?
+		    "a group key, but earlier records had none (blocks of "
+		    "--group-size)" : "no group key, but earlier records had "
+		    "one");
+	gs->keyless_mode = !r->has_group;
 	return 0;
 }
 
@@ -220,10 +225,10 @@ group_add(struct grouping *gs, struct gbatch *b, const struct record *r,
 		 * group_check_sizes at the batch's end.) */
 		if (!gs->o.unsorted && ng > 0)
 			end_group(gs, b, ng - 1);
-		/* Unsorted groups open in the order their keys come, so a
-		 * key's index in the map is its group's. */
-		if (gs->o.unsorted && r->has_group)
-			keymap_get(&gs->open, key, r->gkeylen, NULL);
+		if (gs->o.unsorted && r->has_group) {
+			k = keymap_get(&gs->open, key, r->gkeylen, NULL);
+			*(size_t *)keymap_val(&gs->open, k) = ng;
+		}
 		gs->block = gs->o.group_size ? gs->keyless /
 		    gs->o.group_size : 0;
 		gs->groups++;
@@ -231,15 +236,19 @@ group_add(struct grouping *gs, struct gbatch *b, const struct record *r,
 	}
 	batch_add(b, r, keys, runs, line, len, stable, file, lineno,
 	    (size_t)g);
-	if (!r->has_group)
+	/* Positions count every record until keyed groups settle. */
+	if (!r->has_group || !gs->settled)
 		gs->keyless++;
+	if (!gs->o.skip || (gs->o.group_size && batch_gsize(b, (size_t)g) ==
+	    gs->o.group_size))
+		gs->settled = 1;
 	return 0;
 }
 
 void
 group_note_reject(struct grouping *gs)
 {
-	if (gs->o.group_size && (!gs->mode_known || gs->keyless_mode))
+	if (gs->o.group_size && (!gs->settled || gs->keyless_mode))
 		gs->keyless++;
 }
 
@@ -256,9 +265,8 @@ size_error(const struct grouping *gs, const struct gbatch *b, size_t g,
 	file = batch_gwhere(b, g, &line, NULL);
 	if (len == 0)
 		buf_add(&lab, "of a block", 10);
-	else {
+	else
 		record_key_quote(key, len, &lab);
-	}
 	diag_setl(d, EXIT_DATA, file, line, "group %.*s has %zu records, "
 	    "expected --group-size %zu", (int)lab.len, lab.p,
 	    batch_gsize(b, g), gs->o.group_size);

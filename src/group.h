@@ -23,6 +23,8 @@ struct gopts {
 	size_t	batch_groups;	/* 0: no limit */
 	int	has_batch_key;
 	int	stream;	/* every group is a batch of its own */
+	int	skip;	/* --on-error skip: the first whole group, not the
+			   first record, says whether records have keys */
 };
 
 /* Why a batch ends before a record (group_boundary()). */
@@ -38,12 +40,13 @@ enum group_cut {
 struct grouping {
 	struct gopts	 o;
 	struct keymap	 open;		/* --unsorted: the batch's group keys,
-					   index = group */
+					   values: their groups */
 	struct keymap	 ended;		/* keys of groups that ended, values:
 					   where they were */
 	size_t		 keyless;	/* records so far in key-less mode */
 	size_t		 block;		/* key-less: the last group's block */
-	int		 mode_known, keyless_mode;
+	int		 keyless_mode;	/* the last record accepted had no key */
+	int		 settled;	/* keyless_mode holds from now on */
 	size_t		 groups;	/* groups of the batch so far, parts
 					   handed over included (stream) */
 };

@@ -32,6 +32,7 @@ struct input {
 	char *const	*names;
 	size_t		 nnames, cur;
 	size_t		 max_line;
+	int		 keep_long;	/* input_keep_long() */
 	int		 fd;		/* -1 between files */
 	const char	*name;
 	int		 kind;		/* K_* of the current file */
@@ -207,7 +208,7 @@ open_next(struct input *in, struct diag *d)
 	if (r == 0)
 		return 0;	/* empty */
 	if (in->rd == NULL)
-		in->rd = reader_new(in->max_line);
+		in->rd = reader_new(in->keep_long ? 0 : in->max_line);
 	in->kind = K_READ;
 	in->viaread[in->cur] = 1;
 	return reader_start(in->rd, in->fd, !S_ISREG(st.st_mode),
@@ -294,15 +295,14 @@ input_next(struct input *in, struct line *ln, struct diag *d)
 		ln->file = in->name;
 		ln->fileno = in->cur;
 		ln->stable = 1;
-		if (ln->len > in->max_line) {
-			diag_setl(d, EXIT_DATA, in->name, ln->lineno,
-			    "line longer than --max-line (%zu bytes)",
-			    in->max_line);
+		ln->toolong = ln->len > in->max_line ? in->max_line : 0;
+		if (ln->toolong && !in->keep_long) {
+			input_too_long(ln, d);
 			return -1;
 		}
 		if (ln->len > 0 && ln->text[ln->len - 1] == '\r')
 			ln->len--;
-		if (blank(ln->text, ln->len))
+		if (!ln->toolong && blank(ln->text, ln->len))
 			continue;
 		return 1;
 	}
@@ -400,4 +400,19 @@ input_close(struct input *in)
 	free(in->old);
 	free(in->viaread);
 	free(in);
+}
+
+void
+input_keep_long(struct input *in)
+{
+	in->keep_long = 1;
+}
+
+int
+input_too_long(const struct line *ln, struct diag *d)
+{
+	if (!ln->toolong)
+		return 0;
+	return diag_setl(d, EXIT_DATA, ln->file, ln->lineno, "line longer "
+	    "than --max-line (%zu bytes)", ln->toolong);
 }

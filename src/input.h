@@ -19,6 +19,8 @@ struct line {
 	const char		*file;	/* name for messages ("<stdin>" for -) */
 	unsigned long long	 lineno; /* 1-based, per file */
 	size_t			 fileno; /* the file's index in names */
+	size_t			 toolong; /* 0, or --max-line, which the line
+					     is longer than (input_keep_long) */
 	int			 stable; /* always 1: text stays valid until
 					    input_release() or input_close() */
 };
@@ -34,6 +36,15 @@ int		 input_next(struct input *in, struct line *ln, struct diag *d);
 /* Whether input_next() would return without waiting for a pipe (it may
  * still open the next file). */
 int		 input_ready(struct input *in);
+/*
+ * Called before the first input_next(): a line longer than max_line ends
+ * nothing, input_next() returns it whole with ln->toolong set, for skip
+ * mode to reject (input_too_long()).  A pipe's or a gzip file's such line
+ * is then read to its end, as any other line.
+ */
+void		 input_keep_long(struct input *in);
+/* When ln is longer than --max-line: sets d (status 1), returns 1. */
+int		 input_too_long(const struct line *ln, struct diag *d);
 /*
  * Lets go of the lines before keep (NULL: of every line returned): a batch
  * is done.  Without it every line is kept, so a caller that reads a large

@@ -57,20 +57,25 @@ loss_weights_check(const struct loss_mode *m, const struct advmath_lw *p,
     struct diag *d)
 {
 	size_t g, i;
+	int bad = 0;
 
 	if (m->kind != ADVMATH_LW_SEQ || !p->seq_refuse)
 		return 0;
 	for (g = 0; g < b->ngroups; g++)
-		for (i = b->goff[g]; i < b->goff[g + 1]; i++)
-			if (b->T[i] <= 0)
-				return diag_setl(d, EXIT_DATA, b->gfile[g],
-				    b->gline[g], "group %s: a record without "
-				    "a trained token, where %s %s's "
-				    "seq-mean-token-mean divides 0 by 0 (a NaN "
-				    "loss); use --like %s for its newest rule, "
-				    "or -g token", b->gname[g], who, release,
-				    who);
-	return 0;
+		for (i = b->goff[g]; i < b->goff[g + 1]; i++) {
+			if (b->T[i] > 0)
+				continue;
+			diag_setl(d, EXIT_DATA, b->gfile[g], b->gline[g],
+			    "group %s: a record without a trained token, "
+			    "where %s %s's seq-mean-token-mean divides 0 by 0 "
+			    "(a NaN loss); use --like %s for its newest rule, "
+			    "or -g token", b->gname[g], who, release, who);
+			if (!diag_group(d, b->gfile[g], b->gline[g]))
+				return d->status;
+			bad = 1;
+			break;
+		}
+	return bad ? d->status : 0;
 }
 
 void

@@ -22,6 +22,10 @@ struct run {
 	int			 need_tie;
 	pipeline_fn		 fn;
 	void			*ctx;
+	/* Skip mode: the groups of the batch whose numbers failed, and
+	 * their first records' places (keys) to their errors. */
+	struct diag_groups	 fails;
+	struct keymap		 failed;
 };
 
 /* Reports a bad record in skip mode and keeps its line.  Another
@@ -56,10 +60,40 @@ bad_record(struct run *u, const struct pipeline_item *it, int elsewhere,
 	return reject(u, it, elsewhere, why, d);
 }
 
+/* The key of a group of the batch in run.failed: its first record's
+ * file name (as the batch holds it) and line. */
+static size_t
+where_key(const char *file, unsigned long long line, char key[])
+{
+	memcpy(key, &file, sizeof(file));
+	memcpy(key + sizeof(file), &line, sizeof(line));
+	return sizeof(file) + sizeof(line);
+}
+
+/* The message of group g of b if its numbers failed, else NULL. */
+static const char *
+failed_msg(const struct run *u, const struct gbatch *b, size_t g)
+{
+	char key[sizeof(char *) + sizeof(unsigned long long)];
+	unsigned long long line;
+	const char *file;
+	size_t k;
+
+	if (keymap_count(&u->failed) == 0)
+		return NULL;
+	file = batch_gwhere(b, g, &line, NULL);
+	k = keymap_find(&u->failed, key, where_key(file, line, key));
+	if (k == KEYMAP_NONE)
+		return NULL;
+	return u->fails.msgs.p + u->fails.v[*(size_t *)keymap_val(&u->failed,
+	    k)].msg;
+}
+
 /*
- * The groups of the wrong size that skip mode left out of the batch: a
- * message for each, and their records to the rejects file.  One pass
- * over the records, however many groups there are.
+ * The groups that skip mode left out of the batch since the last call:
+ * a message for each (the wrong size, or why its numbers failed), and
+ * their records to the rejects file.  One pass over the records, however
+ * many groups there are.
  */
 static int
 reject_groups(struct run *u, struct gbatch *b, struct diag *d)
@@ -67,7 +101,7 @@ reject_groups(struct run *u, struct gbatch *b, struct diag *d)
 	struct diag why;
 	struct buf lab = { 0 };
 	const size_t *ix;
-	const char *line, *file;
+	const char *line, *file, *msg;
 	unsigned long long lineno;
 	size_t n, j, g, prev = (size_t)-1, len;
 
@@ -84,10 +118,15 @@ reject_groups(struct run *u, struct gbatch *b, struct diag *d)
 			lab.len = 0;
 			batch_glabel(b, g, &lab);
 			file = batch_gwhere(b, g, &lineno, NULL);
-			diag_setl(&why, EXIT_DATA, file, lineno, "group %.*s has "
-			    "%zu records, expected --group-size %zu; rejected "
-			    "whole", (int)lab.len, lab.p, batch_gsize(b, g),
-			    u->c->go.group_size);
+			if ((msg = failed_msg(u, b, g)) != NULL)
+				diag_set(&why, EXIT_DATA, "%s; rejected whole",
+				    msg);
+			else
+				diag_setl(&why, EXIT_DATA, file, lineno, "group "
+				    "%.*s has %zu records, expected "
+				    "--group-size %zu; rejected whole",
+				    (int)lab.len, lab.p, batch_gsize(b, g),
+				    u->c->go.group_size);
 			diag_print(&why);
 			prev = g;
 		}
@@ -104,14 +143,53 @@ reject_groups(struct run *u, struct gbatch *b, struct diag *d)
 	return 0;
 }
 
-/* Hands the batch to fn and starts the next after the given cut. */
+/*
+ * Leaves out the groups of b whose numbers failed (u->fails, noted by
+ * fn in skip mode) and rejects them.  0, or -1 when none of them is a
+ * group of b still in (then the error stands).
+ */
+static int
+drop_failed(struct run *u, struct gbatch *b, struct diag *d)
+{
+	char key[sizeof(char *) + sizeof(unsigned long long)];
+	unsigned long long line;
+	const char *file;
+	size_t j, g, k, n = 0;
+	int added;
+
+	keymap_clear(&u->failed);
+	for (j = 0; j < u->fails.n; j++) {
+		k = keymap_get(&u->failed, key, where_key(u->fails.v[j].file,
+		    u->fails.v[j].line, key), &added);
+		if (added)	/* a group's first error is its message */
+			*(size_t *)keymap_val(&u->failed, k) = j;
+	}
+	for (g = 0; g < batch_ngroups(b); g++) {
+		file = batch_gwhere(b, g, &line, NULL);
+		if (keymap_find(&u->failed, key, where_key(file, line, key)) !=
+		    KEYMAP_NONE)
+			n += batch_drop(b, g);
+	}
+	if (n == 0)
+		return -1;
+	memset(d, 0, sizeof(*d));
+	return reject_groups(u, b, d);
+}
+
+/*
+ * Hands the batch to fn and starts the next after the given cut.  In
+ * skip mode a group whose numbers fail (an advantage that overflows a
+ * double) is rejected whole like one of the wrong size, and the batch
+ * goes to fn again without it: fn notes every such group before it
+ * returns, and changes nothing before its numbers are known.
+ */
 static int
 flush_batch(struct run *u, struct gbatch *b, enum group_cut cut,
     struct diag *d)
 {
 	struct batch v;
 	size_t nd = 0, g, k;
-	int rc;
+	int rc, e;
 
 	if (batch_held(b) == 0) {
 		group_reset(&u->gs, b, cut);
@@ -121,13 +199,27 @@ flush_batch(struct run *u, struct gbatch *b, enum group_cut cut,
 		return d->status;
 	if (nd > 0 && (rc = reject_groups(u, b, d)) != 0)
 		return rc;
-	batch_view(b, &v, u->need_tie);
+	for (;;) {
+		batch_view(b, &v, u->need_tie);
+		if (v.n == 0)
+			break;
+		u->fails.n = u->fails.msgs.len = 0;
+		d->groups = u->c->skip ? &u->fails : NULL;
+		rc = u->fn(u->ctx, b, &v, d);
+		d->groups = NULL;
+		if (rc == 0)
+			break;
+		if (rc != EXIT_DATA || u->fails.n == 0 ||
+		    (e = drop_failed(u, b, d)) < 0)
+			return rc;
+		if (e != 0)
+			return e;
+	}
+	keymap_clear(&u->failed);
 	u->st->batches++;
 	u->st->groups += v.ngroups;
 	for (g = 0; g < v.ngroups; g++)
 		u->st->strata += v.nstrat[g];
-	if (v.n > 0 && (rc = u->fn(u->ctx, b, &v, d)) != 0)
-		return rc;
 	for (k = 0; k < v.n; k++)
 		u->st->out += !batch_elsewhere(b, k);
 	group_reset(&u->gs, b, cut);
@@ -155,8 +247,9 @@ file_next(void *ctx, struct pipeline_item *it, struct record *r,
 	it->stable = f->ln.stable;
 	it->file = f->ln.file;
 	it->lineno = f->ln.lineno;
-	if (record_parse(f->ln.text, f->ln.len, &f->c->fields, r, keys, runs,
-	    f->ln.file, f->ln.lineno, why) != 0)
+	if (input_too_long(&f->ln, why) != 0 || record_parse(f->ln.text,
+	    f->ln.len, &f->c->fields, r, keys, runs, f->ln.file, f->ln.lineno,
+	    why) != 0)
 		return 2;
 	return 1;
 }
@@ -180,6 +273,9 @@ pipeline_run(const struct prefs *c, int need_tie, int stream,
 
 	f.c = c;
 	f.in = input_open(c->files, c->nfiles, c->max_line);
+	/* Skip mode rejects a line longer than --max-line, as it is. */
+	if (c->skip)
+		input_keep_long(f.in);
 	/* With threads, lines are parsed ahead on all of them. */
 	if (pool_threads(pool_run()) > 1) {
 		a = ahead_new(f.in, &c->fields, pool_run());
@@ -220,7 +316,9 @@ pipeline_run_src(const struct prefs *c, const struct pipeline_src *src,
 			return d->status;
 	}
 	go.stream = stream;
+	go.skip = c->skip;
 	group_init(&u.gs, &go);
+	keymap_init(&u.failed, sizeof(size_t));
 	b = batch_new();
 	buf_reserve(&keys, 64);
 	buf_reserve(&runs, 64);
@@ -267,6 +365,8 @@ pipeline_run_src(const struct prefs *c, const struct pipeline_src *src,
 	}
 	batch_free(b);
 	group_free(&u.gs);
+	keymap_free(&u.failed);
+	diag_groups_free(&u.fails);
 	buf_free(&keys);
 	buf_free(&runs);
 	if (u.rej != NULL) {

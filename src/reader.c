@@ -328,7 +328,7 @@ prod_main(void *arg)
 			publish(r, t, (size_t)(nl + 1 - t->p));
 		if (r->err.status != 0)
 			break;
-		if (fill - t->len > r->max_line) {
+		if (r->max_line > 0 && fill - t->len > r->max_line) {
 			diag_set(&r->err, EXIT_DATA, "line longer than "
 			    "--max-line (%zu bytes)", r->max_line);
 			break;

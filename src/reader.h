@@ -13,7 +13,7 @@
 
 struct reader;
 
-/* A reader for lines of at most max_line bytes. */
+/* A reader for lines of at most max_line bytes (0: any length). */
 struct reader	*reader_new(size_t max_line);
 /*
  * Starts reading fd, whose first n bytes (n <= 2) were read already, in

@@ -47,6 +47,8 @@ shard_open(const struct prefs *c, char *const *idx, size_t nidx, char *file,
 		s->file = file;
 		s->name = index_shard_name(file);
 		s->in = input_open(&s->file, 1, c->max_line);
+		if (c->skip)
+			input_keep_long(s->in);
 	}
 	buf_reserve(&s->ikeys, 64);
 	return s;
@@ -135,8 +137,9 @@ own_record(struct shard *s, const struct index_entry *e, int k,
 	it->stable = s->ln.stable;
 	it->file = s->ln.file;
 	it->lineno = s->ln.lineno;
-	bad = record_parse(s->ln.text, s->ln.len, &s->c->fields, r, keys,
-	    runs, s->ln.file, s->ln.lineno, why) != 0;
+	bad = input_too_long(&s->ln, why) != 0 || record_parse(s->ln.text,
+	    s->ln.len, &s->c->fields, r, keys, runs, s->ln.file, s->ln.lineno,
+	    why) != 0;
 	if (bad != (k == IX_REJECTED)) {
 		diag_setl(d, EXIT_DATA, s->ln.file, s->ln.lineno, "the record "
 		    "is %s, the index has it %s: the shard changed since rladv "

@@ -298,7 +298,7 @@ stats_add(void *ctx, const struct gbatch *b, const struct batch *v,
     struct diag *d)
 {
 	struct stats *s = ctx;
-	struct stats_acc *a = batch_for(s, b);
+	struct stats_acc *a;
 	struct advmath_mom gm;
 	size_t g, o, n;
 
@@ -308,9 +308,12 @@ stats_add(void *ctx, const struct gbatch *b, const struct batch *v,
 		s->w = diag_realloc(s->w, s->cap * sizeof(*s->w));
 	}
 	/* The estimator's advantages: their signs split the lengths, and
-	 * the papers' figures read them. */
+	 * the papers' figures read them.  Nothing is counted before they
+	 * are known: skip mode hands the batch over again without a group
+	 * whose numbers failed. */
 	if (compute_batch(s->c, &s->ap, v, s->adv, NULL, d) != 0)
 		return d->status;
+	a = batch_for(s, b);
 	for (g = 0; g < v->ngroups; g++) {
 		o = v->goff[g];
 		n = v->goff[g + 1] - o;

@@ -39,6 +39,7 @@ for kind in fails silent; do
 	    python3 tests/conformance/check.py "$b"
 	must_fail "io.sh ($kind)" sh tests/io.sh "$b"
 	must_fail "hostile.sh ($kind)" sh tests/hostile.sh "$b" man/rladv.1
+	must_fail "skip_random.sh ($kind)" sh tests/skip_random.sh "$b"
 done
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

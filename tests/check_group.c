@@ -107,7 +107,7 @@ add_ok(struct gt *t, const char *line)
 	ck_assert_msg(rc == 0, "group_add(%s) = %d: %s", line, rc, t->d.msg);
 }
 
-static const struct gopts sorted_opts = { 0, 0, 0, 0, 0 };
+static const struct gopts sorted_opts = { 0, 0, 0, 0, 0, 0 };
 
 START_TEST(contiguous_groups)
 {
@@ -201,7 +201,7 @@ END_TEST
 
 START_TEST(unsorted_groups)
 {
-	struct gopts o = { 1, 0, 0, 0, 0 };
+	struct gopts o = { 1, 0, 0, 0, 0, 0 };
 	struct gt t;
 	struct batch v;
 
@@ -237,7 +237,7 @@ START_TEST(unsorted_many_groups)
 {
 	/* 2000 keys, then the same 2000 again: the hash table grows past
 	 * its first size while groups are open. */
-	struct gopts o = { 1, 0, 0, 0, 0 };
+	struct gopts o = { 1, 0, 0, 0, 0, 0 };
 	struct gt t;
 	struct batch v;
 	char key[32];
@@ -274,7 +274,7 @@ keyless(double reward)
 
 START_TEST(keyless_blocks)
 {
-	struct gopts o = { 0, 3, 0, 0, 0 };
+	struct gopts o = { 0, 3, 0, 0, 0, 0 };
 	struct gt t;
 	struct batch v;
 	struct buf lab = { 0 };
@@ -313,7 +313,7 @@ END_TEST
 
 START_TEST(keyless_errors)
 {
-	struct gopts o = { 0, 2, 0, 0, 0 };
+	struct gopts o = { 0, 2, 0, 0, 0, 0 };
 	struct gt t;
 
 	/* Without --group-size a key-less record is an error. */
@@ -339,9 +339,65 @@ START_TEST(keyless_errors)
 }
 END_TEST
 
+/*
+ * Skip mode: a first record without a key (a header line) does not make
+ * the run key-less; the kind of the first whole group does.
+ */
+START_TEST(keyless_skip)
+{
+	struct gopts o = { 0, 2, 0, 0, 0, 1 }, u = { 1, 2, 0, 0, 0, 1 };
+	struct gt t;
+	size_t nd;
+
+	gt_init(&t, &o);
+	add_ok(&t, keyless(0));
+	add_ok(&t, rec("\"a\"", 1));
+	add_ok(&t, rec("\"a\"", 2));
+	/* a's group is whole: from now on records have keys */
+	ck_assert_int_eq(gt_add(&t, keyless(3)), 1);
+	ck_assert_str_eq(t.d.msg, "f.jsonl:4: no group key, but earlier "
+	    "records had one");
+	add_ok(&t, rec("\"b\"", 4));
+	add_ok(&t, rec("\"b\"", 5));
+	ck_assert_uint_eq(batch_ngroups(t.b), 3);
+	ck_assert_uint_eq(batch_gsize(t.b, 0), 1);
+	ck_assert_int_eq(group_check_sizes(&t.gs, t.b, 1, &nd, &t.d), 0);
+	ck_assert_uint_eq(nd, 1);
+	gt_free(&t);
+
+	/* A key first, then blocks: the keyed record held position 0, so
+	 * the first block (positions 0 and 1) is short, the next whole. */
+	gt_init(&t, &o);
+	add_ok(&t, rec("\"a\"", 1));
+	add_ok(&t, keyless(1));
+	add_ok(&t, keyless(2));
+	add_ok(&t, keyless(3));
+	ck_assert_uint_eq(batch_ngroups(t.b), 3);
+	ck_assert_uint_eq(batch_gsize(t.b, 1), 1);
+	ck_assert_uint_eq(batch_gsize(t.b, 2), 2);
+	ck_assert_int_eq(gt_add(&t, rec("\"b\"", 4)), 1);
+	ck_assert_prefix(t.d.msg, "f.jsonl:5: a group key, but earlier "
+	    "records had none");
+	gt_free(&t);
+
+	/* --unsorted: a key's group is its own, not the block opened
+	 * before it (its index among the keys was the block's). */
+	gt_init(&t, &u);
+	add_ok(&t, keyless(0));
+	add_ok(&t, rec("\"a\"", 1));
+	add_ok(&t, rec("\"b\"", 2));
+	add_ok(&t, rec("\"a\"", 3));
+	ck_assert_uint_eq(batch_ngroups(t.b), 3);
+	ck_assert_uint_eq(batch_gsize(t.b, 0), 1);
+	ck_assert_uint_eq(batch_gsize(t.b, 1), 2);
+	ck_assert_uint_eq(batch_hgroup(t.b, 3), 1);
+	gt_free(&t);
+}
+END_TEST
+
 START_TEST(check_sizes_keyed)
 {
-	struct gopts o = { 0, 2, 0, 0, 0 };
+	struct gopts o = { 0, 2, 0, 0, 0, 0 };
 	struct gt t;
 	struct batch v;
 	size_t nd;
@@ -406,7 +462,7 @@ boundary(struct gt *t, const char *line)
 
 START_TEST(batch_by_key)
 {
-	struct gopts o = { 0, 0, 0, 1, 0 };
+	struct gopts o = { 0, 0, 0, 1, 0, 0 };
 	struct gt t;
 
 	gt_init(&t, &o);
@@ -445,7 +501,7 @@ END_TEST
 
 START_TEST(batch_by_groups)
 {
-	struct gopts o = { 0, 0, 2, 0, 0 };
+	struct gopts o = { 0, 0, 2, 0, 0, 0 };
 	struct gt t;
 
 	gt_init(&t, &o);
@@ -476,7 +532,7 @@ END_TEST
 
 START_TEST(batch_by_groups_unsorted)
 {
-	struct gopts o = { 1, 0, 2, 0, 0 };
+	struct gopts o = { 1, 0, 2, 0, 0, 0 };
 	struct gt t;
 
 	gt_init(&t, &o);
@@ -502,7 +558,7 @@ END_TEST
 START_TEST(batch_keyless_groups)
 {
 	/* Blocks of 2, two blocks a batch: the 5th record opens batch 2. */
-	struct gopts o = { 0, 2, 2, 0, 0 };
+	struct gopts o = { 0, 2, 2, 0, 0, 0 };
 	struct gt t;
 	int i;
 
@@ -518,7 +574,7 @@ END_TEST
 
 START_TEST(stream_mode)
 {
-	struct gopts o = { 0, 0, 0, 0, 1 };
+	struct gopts o = { 0, 0, 0, 0, 1, 0 };
 	struct gt t;
 
 	gt_init(&t, &o);
@@ -544,7 +600,7 @@ START_TEST(stream_counts_groups)
 	/* Streaming with --batch-groups 2: every group is handed over
 	 * alone, but the input's batches still hold two groups each, so
 	 * every second cut is a batch's end (b starts a new batch). */
-	struct gopts o = { 0, 0, 2, 0, 1 };
+	struct gopts o = { 0, 0, 2, 0, 1, 0 };
 	static const enum group_cut want[] = { GROUP_NONE, GROUP_STREAM,
 	    GROUP_COUNT, GROUP_STREAM, GROUP_COUNT };
 	static const char *const keys[] = { "\"a\"", "\"b\"", "\"c\"",
@@ -575,7 +631,7 @@ START_TEST(stream_batch_key)
 {
 	/* A change of the batch key is GROUP_KEY even where the group
 	 * changes too (streaming): the ended groups are forgotten then. */
-	struct gopts o = { 0, 0, 0, 1, 1 };
+	struct gopts o = { 0, 0, 0, 1, 1, 0 };
 	struct gt t;
 
 	gt_init(&t, &o);
@@ -641,6 +697,7 @@ group_suite(void)
 	tcase_add_test(tc, unsorted_many_groups);
 	tcase_add_test(tc, keyless_blocks);
 	tcase_add_test(tc, keyless_errors);
+	tcase_add_test(tc, keyless_skip);
 	tcase_add_test(tc, check_sizes_keyed);
 	suite_add_tcase(s, tc);
 

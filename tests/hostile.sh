@@ -218,6 +218,129 @@ absent sigterm_output sig.jsonl sigrej.jsonl
 no_temp sigterm
 
 # =====================================================================
+# (2) Skip mode accounts for every record (tests/skip_random.sh mixes
+# them all at random)
+# =====================================================================
+# accounts NAME IN OUT REJ: the last run exited 0, its summary says IN
+# records in, OUT out, REJ rejected, stdout has OUT lines and rej.jsonl
+# REJ.
+accounts() {
+	status "$1" 0
+	if grep -q "^rladv: $2 records in, $3 out, $4 rejected;" err &&
+	    [ "$(wc -l <out | tr -d ' ')" -eq "$3" ] &&
+	    [ "$(wc -l <rej.jsonl | tr -d ' ')" -eq "$4" ]; then ok; else
+		no "$1" "expected $2 in, $3 out, $4 rejected: $(tail -n 1 err)," \
+		    "$(wc -l <out) written, $(wc -l <rej.jsonl 2>/dev/null) rejected"
+	fi
+}
+# A first line without a group key (a header) is one bad record: it does
+# not make every keyed record after it "a group key, but earlier records
+# had none", with or without --group-size, sorted or not.
+{ echo '{"step": 1, "reward": 0.0, "logprobs": [-0.3]}'; cat in.jsonl; } \
+    >header.jsonl
+for mode in "" "--group-size 2" "--unsorted" "--unsorted --group-size 2" \
+    "--batch-groups 1 --group-size 2"; do
+	run --on-error skip --rejects rej.jsonl $mode header.jsonl
+	accounts "header_first $mode" 5 4 1
+	same "header_first $mode: rejects" rej.jsonl - <<'EOF2'
+{"step": 1, "reward": 0.0, "logprobs": [-0.3]}
+EOF2
+done
+# Nor does a key on the first line make a key-less (TRL) log keyed: its
+# block is short and rejected whole, the blocks after it are whole.
+printf '%s\n' '{"uid": "x", "reward": 1.0, "logprobs": [-0.1]}' \
+    '{"reward": 1.0, "logprobs": [-0.1]}' \
+    '{"reward": 0.0, "logprobs": [-0.2]}' \
+    '{"reward": 0.5, "logprobs": [-0.3]}' >trlhead.jsonl
+run --on-error skip --rejects rej.jsonl --group-size 2 trlhead.jsonl
+accounts header_keyless 4 2 2
+# Once a group is whole, the mode holds: a key-less record among keyed
+# groups is rejected alone.
+{ cat in.jsonl; echo '{"reward": 0.0, "logprobs": [-0.3]}'; } >tail.jsonl
+run --on-error skip --rejects rej.jsonl --group-size 2 tail.jsonl
+accounts keyless_after_keyed 5 4 1
+if grep -q '^rladv: tail.jsonl:5: no group key, but earlier records had one$' err
+then ok; else no keyless_after_keyed "$(head -c 300 err)"; fi
+# Fail mode still stops at the first record that mixes them.
+run --group-size 2 header.jsonl
+status header_fail 1
+said header_fail 'header.jsonl:2: a group key, but earlier records had none'
+# A line longer than --max-line is rejected as it is, from a file, a pipe
+# and gzip, in a group or not.
+python3 -c 'import json; print(json.dumps({"uid": "q0", "step": 1, "reward": 0.5, "logprobs": [-0.1], "pad": "x" * 3000}))' >longline
+{ head -n 2 in.jsonl; cat longline; tail -n 2 in.jsonl; } >long.jsonl
+gzip -c long.jsonl >long.jsonl.gz
+for src in file pipe gzip; do
+	case $src in
+	file) run --on-error skip --rejects rej.jsonl --max-line 2K long.jsonl ;;
+	pipe) run --on-error skip --rejects rej.jsonl --max-line 2K <long.jsonl ;;
+	gzip) run --on-error skip --rejects rej.jsonl --max-line 2K long.jsonl.gz ;;
+	esac
+	accounts "long_line_$src" 5 4 1
+	same "long_line_$src: rejects" rej.jsonl longline
+	if grep -q ':3: line longer than --max-line (2048 bytes)$' err; then ok
+	else no "long_line_$src" "$(head -c 300 err)"; fi
+done
+# In a group of --group-size 2 it leaves the group short.
+{ head -n 1 in.jsonl; cat longline; tail -n 2 in.jsonl; } >longg.jsonl
+run --on-error skip --rejects rej.jsonl --max-line 2K --group-size 2 \
+    longg.jsonl
+accounts long_line_group 4 2 2
+run --max-line 2K long.jsonl
+status long_line_fail 1
+# A group whose numbers overflow is rejected whole, with why; the others
+# are computed without it (as they would be alone).
+printf '%s\n' '{"uid": "big", "reward": 1.7e308, "logprobs": [-0.1]}' \
+    '{"uid": "big", "reward": -1.7e308, "logprobs": [-0.1]}' \
+    '{"uid": "big", "reward": -1.7e308, "logprobs": [-0.1]}' >big.part
+cat in.jsonl big.part >ovf.jsonl
+"$rladv" -a drgrpo -g token in.jsonl >alone.jsonl 2>/dev/null
+for j in 1 2; do
+	run -j $j -a drgrpo -g token --on-error skip --rejects rej.jsonl ovf.jsonl
+	accounts "overflow_group -j $j" 7 4 3
+	same "overflow_group -j $j: rejects" rej.jsonl big.part
+	same "overflow_group -j $j: the rest" out alone.jsonl
+	if grep -q '^rladv: ovf.jsonl:5: group "big" (line 5): the advantage overflows a double (field "reward" too large); rejected whole$' err
+	then ok; else no "overflow_group -j $j" "$(head -c 300 err)"; fi
+done
+run -a drgrpo ovf.jsonl
+status overflow_group_fail 1
+# stats and diff leave it out too.
+run stats -a drgrpo --on-error skip ovf.jsonl
+status overflow_group_stats 0
+if grep -q '^rejected  *3 records' out; then ok; else
+	no overflow_group_stats "$(head -c 300 out)"; fi
+run diff --a "-a drgrpo" --b "-a rloo" --on-error skip ovf.jsonl
+status overflow_group_diff 0
+# A weight past the largest double, a group of one verl's grpo_passk
+# refuses, a fully masked record under verl 0.6.0's seq-mean-token-mean.
+run -g seq-sum-norm --max-len 1e-320 --on-error skip --rejects rej.jsonl \
+    in.jsonl
+accounts weight_overflow_skip 4 0 4
+printf '%s\n' '{"uid": "one", "reward": 1.0, "logprobs": [-0.1]}' >one.part
+cat in.jsonl one.part >one.jsonl
+run -a passk --like verl --on-error skip --rejects rej.jsonl one.jsonl
+accounts passk_single_skip 5 4 1
+printf '%s\n' '{"uid": "q2", "reward": 1.0, "logprobs": [-0.1], "response_mask": [0]}' \
+    '{"uid": "q2", "reward": 0.0, "logprobs": [-0.1], "response_mask": [1]}' \
+    >masked.part
+cat in.jsonl masked.part >masked.jsonl
+run --like verl@0.6.0 -g seq-mean-token-mean --on-error skip \
+    --rejects rej.jsonl masked.jsonl
+accounts seq_refuse_skip 6 4 2
+same "seq_refuse_skip: rejects" rej.jsonl masked.part
+# Half the groups of a batch failing: each is rejected, none twice.
+python3 - <<'EOF2' >many.jsonl
+import json
+for g in range(600):
+    for i in range(4):
+        r = (1.7e308 if i == 0 else -1.7e308) if g % 2 == 0 else float(i % 2)
+        print(json.dumps({"uid": "q%d" % g, "reward": r, "logprobs": [-0.5]}))
+EOF2
+run -a drgrpo --on-error skip --rejects rej.jsonl many.jsonl
+accounts many_failed_groups 2400 1200 1200
+
+# =====================================================================
 # (3) No wrong number with exit 0
 # =====================================================================
 # A group with rewards near 1e300 makes compute.c scale the batch by a
