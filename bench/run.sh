@@ -251,39 +251,37 @@ paired "parsing: a cJSON tree per line (parse only, nothing written) on the main
     "rladv -a grpo" $M "./rladv $M"
 r_cjson=$(ratio 2 3)
 
-# The Python rows: each script and rladv on the same input, in the same
-# rounds; SKIP where the interpreter lacks the modules.
+# The Python rows: each script, then rladv, on the same input in the same
+# rounds, typical records and then 20-token ones; SKIP where no interpreter
+# has the modules.  i_KIND_SIZE: the row of KIND (np, or, r) on SIZE.
+# pylib KIND: sets py, lib and opt for baseline_np.py with ujson or orjson.
+pylib() {
+	if [ $1 = np ]; then py=$PYNP lib=ujson opt=
+	else py=$PYOR lib=orjson opt=--orjson; fi
+}
 set -- "python3 json (stdlib), typical" $PY "python3 bench/baseline.py < $PY"
-i_np= i_or= i_nps= i_ors=
-if [ -n "$PYNP" ]; then
-	set -- "$@" "python3 ujson+numpy, typical" $PY \
-	    "$PYNP bench/baseline_np.py < $PY"
-	i_np=$(( $# / 3 ))
-fi
-if [ -n "$PYOR" ]; then
-	set -- "$@" "python3 orjson+numpy, typical" $PY \
-	    "$PYOR bench/baseline_np.py --orjson < $PY"
-	i_or=$(( $# / 3 ))
-fi
-set -- "$@" "rladv, typical" $PY "./rladv $PY"
-i_r=$(( $# / 3 ))
-if [ -n "$PYNP" ]; then
-	set -- "$@" "python3 ujson+numpy, 20 tokens" $PYS \
-	    "$PYNP bench/baseline_np.py < $PYS"
-	i_nps=$(( $# / 3 ))
-fi
-if [ -n "$PYOR" ]; then
-	set -- "$@" "python3 orjson+numpy, 20 tokens" $PYS \
-	    "$PYOR bench/baseline_np.py --orjson < $PYS"
-	i_ors=$(( $# / 3 ))
-fi
-set -- "$@" "rladv, 20 tokens" $PYS "./rladv $PYS"
-i_rs=$(( $# / 3 ))
+for size in typical 20; do
+	f=$PY label=typical
+	[ $size = 20 ] && f=$PYS label="20 tokens"
+	for k in np or; do
+		pylib $k
+		eval "i_${k}_$size="
+		[ -n "$py" ] || continue
+		set -- "$@" "python3 $lib+numpy, $label" $f \
+		    "$py bench/baseline_np.py $opt < $f"
+		eval "i_${k}_$size=$(( $# / 3 ))"
+	done
+	set -- "$@" "rladv, $label" $f "./rladv $f"
+	eval "i_r_$size=$(( $# / 3 ))"
+done
 paired "Python: $PY_MB MB of typical ($TOKENS-token) records and of 20-token records:" "$@"
-r_py=$(ratio 1 $i_r)
-r_np= r_or= r_nps= r_ors=
-[ -n "$i_np" ] && r_np=$(ratio $i_np $i_r) r_nps=$(ratio $i_nps $i_rs)
-[ -n "$i_or" ] && r_or=$(ratio $i_or $i_r) r_ors=$(ratio $i_ors $i_rs)
+r_py=$(ratio 1 $i_r_typical)
+for k in np or; do
+	for size in typical 20; do
+		eval "i=\$i_${k}_$size j=\$i_r_$size r_${k}_$size="
+		[ -n "$i" ] && eval "r_${k}_$size=$(ratio $i $j)"
+	done
+done
 
 head -1 $M > $D/one.jsonl
 paired "other modes, the main input:" \
@@ -327,7 +325,7 @@ x() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 echo
 echo "goals (ratios from the rounds above; goal in brackets):"
 goal "-j $N vs -j 1, plain file (speed)" $r_jobs ">=" 1.7 \
-    "$N threads of arithmetic got $(x $r_spin 1)x; -j $N kept $(x $busy_jobs 1) cores busy, used $(x $c_jobs 1)x the CPU of -j 1"
+    "$N threads of arithmetic got $(x $r_spin 1)x (-j $N: $(x $r_jobs $r_spin) of that); -j $N kept $(x $busy_jobs 1) cores busy, used $(x $c_jobs 1)x the CPU of -j 1"
 awk -v r=$r_ms -v s=$r_msspin -v b=$busy_ms -v m=$ms_group -v n=$N 'BEGIN {
     printf "  %-44s %6.2f  (no bound: groups in parallel; arithmetic got %.2fx; %.2f cores busy; %.2f ms a group)\n",
     "MS-GRPO exact G=16, -j " n " vs -j 1", r, s, b, m }'
@@ -338,20 +336,20 @@ goal "peak RSS / text, 1000-token records" $(x $rss_1k $(($(wc -c < $T1K) / 1024
 goal "peak RSS / text, 20-token records" $(x $rss_20 $(($(wc -c < $T20) / 1024))) "<=" 1.5
 goal "rladv vs cJSON parse only" $r_cjson ">=" 4
 goal "rladv vs python3 json (stdlib)" $r_py ">=" 30
-if [ -n "$r_np" ]; then
-	goal "rladv vs python3 ujson+numpy, typical" $r_np ">=" 20
-	goal "rladv vs python3 ujson+numpy, 20 tokens" $r_nps ">=" 10
-else
-	skip "rladv vs python3 ujson+numpy, typical" ">=" 20 "no ujson, numpy"
-	skip "rladv vs python3 ujson+numpy, 20 tokens" ">=" 10 "no ujson, numpy"
-fi
-if [ -n "$r_or" ]; then
-	goal "rladv vs python3 orjson+numpy, typical" $r_or ">=" 20
-	goal "rladv vs python3 orjson+numpy, 20 tokens" $r_ors ">=" 10
-else
-	skip "rladv vs python3 orjson+numpy, typical" ">=" 20 "no python3 with orjson and numpy"
-	skip "rladv vs python3 orjson+numpy, 20 tokens" ">=" 10 "no python3 with orjson and numpy"
-fi
+for k in np or; do
+	pylib $k
+	for size in typical 20; do
+		label=typical bound=20
+		[ $size = 20 ] && label="20 tokens" bound=10
+		eval "r=\$r_${k}_$size"
+		if [ -n "$r" ]; then
+			goal "rladv vs python3 $lib+numpy, $label" $r ">=" $bound
+		else
+			skip "rladv vs python3 $lib+numpy, $label" ">=" $bound \
+			    "no python3 here has $lib and numpy"
+		fi
+	done
+done
 goal "pipe input vs file mapped" $r_pipe ">=" 0.9 \
     "-j 1: $(x $r_pipe1 1)x; CPU (cat's too) $(x $cpu_pipe 1) s against $(x $cpu_map 1) s"
 if [ -n "$r_isal" ]; then
