@@ -1,9 +1,10 @@
 /*
  * diff_outputs.c - rladv diff --outputs A B: two output files compared
  * record by record (by position, or by the --key fields), every number
- * within --tol; exit 0 when equal, 1 when not, as diff(1).  Records are
- * small next to the files, so each is parsed with cJSON and its tree
- * compared member by member.
+ * within --tol; exit 0 when equal, 1 when not, as diff(1).  Each line is
+ * scanned (json.c) and its values compared from the text, so that what
+ * a tree would lose counts: a number past a double, a string's bytes
+ * after "\u0000", a member named twice.
  */
 #include <math.h>
 #include <stdio.h>
@@ -32,6 +33,13 @@ struct odiff {
 	struct buf		 path;
 };
 
+/* A value in a line: its text, as json_value() scanned it. */
+struct jv {
+	const char	*p;
+	size_t		 n;
+	enum json_type	 t;
+};
+
 /* The shortest decimal that reads back as v. */
 static void
 shortest(char *buf, size_t n, double v)
@@ -45,36 +53,62 @@ shortest(char *buf, size_t n, double v)
 	}
 }
 
+/* How a value is shown in the text report: a number as the shortest
+ * decimal of its double (as written when past a double), a string as
+ * valid UTF-8 cut at about 60 bytes on a character's start. */
 static void
-value_text(const cJSON *v, char *buf, size_t n)
+value_text(const struct jv *v, char *buf, size_t n)
 {
-	char *s;
+	struct buf b = { 0 };
+	size_t len;
+	double x;
 
 	if (v == NULL) {
 		snprintf(buf, n, "(absent)");
 		return;
 	}
-	if (cJSON_IsNumber(v)) {
-		shortest(buf, n, v->valuedouble);
+	switch (v->t) {
+	case JSON_NUMBER:
+		if (isfinite(x = json_strtod(v->p, v->n))) {
+			shortest(buf, n, x);
+			return;
+		}
+		break;
+	case JSON_ARRAY:
+		snprintf(buf, n, "array");
 		return;
-	}
-	if (cJSON_IsArray(v)) {
-		snprintf(buf, n, "array of %d", cJSON_GetArraySize(v));
-		return;
-	}
-	if (cJSON_IsObject(v)) {
+	case JSON_OBJECT:
 		snprintf(buf, n, "object");
 		return;
+	default:
+		break;
 	}
-	s = cJSON_PrintUnformatted(v);
-	snprintf(buf, n, "%.60s%s", s, strlen(s) > 60 ? "..." : "");
+	json_fix_text(&b, v->p, v->n);
+	for (len = b.len > 60 ? 60 : b.len; len < b.len &&
+	    (b.p[len] & 0xc0) == 0x80; len--)
+		;
+	snprintf(buf, n, "%.*s%s", (int)len, b.p, len < b.len ? "..." : "");
+	buf_free(&b);
+}
+
+/* A value for the --json report, as the file has it. */
+static cJSON *
+raw(const struct jv *v)
+{
+	char *s = diag_malloc(v->n + 1);
+	cJSON *r;
+
+	memcpy(s, v->p, v->n);
+	s[v->n] = '\0';
+	r = cJSON_CreateRaw(s);
 	free(s);
+	return r;
 }
 
 /* One difference: counted, shown while under --top. */
 static void
 report(struct odiff *od, unsigned long long la, unsigned long long lb,
-    const cJSON *a, const cJSON *b, const char *what)
+    const struct jv *a, const struct jv *b, const char *what)
 {
 	char va[96], vb[96], where[1024];
 	cJSON *e;
@@ -98,10 +132,10 @@ report(struct odiff *od, unsigned long long la, unsigned long long lb,
 			cJSON_AddNullToObject(e, "b_line");
 		cJSON_AddStringToObject(e, "path", od->path.len ?
 		    od->path.p : "");
-		cJSON_AddItemToObject(e, "a", a ? cJSON_Duplicate(a, 1) :
-		    cJSON_CreateNull());
-		cJSON_AddItemToObject(e, "b", b ? cJSON_Duplicate(b, 1) :
-		    cJSON_CreateNull());
+		/* As the files have them (a number past a double, a
+		 * string with "\u0000"). */
+		cJSON_AddItemToObject(e, "a", a ? raw(a) : cJSON_CreateNull());
+		cJSON_AddItemToObject(e, "b", b ? raw(b) : cJSON_CreateNull());
 		cJSON_AddStringToObject(e, "what", what);
 		cJSON_AddItemToArray(od->list, e);
 		return;
@@ -120,8 +154,10 @@ report(struct odiff *od, unsigned long long la, unsigned long long lb,
 		    od->path.p : "", od->path.len ? ": " : "", va, vb, what);
 }
 
+/* A member's name (n bytes, decoded) or an element's index onto the
+ * path, escaped to be one line of text. */
 static void
-path_push(struct buf *p, const char *name, long idx, size_t *mark)
+path_push(struct buf *p, const char *name, size_t n, long idx, size_t *mark)
 {
 	char tmp[32];
 
@@ -129,7 +165,7 @@ path_push(struct buf *p, const char *name, long idx, size_t *mark)
 	if (name != NULL) {
 		if (p->len)
 			buf_add(p, ".", 1);
-		buf_add(p, name, strlen(name));
+		json_escape_text(p, name, n);
 	} else {
 		snprintf(tmp, sizeof(tmp), "[%ld]", idx);
 		buf_add(p, tmp, strlen(tmp));
@@ -146,106 +182,282 @@ path_pop(struct buf *p, size_t mark)
 		p->p[p->len] = '\0';
 }
 
-/*
- * Compares two values; returns the differences found.  Numbers within
- * max(--atol, --tol * max(|a|, |b|)) are equal: relative, as floats are
- * compared, with an absolute floor for values near zero.
- */
-static unsigned long long
-cmp_value(struct odiff *od, const cJSON *a, const cJSON *b,
-    unsigned long long la, unsigned long long lb)
+/* The next element of an array or member of an object at p (after '['
+ * or '{', or after the one before): 1 with v (and the member's name in
+ * k), 0 at the end.  The line was scanned whole, so it is valid. */
+static int
+next_item(const char **p, const char *end, struct jv *k, struct jv *v)
 {
-	unsigned long long n = 0;
-	const cJSON *e, *f;
-	double x, y, ad, rel;
-	size_t mark;
-	char what[96];
-	int i, na, nb;
+	struct json_err e;
+	const char *q = json_ws(*p, end);
+	int esc;
 
-	if (cJSON_IsNumber(a) && cJSON_IsNumber(b)) {
-		x = a->valuedouble;
-		y = b->valuedouble;
-		if (x == y)
-			return 0;
-		ad = fabs(x - y);
-		rel = ad / fmax(fabs(x), fabs(y));
-		if (ad <= fmax(od->o->atol, od->o->tol * fmax(fabs(x),
-		    fabs(y))))
-			return 0;
-		od->num_differ++;
-		if (ad > od->max_abs)
-			od->max_abs = ad;
-		if (rel > od->max_rel)
-			od->max_rel = rel;
-		snprintf(what, sizeof(what), "relative difference %.3g", rel);
-		report(od, la, lb, a, b, what);
-		return 1;
+	if (*q == ',')
+		q = json_ws(q + 1, end);
+	if (*q == ']' || *q == '}')
+		return 0;
+	if (k != NULL) {
+		k->p = q;
+		q = json_string(q, end, &esc, &e);
+		k->n = (size_t)(q - k->p);
+		k->t = JSON_STRING;
+		q = json_ws(json_ws(q, end) + 1, end);	/* past ':' */
 	}
-	if ((a->type & 0xff) != (b->type & 0xff)) {
-		report(od, la, lb, a, b, "different types");
-		return 1;
-	}
-	if (cJSON_IsString(a)) {
-		if (strcmp(a->valuestring, b->valuestring) == 0)
-			return 0;
-		report(od, la, lb, a, b, "different strings");
-		return 1;
-	}
-	if (cJSON_IsArray(a)) {
-		na = cJSON_GetArraySize(a);
-		nb = cJSON_GetArraySize(b);
-		if (na != nb) {
-			report(od, la, lb, a, b, "different lengths");
-			return 1;
-		}
-		for (i = 0, e = a->child, f = b->child; e && f;
-		    i++, e = e->next, f = f->next) {
-			path_push(&od->path, NULL, i, &mark);
-			n += cmp_value(od, e, f, la, lb);
-			path_pop(&od->path, mark);
-		}
-		return n;
-	}
-	if (cJSON_IsObject(a)) {
-		/* By name, so that a trainer's member order does not
-		 * matter; members only one side has are differences. */
-		for (e = a->child; e; e = e->next) {
-			path_push(&od->path, e->string, 0, &mark);
-			f = cJSON_GetObjectItemCaseSensitive(b, e->string);
-			if (f == NULL) {
-				report(od, la, lb, e, NULL, "only in A");
-				n++;
-			} else
-				n += cmp_value(od, e, f, la, lb);
-			path_pop(&od->path, mark);
-		}
-		for (f = b->child; f; f = f->next)
-			if (cJSON_GetObjectItemCaseSensitive(a, f->string) ==
-			    NULL) {
-				path_push(&od->path, f->string, 0, &mark);
-				report(od, la, lb, NULL, f, "only in B");
-				path_pop(&od->path, mark);
-				n++;
-			}
-		return n;
-	}
-	return 0;	/* true, false, null: equal when the types are */
+	v->p = q;
+	*p = json_value(q, end, &v->t, &e);
+	v->n = (size_t)(*p - q);
+	return 1;
 }
 
-static cJSON *
-parse_line(const struct line *ln, struct diag *d)
+/* The decoded bytes of a string s into out (emptied); their number. */
+static size_t
+decode(const struct jv *s, struct buf *out)
 {
-	cJSON *v;
+	ssize_t n;
 
-	v = cJSON_ParseWithLength(ln->text, ln->len);
-	if (v == NULL)
-		diag_setl(d, EXIT_DATA, ln->file, ln->lineno, "invalid JSON "
-		    "(rladv diff --outputs compares JSON lines)");
-	return v;
+	out->len = 0;
+	buf_reserve(out, s->n);
+	n = json_unescape(s->p, s->n, out->p, s->n);
+	out->len = n > 0 ? (size_t)n : 0;
+	return out->len;
+}
+
+static unsigned long long cmp_value(struct odiff *, const struct jv *,
+    const struct jv *, unsigned long long, unsigned long long);
+
+/* Two numbers: equal, or within max(--atol, --tol * max(|a|, |b|)):
+ * relative, as floats are compared, with an absolute floor near zero.
+ * One past a double equals only one past it on the same side. */
+static unsigned long long
+cmp_number(struct odiff *od, const struct jv *a, const struct jv *b,
+    unsigned long long la, unsigned long long lb)
+{
+	double x = json_strtod(a->p, a->n), y = json_strtod(b->p, b->n);
+	double m, ad, rel;
+	char what[96];
+
+	if (x == y)
+		return 0;
+	if (!isfinite(x) || !isfinite(y)) {
+		report(od, la, lb, a, b, "a number past a double");
+		return 1;
+	}
+	/* Halves, whose difference is a double whatever theirs is. */
+	m = fmax(fabs(x), fabs(y)) / 2;
+	ad = fabs(x / 2 - y / 2);
+	rel = ad / m;
+	if (ad <= fmax(od->o->atol, od->o->tol * 2 * m) / 2)
+		return 0;
+	od->num_differ++;
+	/* Past the largest double it is shown as null (--json). */
+	od->max_abs = fmax(od->max_abs, 2 * ad);
+	od->max_rel = fmax(od->max_rel, rel);
+	snprintf(what, sizeof(what), "relative difference %.3g", rel);
+	report(od, la, lb, a, b, what);
+	return 1;
+}
+
+/* Two arrays: element by element. */
+static unsigned long long
+cmp_array(struct odiff *od, const struct jv *a, const struct jv *b,
+    unsigned long long la, unsigned long long lb)
+{
+	const char *pa = a->p + 1, *pb = b->p + 1;
+	unsigned long long n = 0;
+	struct jv ea, eb;
+	size_t mark, na = 0, nb = 0;
+	int ka, kb;
+	long i;
+
+	/* Lengths first, as the report has always said. */
+	while (next_item(&pa, a->p + a->n, NULL, &ea))
+		na++;
+	while (next_item(&pb, b->p + b->n, NULL, &eb))
+		nb++;
+	if (na != nb) {
+		report(od, la, lb, a, b, "different lengths");
+		return 1;
+	}
+	pa = a->p + 1;
+	pb = b->p + 1;
+	for (i = 0;; i++) {
+		ka = next_item(&pa, a->p + a->n, NULL, &ea);
+		kb = next_item(&pb, b->p + b->n, NULL, &eb);
+		if (!ka || !kb)
+			break;
+		path_push(&od->path, NULL, 0, i, &mark);
+		n += cmp_value(od, &ea, &eb, la, lb);
+		path_pop(&od->path, mark);
+	}
+	return n;
+}
+
+/* One side's members: names decoded end to end, values. */
+struct members {
+	struct buf	 names;
+	size_t		*off, *len, n, cap;
+	struct jv	*v;
+};
+
+static void
+members_of(const struct jv *o, struct members *m)
+{
+	const char *p = o->p + 1;
+	struct buf tmp = { 0 };
+	struct jv k, v;
+
+	memset(m, 0, sizeof(*m));
+	while (next_item(&p, o->p + o->n, &k, &v)) {
+		if (m->n == m->cap) {
+			m->cap = m->cap ? 2 * m->cap : 8;
+			m->off = diag_realloc(m->off, m->cap * sizeof(*m->off));
+			m->len = diag_realloc(m->len, m->cap * sizeof(*m->len));
+			m->v = diag_realloc(m->v, m->cap * sizeof(*m->v));
+		}
+		decode(&k, &tmp);
+		m->off[m->n] = buf_add(&m->names, tmp.p, tmp.len);
+		m->len[m->n] = tmp.len;
+		m->v[m->n++] = v;
+	}
+	buf_free(&tmp);
 }
 
 static void
-compare_records(struct odiff *od, cJSON *a, cJSON *b,
+members_free(struct members *m)
+{
+	buf_free(&m->names);
+	free(m->off);
+	free(m->len);
+	free(m->v);
+}
+
+/*
+ * Two objects: members by name, so that a trainer's member order does
+ * not matter, and a name that comes more than once by its rank among
+ * those of its name (the second "a" of A with the second "a" of B);
+ * members only one side has are differences.  Names are compared
+ * decoded, whole ("a\u0000b" is not "a").
+ */
+static unsigned long long
+cmp_object(struct odiff *od, const struct jv *a, const struct jv *b,
+    unsigned long long la, unsigned long long lb)
+{
+	struct members ma, mb;
+	struct keymap names;	/* B's names */
+	size_t i, k, *first, *next, *at, mark;
+	unsigned long long n = 0;
+	char *paired;
+	int added;
+
+	members_of(a, &ma);
+	members_of(b, &mb);
+	keymap_init(&names, 0);
+	/* B's members of each name k in order: first[k], then next[]. */
+	first = diag_malloc((mb.n + 1) * sizeof(*first));
+	next = diag_malloc((mb.n + 1) * sizeof(*next));
+	at = diag_malloc((mb.n + 1) * sizeof(*at));	/* name k's last */
+	paired = diag_calloc(mb.n + 1, 1);
+	for (i = 0; i < mb.n; i++) {
+		k = keymap_get(&names, mb.names.p + mb.off[i], mb.len[i],
+		    &added);
+		next[i] = (size_t)-1;
+		if (added)
+			first[k] = i;
+		else
+			next[at[k]] = i;
+		at[k] = i;
+	}
+	/* at[k]: the next of name k for A's next member of that name. */
+	for (k = 0; k < keymap_count(&names); k++)
+		at[k] = first[k];
+	for (i = 0; i < ma.n; i++) {
+		path_push(&od->path, ma.names.p + ma.off[i], ma.len[i], 0,
+		    &mark);
+		k = keymap_find(&names, ma.names.p + ma.off[i], ma.len[i]);
+		if (k == KEYMAP_NONE || at[k] == (size_t)-1) {
+			report(od, la, lb, &ma.v[i], NULL, "only in A");
+			n++;
+		} else {
+			n += cmp_value(od, &ma.v[i], &mb.v[at[k]], la, lb);
+			paired[at[k]] = 1;
+			at[k] = next[at[k]];
+		}
+		path_pop(&od->path, mark);
+	}
+	for (i = 0; i < mb.n; i++)
+		if (!paired[i]) {
+			path_push(&od->path, mb.names.p + mb.off[i],
+			    mb.len[i], 0, &mark);
+			report(od, la, lb, NULL, &mb.v[i], "only in B");
+			path_pop(&od->path, mark);
+			n++;
+		}
+	free(first);
+	free(next);
+	free(at);
+	free(paired);
+	keymap_free(&names);
+	members_free(&ma);
+	members_free(&mb);
+	return n;
+}
+
+/* Compares two values; returns the differences found. */
+static unsigned long long
+cmp_value(struct odiff *od, const struct jv *a, const struct jv *b,
+    unsigned long long la, unsigned long long lb)
+{
+	struct buf x = { 0 }, y = { 0 };
+	int same;
+
+	if (a->t != b->t) {
+		report(od, la, lb, a, b, "different types");
+		return 1;
+	}
+	switch (a->t) {
+	case JSON_NUMBER:
+		return cmp_number(od, a, b, la, lb);
+	case JSON_STRING:
+		/* Decoded and whole: "a\u0000b" is not "a\u0000c". */
+		same = decode(a, &x) == decode(b, &y) &&
+		    (x.len == 0 || memcmp(x.p, y.p, x.len) == 0);
+		buf_free(&x);
+		buf_free(&y);
+		if (same)
+			return 0;
+		report(od, la, lb, a, b, "different strings");
+		return 1;
+	case JSON_ARRAY:
+		return cmp_array(od, a, b, la, lb);
+	case JSON_OBJECT:
+		return cmp_object(od, a, b, la, lb);
+	default:
+		/* true, false, null */
+		return 0;
+	}
+}
+
+/* The line as one JSON value, or -1 with d set. */
+static int
+scan_line(const char *text, size_t len, const char *file,
+    unsigned long long lineno, struct jv *v, struct diag *d)
+{
+	const char *end = text + len, *p = json_ws(text, end), *q;
+	struct json_err e;
+
+	if (p == end || (q = json_value(p, end, &v->t, &e)) == NULL ||
+	    json_ws(q, end) != end) {
+		diag_setl(d, EXIT_DATA, file, lineno, "invalid JSON (rladv "
+		    "diff --outputs compares JSON lines)");
+		return -1;
+	}
+	v->p = p;
+	v->n = (size_t)(q - p);
+	return 0;
+}
+
+static void
+compare_records(struct odiff *od, const struct jv *a, const struct jv *b,
     unsigned long long la, unsigned long long lb)
 {
 	od->matched++;
@@ -347,7 +559,7 @@ outputs_by_key(struct odiff *od, struct input *in[2], struct diag *d)
 	struct buf arena = { 0 }, key = { 0 };
 	struct line ln;
 	size_t k;
-	cJSON *a, *b;
+	struct jv a, b;
 	char *lab, what[256];
 	int rc = 0, r, added;
 
@@ -375,7 +587,8 @@ outputs_by_key(struct odiff *od, struct input *in[2], struct diag *d)
 		od->records[0]++;
 		if ((rc = line_key(&ln, od->o->key, &key, d)) != 0)
 			break;
-		if ((a = parse_line(&ln, d)) == NULL) {
+		if (scan_line(ln.text, ln.len, ln.file, ln.lineno, &a,
+		    d) != 0) {
 			rc = d->status;
 			break;
 		}
@@ -389,27 +602,20 @@ outputs_by_key(struct odiff *od, struct input *in[2], struct diag *d)
 			    "\"%.200s\" in B", lab);
 			free(lab);
 			report(od, ln.lineno, 0, NULL, NULL, what);
-			cJSON_Delete(a);
 			continue;
 		}
 		row = keymap_val(&t, k);
 		if (row->used_by) {
 			rc = dup_key(d, &ln, &key, row->used_by);
-			cJSON_Delete(a);
 			break;
 		}
 		row->used_by = ln.lineno;
-		b = cJSON_ParseWithLength(arena.p + row->off, row->len);
-		if (b == NULL) {
-			rc = diag_setl(d, EXIT_DATA, od->name[1], row->line,
-			    "invalid JSON (rladv diff --outputs compares JSON "
-			    "lines)");
-			cJSON_Delete(a);
+		if (scan_line(arena.p + row->off, row->len, od->name[1],
+		    row->line, &b, d) != 0) {
+			rc = d->status;
 			break;
 		}
-		compare_records(od, a, b, ln.lineno, row->line);
-		cJSON_Delete(a);
-		cJSON_Delete(b);
+		compare_records(od, &a, &b, ln.lineno, row->line);
 	}
 	if (rc == 0 && r < 0)
 		rc = d->status;
@@ -420,11 +626,9 @@ outputs_by_key(struct odiff *od, struct input *in[2], struct diag *d)
 		od->unmatched[1]++;
 		od->rec_differ++;
 		od->path.len = 0;
-		if ((b = cJSON_ParseWithLength(arena.p + row->off,
-		    row->len)) == NULL) {
-			rc = diag_setl(d, EXIT_DATA, od->name[1], row->line,
-			    "invalid JSON (rladv diff --outputs compares "
-			    "JSON lines)");
+		if (scan_line(arena.p + row->off, row->len, od->name[1],
+		    row->line, &b, d) != 0) {
+			rc = d->status;
 			break;
 		}
 		lab = strata_label_of(&t, k);
@@ -432,7 +636,6 @@ outputs_by_key(struct odiff *od, struct input *in[2], struct diag *d)
 		    "in A", lab);
 		free(lab);
 		report(od, 0, row->line, NULL, NULL, what);
-		cJSON_Delete(b);
 	}
 	keymap_free(&t);
 	buf_free(&arena);
@@ -445,7 +648,7 @@ outputs_by_line(struct odiff *od, struct input *in[2], struct diag *d)
 {
 	struct line la, lb;
 	unsigned long long lna;
-	cJSON *a, *b;
+	struct jv a, b;
 	int ra, rb;
 
 	for (;;) {
@@ -462,15 +665,10 @@ outputs_by_line(struct odiff *od, struct input *in[2], struct diag *d)
 		od->records[0]++;
 		od->records[1]++;
 		lna = la.lineno;
-		if ((a = parse_line(&la, d)) == NULL)
+		if (scan_line(la.text, la.len, la.file, la.lineno, &a, d) != 0 ||
+		    scan_line(lb.text, lb.len, lb.file, lb.lineno, &b, d) != 0)
 			return d->status;
-		if ((b = parse_line(&lb, d)) == NULL) {
-			cJSON_Delete(a);
-			return d->status;
-		}
-		compare_records(od, a, b, lna, lb.lineno);
-		cJSON_Delete(a);
-		cJSON_Delete(b);
+		compare_records(od, &a, &b, lna, lb.lineno);
 	}
 	/* The longer file's extra records have no partner. */
 	while (ra > 0) {

@@ -519,6 +519,73 @@ else
 fi
 
 # =====================================================================
+# (7) diff --outputs compares what the files hold
+# =====================================================================
+# outdiff NAME WANT TEXT A B: diff --outputs A B exits WANT (0 equal, 1
+# not) and, when TEXT is not empty, says it on one line.
+outdiff() {
+	name=$1 want=$2 text=$3
+	shift 3
+	run diff --outputs "$@"
+	status "$name" "$want"
+	if [ -n "$text" ]; then
+		if grep -q -- "$text" out; then ok; else
+			no "$name" "no \"$text\": $(head -c 300 out)"
+		fi
+	fi
+}
+rec='{"uid": "q0", "reward": 1.0, "logprobs": [-0.1],'
+printf '%s "advantage": 1e400, "loss_weight": 1}\n' "$rec" >inf.jsonl
+printf '%s "advantage": -1e400, "loss_weight": 1}\n' "$rec" >ninf.jsonl
+printf '%s "advantage": 0.5, "loss_weight": 1}\n' "$rec" >fin.jsonl
+printf '%s "advantage": 1e999, "loss_weight": 1}\n' "$rec" >inf2.jsonl
+outdiff outputs_inf_finite 1 'advantage: 1e400 != 0.5 (a number past a double)' \
+    inf.jsonl fin.jsonl
+outdiff outputs_finite_inf 1 '' fin.jsonl inf.jsonl
+outdiff outputs_inf_ninf 1 '' inf.jsonl ninf.jsonl
+outdiff outputs_inf_inf 0 '' inf.jsonl inf2.jsonl
+outdiff outputs_inf_key 1 '' --key uid inf.jsonl fin.jsonl
+# Strings by their whole decoded value.
+printf '%s "tool": "a\\u0000b", "advantage": 0.5}\n' "$rec" >nul1.jsonl
+printf '%s "tool": "a\\u0000c", "advantage": 0.5}\n' "$rec" >nul2.jsonl
+printf '%s "tool": "\\u00e9", "advantage": 0.5}\n' "$rec" >esc1.jsonl
+printf '%s "tool": "\303\251", "advantage": 0.5}\n' "$rec" >esc2.jsonl
+outdiff outputs_nul 1 'tool: "a\\u0000b" != "a\\u0000c" (different strings)' \
+    nul1.jsonl nul2.jsonl
+outdiff outputs_nul_same 0 '' nul1.jsonl nul1.jsonl
+outdiff outputs_escaped_same 0 '' esc1.jsonl esc2.jsonl
+# A name given twice: by rank, so a file equals itself.
+printf '{"uid": "q0", "advantage": 0.5, "advantage": 0.25}\n' >dup1.jsonl
+printf '{"uid": "q0", "advantage": 0.5, "advantage": 0.75}\n' >dup2.jsonl
+printf '{"uid": "q0", "advantage": 0.5}\n' >dup3.jsonl
+outdiff outputs_dup_self 0 '' dup1.jsonl dup1.jsonl
+outdiff outputs_dup 1 'advantage: 0.25 != 0.75' dup1.jsonl dup2.jsonl
+outdiff outputs_dup_extra 1 'advantage: 0.25 != (absent) (only in A)' \
+    dup1.jsonl dup3.jsonl
+printf '{"advantage": 0.5, "uid": "q0"}\n' >order.jsonl
+outdiff outputs_member_order 0 '' dup3.jsonl order.jsonl
+# Numbers whose difference is past a double: finite figures.
+printf '%s "advantage": 1e308}\n' "$rec" >big1.jsonl
+printf '%s "advantage": -1e308}\n' "$rec" >big2.jsonl
+outdiff outputs_big 1 'advantage: 1e+308 != -1e+308 (relative difference 2)' \
+    big1.jsonl big2.jsonl
+if grep -qi 'inf\|nan' out; then no outputs_big "$(cat out)"; else ok; fi
+run diff --json --outputs big1.jsonl big2.jsonl
+if python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(0 if r["max_abs_diff"] is None and r["max_rel_diff"] == 2 else 1)' out
+then ok; else no outputs_big_json "$(head -c 400 out)"; fi
+# A member's name is escaped in the report: one line per difference.
+printf '{"a\\u001b[31m\\nb": 1}\n' >ename1.jsonl
+printf '{"a\\u001b[31m\\nb": 2}\n' >ename2.jsonl
+run diff --outputs ename1.jsonl ename2.jsonl
+if [ "$(wc -l <out | tr -d ' ')" -eq 2 ] &&
+    ! LC_ALL=C grep -q "$(printf '\033')" out; then ok; else
+	no outputs_name_escaped "$(od -c out | head -5)"
+fi
+
+# =====================================================================
 # (9) A closed pipe: SIGPIPE, status 141, no message
 # =====================================================================
 python3 - <<'EOF' >big.jsonl
