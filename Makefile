@@ -190,9 +190,12 @@ emu-check: $(EMU)/rladv $(EMU)/selftest
 
 demo: rladv
 	./rladv -a stratified --alpha 0.6 -g balanced --annotate \
-	    samples/search_agent.jsonl | head -n 2 | cut -c 1-400
+	    --batch-key step samples/search_agent.jsonl | head -n 2 | \
+	    cut -c 1-400
 	@echo ...
-	./rladv stats samples/search_agent.jsonl
+	./rladv stats --batch-key step samples/search_agent.jsonl
+	./rladv --from verl-agent samples/verl_agent_loop.jsonl | head -n 2 | \
+	    sed 's/.*\("reward_score": [^,]*\).*\("advantage": [^,]*\).*/{... \1, ... \2, ...}/'
 
 unit: $(TESTS)
 	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
@@ -259,11 +262,12 @@ tsan-check:
 NPROC	 = $(shell nproc 2>/dev/null || echo 1)
 J	 = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
 CHECKS	 = slurm emu broken_binary html jobs papers stats_diff io shard \
-	   hostile skip_random faults unit e2e errors help_synopsis \
-	   man_examples conformance fuzz-replay make_deps gpu presets
+	   hostile skip_random faults unit e2e errors realdata frameworks \
+	   help_synopsis man_examples conformance fuzz-replay make_deps gpu \
+	   presets
 SH_CHECKS = e2e errors faults skip_random stats_diff papers html shard jobs \
-	   slurm
-MAN_CHECKS = hostile help_synopsis man_examples
+	   slurm realdata
+MAN_CHECKS = hostile help_synopsis man_examples frameworks
 
 check test: deps
 	@$(MAKE) --no-print-directory $(J) --output-sync=target \

@@ -211,8 +211,9 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 	struct emit em;
 	struct record tmp;
 	struct adv_params ap;
-	size_t i, k, e;
+	size_t i, j, k, e;
 
+	memset(&em, 0, sizeof(em));
 	grow(x, v->n);
 	if (compute_batch(x->c, &x->ap, v, x->adv, x->w, d) != 0)
 		return d->status;
@@ -230,11 +231,14 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 	em.tokens = x->c->tokens;
 	em.annot = x->c->annotate ? "{\"group_size\":1}" : NULL;
 	em.annot_len = em.annot ? strlen(em.annot) : 0;
-	for (i = 0; i < v->n; i++) {
-		k = batch_order(b, i);
-		if (output_record(x->out, batch_line(b, k, NULL),
-		    batch_rec(b, k, &tmp), batch_runs(b), x->adv[k], x->w[k], &em,
-		    d) != 0)
+	em.no_weights = 0;
+	for (i = 0; i < batch_nrows(b); i++) {
+		j = batch_row(b, i, &k);
+		if (batch_helsewhere(b, j))
+			continue;
+		if (output_record(x->out, batch_hline(b, j, NULL),
+		    batch_hrec(b, j, &tmp), batch_runs(b), x->adv[k], x->w[k],
+		    &em, d) != 0)
 			return d->status;
 		x->written++;
 	}

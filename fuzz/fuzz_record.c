@@ -332,13 +332,14 @@ static const char *const batch_names[8] = {
 static void
 config_b(unsigned sel, struct fields *f, struct emit *em)
 {
-	record_fields_default(f);
+	fields_default(f);
 	f->batch = batch_names[sel & 7];
 	f->need_stratum = (sel >> 3) & 1;
 	if ((sel >> 4) & 1) {
 		f->stratum[0] = "tool_calls";
 		f->stratum[1] = "search_ok";
 		f->nstratum = 2;
+		f->named |= FN(FR_STRATUM);	/* parts, not aliases */
 	}
 	if ((sel >> 5) & 1) {
 		f->has_cap = 1;
@@ -350,14 +351,17 @@ config_b(unsigned sel, struct fields *f, struct emit *em)
 		f->ngroup = 1;
 		f->reward[0] = "score";
 		f->nreward = 1;
+		f->named |= FN(FR_GROUP) | FN(FR_REWARD);
 	}
 	if ((sel >> 7) & 1) {
 		f->logprobs[0] = "lp";
 		f->nlogprobs = 1;
 		f->mask[0] = "m";
 		f->nmask = 1;
+		f->named |= FN(FR_LOGPROBS) | FN(FR_MASK);
 	}
 	em->tokens = !((sel >> 2) & 1);
+	em->no_weights = 0;
 	em->digits = 1 + (int)(sel % 17);
 	em->annot = (sel & 0x41) == 0x41 ? "{\"group_size\":2}" : NULL;
 	em->annot_len = em->annot ? strlen(em->annot) : 0;
@@ -408,7 +412,10 @@ check_record(const struct record *r, const struct fields *f,
 		fail("accepted a non-finite reward", line, len, NULL);
 	if (r->reward == 0 && signbit(r->reward))
 		fail("reward is -0", line, len, NULL);
-	if (r->T > r->L)
+	/* A record without a length trains as one unit, or none. */
+	if (!r->has_len && (r->L != 0 || r->T > 1))
+		fail("no length, but L or T set", line, len, NULL);
+	if (r->has_len && r->T > r->L)
 		fail("more trained tokens than tokens", line, len, NULL);
 	if (r->close >= len || line[r->close] != '}')
 		fail("close does not point at '}'", line, len, NULL);
@@ -444,10 +451,10 @@ check_record(const struct record *r, const struct fields *f,
 			if (!(i & 1))
 				ones += rv[r->runs + i];
 		}
-		if (sum != r->L || ones != r->T)
+		if (sum != r->L || (ones != r->T && !r->unscored))
 			fail("mask runs do not add up to L and T", line, len,
 			    NULL);
-	} else if (r->T != r->L)
+	} else if (r->has_len && r->T != r->L && !r->unscored)
 		fail("no mask, but T != L", line, len, NULL);
 }
 
@@ -510,8 +517,8 @@ roundtrip(const struct record *r, const struct fields *f,
 	    memcmp(keys2.p + r2.skey, keys->p + r->skey, r->skeylen) != 0))
 		fail("stratum key changed by output", line, len, text);
 	if (!r2.out[OUT_ADV].present || !r2.out[OUT_W].present ||
-	    r2.out[OUT_TADV].present != (em->tokens != 0) ||
-	    r2.out[OUT_TW].present != (em->tokens != 0) ||
+	    r2.out[OUT_TADV].present != (em->tokens && r->has_len) ||
+	    r2.out[OUT_TW].present != (em->tokens && r->has_len) ||
 	    r2.out[OUT_ANN].present != (em->annot != NULL))
 		fail("output fields missing or stale", line, len, text);
 	{
@@ -603,11 +610,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(copy, data, size);
 
-	record_fields_default(&f);
+	fields_default(&f);
+	memset(&em, 0, sizeof(em));
 	em.digits = 9;
 	em.tokens = 1;
 	em.annot = NULL;
 	em.annot_len = 0;
+	em.no_weights = 0;
 	one(copy, size, &f, &em, -0.0, 0.25);
 
 	if (size >= 1) {

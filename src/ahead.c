@@ -3,8 +3,9 @@
  *
  * Parsing is most of rladv's time.  The lines are cut into chunks of
  * about CHUNK_BYTES (by the calling thread, which alone reads the input),
- * and each chunk is parsed by a task of the pool into records, their
- * keys and mask runs, or the message of a bad line; the pipeline then
+ * and each chunk is parsed by a task of the pool, with a record reader
+ * of its own, into records (a --columnar line is several), their keys
+ * and mask runs, or the message of a bad line; the pipeline then
  * takes them chunk by chunk in input order, groups and batches them as
  * it does one line at a time.  So whatever the number of threads, every
  * record, message and byte comes in the same order; -j 1 does not use
@@ -23,9 +24,9 @@
 #define CHUNK_LINES	1024
 #define NCHUNK		3	/* per thread */
 
-/* One line of a chunk, parsed. */
+/* One record of a chunk, parsed (or a line that is none). */
 struct item {
-	struct line	 ln;
+	size_t		 line;		/* its line in the chunk's */
 	size_t		 koff, klen;	/* its keys in the chunk's keys */
 	size_t		 roff, rlen;	/* its runs in the chunk's runs */
 	size_t		 why;		/* 1 + its message, or 0: good */
@@ -33,7 +34,9 @@ struct item {
 
 struct chunk {
 	struct pool_task	 task;
-	const struct fields	*f;
+	struct record_reader	*rd;
+	struct line		*ln;	/* the lines read */
+	size_t			 nln, lncap;
 	struct item		*it;
 	struct record		*rec;	/* [cap] */
 	size_t			 n, cap, pos;	/* pos: the next taken */
@@ -49,7 +52,6 @@ struct chunk {
 
 struct ahead {
 	struct input		*in;
-	const struct fields	*f;
 	struct pool		*pool;
 	struct chunk		*ch;	/* a ring of nch */
 	size_t			 nch, head, nfull;
@@ -58,42 +60,77 @@ struct ahead {
 	const char		*text;
 };
 
-/* The task: parses every line of chunk arg. */
+/* Room for one more item in c, for a record of line. */
+static struct item *
+next_item(struct chunk *c, size_t line)
+{
+	struct item *it;
+
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 64;
+		c->it = diag_realloc(c->it, c->cap * sizeof(*c->it));
+		c->rec = diag_realloc(c->rec, c->cap * sizeof(*c->rec));
+	}
+	it = &c->it[c->n];
+	it->line = line;
+	it->why = 0;
+	c->tkeys.len = c->truns.len = 0;
+	return it;
+}
+
+/* The item just parsed: its message (bad), and its keys and runs kept.
+ * Offsets in the record are from the start of its own keys and runs, as
+ * the pipeline hands them on. */
+static void
+done_item(struct chunk *c, struct item *it, const struct diag *d, int bad)
+{
+	if (bad) {
+		if (c->nwhy == c->whycap) {
+			c->whycap = c->whycap ? 2 * c->whycap : 4;
+			c->why = diag_realloc(c->why, c->whycap *
+			    sizeof(*c->why));
+		}
+		c->why[c->nwhy++] = *d;
+		it->why = c->nwhy;
+	}
+	it->koff = buf_add(&c->keys, c->tkeys.p, c->tkeys.len);
+	it->klen = c->tkeys.len;
+	it->roff = buf_add(&c->runs, c->truns.p, c->truns.len);
+	it->rlen = c->truns.len;
+	c->n++;
+}
+
+/* The task: parses every line of chunk arg into its records. */
 static void
 parse_chunk(void *arg)
 {
 	struct chunk *c = arg;
 	struct item *it;
+	struct line *ln;
 	struct diag d;
 	size_t i;
+	long m, k;
 
 	c->keys.len = c->runs.len = 0;
 	c->nwhy = 0;
-	for (i = 0; i < c->n; i++) {
-		it = &c->it[i];
-		c->tkeys.len = c->truns.len = 0;
+	c->n = 0;
+	for (i = 0; i < c->nln; i++) {
+		ln = &c->ln[i];
 		d.status = 0;
-		it->why = 0;
-		if (input_too_long(&it->ln, &d) != 0 ||
-		    record_parse(it->ln.text, it->ln.len, c->f, &c->rec[i],
-		    &c->tkeys, &c->truns, it->ln.file, it->ln.lineno,
-		    &d) != 0) {
-			if (it->ln.toolong)
-				memset(&c->rec[i], 0, sizeof(c->rec[i]));
-			if (c->nwhy == c->whycap) {
-				c->whycap = c->whycap ? 2 * c->whycap : 4;
-				c->why = diag_realloc(c->why, c->whycap *
-				    sizeof(*c->why));
-			}
-			c->why[c->nwhy++] = d;
-			it->why = c->nwhy;
+		if (input_too_long(ln, &d) != 0 ||
+		    (m = record_line(c->rd, ln->text, ln->len, ln->file,
+		    ln->lineno, &d)) < 0) {
+			it = next_item(c, i);
+			memset(&c->rec[c->n], 0, sizeof(c->rec[0]));
+			done_item(c, it, &d, 1);
+			continue;
 		}
-		/* Offsets in the record are from the start of its own
-		 * keys and runs, as the pipeline hands them on. */
-		it->koff = buf_add(&c->keys, c->tkeys.p, c->tkeys.len);
-		it->klen = c->tkeys.len;
-		it->roff = buf_add(&c->runs, c->truns.p, c->truns.len);
-		it->rlen = c->truns.len;
+		for (k = 0; k < m; k++) {
+			it = next_item(c, i);
+			d.status = 0;
+			done_item(c, it, &d, record_get(c->rd, (size_t)k,
+			    &c->rec[c->n], &c->tkeys, &c->truns, &d) != 0);
+		}
 	}
 }
 
@@ -104,26 +141,24 @@ fill(struct ahead *a, struct chunk *c)
 	size_t bytes = 0;
 	int k;
 
-	c->n = c->pos = 0;
+	c->nln = c->n = c->pos = 0;
 	c->end = 0;
-	while (c->n < CHUNK_LINES && bytes < CHUNK_BYTES) {
+	while (c->nln < CHUNK_LINES && bytes < CHUNK_BYTES) {
 		/* A silent writer of a pipe is not waited for while there
 		 * are lines to parse: a bad one is then reported at once. */
-		if (c->n > 0 && !input_ready(a->in))
+		if (c->nln > 0 && !input_ready(a->in))
 			break;
-		if (c->n == c->cap) {
-			c->cap = c->cap ? 2 * c->cap : 64;
-			c->it = diag_realloc(c->it, c->cap * sizeof(*c->it));
-			c->rec = diag_realloc(c->rec, c->cap *
-			    sizeof(*c->rec));
+		if (c->nln == c->lncap) {
+			c->lncap = c->lncap ? 2 * c->lncap : 64;
+			c->ln = diag_realloc(c->ln, c->lncap * sizeof(*c->ln));
 		}
-		if ((k = input_next(a->in, &c->it[c->n].ln, &c->err)) <= 0) {
+		if ((k = input_next(a->in, &c->ln[c->nln], &c->err)) <= 0) {
 			c->end = k < 0 ? -1 : 1;
 			a->done = 1;
 			break;
 		}
-		bytes += c->it[c->n].ln.len;
-		c->n++;
+		bytes += c->ln[c->nln].len;
+		c->nln++;
 	}
 	c->task.fn = parse_chunk;
 	c->task.arg = c;
@@ -133,18 +168,21 @@ fill(struct ahead *a, struct chunk *c)
 }
 
 struct ahead *
-ahead_new(struct input *in, const struct fields *f, struct pool *p)
+ahead_new(struct input *in, const struct fields *f, struct pool *p,
+    struct diag *d)
 {
 	struct ahead *a = diag_calloc(1, sizeof(*a));
 	size_t i;
 
 	a->in = in;
-	a->f = f;
 	a->pool = p;
 	a->nch = NCHUNK * (size_t)pool_threads(p);
 	a->ch = diag_calloc(a->nch, sizeof(*a->ch));
 	for (i = 0; i < a->nch; i++)
-		a->ch[i].f = f;
+		if ((a->ch[i].rd = record_reader_new(f, d)) == NULL) {
+			ahead_free(a);
+			return NULL;
+		}
 	return a;
 }
 
@@ -160,6 +198,8 @@ ahead_free(struct ahead *a)
 		c = &a->ch[i];
 		if (c->busy)
 			pool_wait(a->pool, &c->task);
+		record_reader_free(c->rd);
+		free(c->ln);
 		free(c->it);
 		free(c->rec);
 		free(c->why);
@@ -190,6 +230,7 @@ ahead_next(void *ctx, struct pipeline_item *pi, struct record *r,
 	struct ahead *a = ctx;
 	struct chunk *c;
 	struct item *it;
+	struct line *ln;
 
 	for (;;) {
 		top_up(a);
@@ -213,13 +254,14 @@ ahead_next(void *ctx, struct pipeline_item *pi, struct record *r,
 		a->nfull--;
 	}
 	it = &c->it[c->pos++];
-	pi->text = it->ln.text;
-	pi->len = it->ln.len;
-	pi->stable = it->ln.stable;
-	pi->file = it->ln.file;
-	pi->lineno = it->ln.lineno;
-	a->file = it->ln.fileno;
-	a->text = it->ln.text;
+	ln = &c->ln[it->line];
+	pi->text = ln->text;
+	pi->len = ln->len;
+	pi->stable = ln->stable;
+	pi->file = ln->file;
+	pi->lineno = ln->lineno;
+	a->file = ln->fileno;
+	a->text = ln->text;
 	*r = c->rec[c->pos - 1];
 	buf_add(keys, c->keys.p + it->koff, it->klen);
 	buf_add(runs, c->runs.p + it->roff, it->rlen);

@@ -13,9 +13,10 @@
 
 struct ahead;
 
-/* Reads in by the fields f, on pool p (which must have threads). */
+/* Reads in by the fields f, on pool p (which must have threads); NULL
+ * with d set (status 2) when f names more fields than a reader holds. */
 struct ahead	*ahead_new(struct input *in, const struct fields *f,
-		    struct pool *p);
+		    struct pool *p, struct diag *d);
 /* Waits for the chunks still being parsed, and frees them. */
 void		 ahead_free(struct ahead *a);
 void		 ahead_source(struct ahead *a, struct pipeline_src *src);

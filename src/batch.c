@@ -31,9 +31,11 @@
  * the estimators as they are when the records are already in group order;
  * its group key is its group's, its batch key the batch's.  What few
  * records have (spans of fields rladv writes, a tie or elsewhere from an
- * index, sizes past the fields below) makes it keep a whole struct record
- * (full).  A new member of struct record must be packed here or make a
- * record that has it keep a whole one: pack() says which.
+ * index, a trajectory, a column of a --columnar line, a reward left
+ * unscored, sizes past the fields below) makes it keep a whole struct
+ * record (full).  A new member of struct record must be packed here or
+ * make a record that has it keep a whole one: pack() says which.  (What
+ * only the warnings read, as the record joins its batch, is not kept.)
  */
 struct hrec {
 	union {
@@ -46,9 +48,10 @@ struct hrec {
 	uint32_t	 runs;		/* H_MASK: its first run in runs */
 	uint32_t	 skey;		/* H_STRATUM: its key in keys */
 	uint32_t	 full;		/* 0, or 1 + its record in full */
+	uint32_t	 alias;		/* FR_NLISTED name indexes + 1, 4 bits
+					   each */
 	uint16_t	 nruns;
 	uint16_t	 skeylen;
-	uint16_t	 alias;		/* four name indexes + 1, 4 bits each */
 	uint8_t		 tail;		/* len - close */
 	uint8_t		 nmembers;
 	uint8_t		 flags;		/* H_* */
@@ -56,8 +59,11 @@ struct hrec {
 
 enum {
 	H_MASK = 1, H_STRATUM = 2, H_COMMA_SPACE = 4, H_COLON_SPACE = 8,
-	H_COPIED = 16
+	H_COPIED = 16, H_NOLEN = 32	/* no response length (has_len 0) */
 };
+
+_Static_assert(FR_NLISTED * 4 <= 32 && FIELD_MAXNAMES <= 15,
+    "the aliases do not fit struct hrec's alias");
 
 /* The file and line of records first, first + 1, ...: lines come in
  * runs, so a batch needs a few of these, not one per record. */
@@ -69,7 +75,8 @@ struct lrun {
 
 struct hgrp {
 	size_t	first, last;	/* records i */
-	size_t	size;
+	size_t	size;		/* responses (a trajectory counts once) */
+	size_t	rows;		/* records */
 	int	dropped;	/* 1: left out; 2: and listed by
 				   batch_rejects() */
 	int	has_key;
@@ -91,17 +98,26 @@ struct gbatch {
 	size_t		 ngroups, gcap;
 	int		 has_bkey;	/* the batch key of every record */
 	size_t		 bkey, bkeylen;
+	size_t		 ncont;		/* rows that continue a trajectory */
+	size_t		 nunscored;	/* records out of their baselines */
+	size_t		 nolen;		/* records without a length */
 	int		 starts;
 	/* The view: arrays of vcap records and gvcap groups.  ident: the
 	 * records are in group order already (contiguous groups, none
 	 * left out), and perm, order, r, T and base are not used. */
 	int		 ident;
-	size_t		*perm;		/* group order -> record i */
-	size_t		*order;		/* input order -> view index k */
+	size_t		*perm;		/* group order -> record i (a
+					   trajectory's last row) */
+	size_t		*order;		/* rows in input order -> view k */
+	size_t		*orow;		/* rows in input order -> record i */
+	size_t		*sorted;	/* the rows in group order */
 	size_t		*scratch;	/* batch_rejects()'s records, or
-					   perm's inverse in batch_view() */
-	size_t		 nv;		/* records in the view */
+					   each row's view index in
+					   batch_view() */
+	size_t		 nv;		/* records (responses) in the view */
+	size_t		 nrows;		/* rows in the view */
 	double		*r, *T, *base;
+	unsigned char	*unscored;	/* [nv] when nunscored */
 	uint32_t	*strat;
 	uint64_t	*tie;
 	size_t		*goff;
@@ -110,7 +126,7 @@ struct gbatch {
 	char		**gname;
 	const char	**gfile;
 	unsigned long long *gline;
-	size_t		 vcap, pcap, tcap, scap, gvcap;
+	size_t		 vcap, pcap, tcap, scap, ucap, gvcap;
 	struct keymap	 strata;	/* the strata of a group with many */
 };
 
@@ -149,6 +165,9 @@ batch_free(struct gbatch *b)
 	free(b->grp);
 	free(b->perm);
 	free(b->order);
+	free(b->orow);
+	free(b->sorted);
+	free(b->unscored);
 	free(b->scratch);
 	free(b->r);
 	free(b->T);
@@ -180,12 +199,14 @@ pack(struct gbatch *b, struct hrec *h, const struct record *r,
 	size_t rbase = b->runs.len / sizeof(uint32_t);
 	int f, j;
 
-	_Static_assert(sizeof(void *) != 8 || sizeof(struct record) == 328,
+	_Static_assert(sizeof(void *) != 8 || sizeof(struct record) == 416,
 	    "struct record changed: pack its new member in batch.c, or "
 	    "keep a record that has it whole");
 	for (f = 0; f < OUT_NFIELDS; f++)
 		if (r->out[f].present)
 			return 0;
+	if (r->has_traj || r->ncol > 0 || r->unscored || !r->has_reward)
+		return 0;
 	if (r->has_tie || r->elsewhere || len > UINT32_MAX ||
 	    r->L > UINT32_MAX || r->T > UINT32_MAX || r->close > len ||
 	    len - r->close > UINT8_MAX || r->nmembers > UINT8_MAX ||
@@ -196,17 +217,17 @@ pack(struct gbatch *b, struct hrec *h, const struct record *r,
 	if (r->has_stratum && r->skeylen > UINT16_MAX)
 		return 0;
 	h->alias = 0;
-	for (j = 0; j < 4; j++) {
+	for (j = 0; j < FR_NLISTED; j++) {
 		if (r->alias[j] < -1 || r->alias[j] > 14)
 			return 0;
-		h->alias |= (uint16_t)((r->alias[j] + 1) << (4 * j));
+		h->alias |= (uint32_t)(r->alias[j] + 1) << (4 * j);
 	}
 	h->len = (uint32_t)len;
 	h->L = (uint32_t)r->L;
 	h->tail = (uint8_t)(len - r->close);
 	h->nmembers = (uint8_t)r->nmembers;
 	h->flags = (r->comma_space ? H_COMMA_SPACE : 0) |
-	    (r->colon_space ? H_COLON_SPACE : 0);
+	    (r->colon_space ? H_COLON_SPACE : 0) | (r->has_len ? 0 : H_NOLEN);
 	h->full = 0;
 	if (r->has_mask) {
 		h->flags |= H_MASK;
@@ -244,6 +265,8 @@ keep_whole(struct gbatch *b, struct hrec *h, const struct record *r,
 	w->gkey += kbase;
 	w->skey += kbase;
 	w->bkey += kbase;
+	w->tkey += kbase;
+	w->wkey += kbase;
 	if (r->has_mask) {
 		buf_add(&b->runs, runs->p + r->runs * sizeof(uint32_t),
 		    r->nruns * sizeof(uint32_t));
@@ -351,6 +374,13 @@ batch_add(struct gbatch *b, const struct record *r, const struct buf *keys,
 	h->group = (uint32_t)g;
 	if (!pack(b, h, r, keys, runs, len))
 		keep_whole(b, h, r, keys, runs, len);
+	/* A trajectory is one response, however many rows it has. */
+	if (r->traj_cont)
+		b->ncont++;
+	else
+		b->grp[g].size++;
+	b->nunscored += r->unscored != 0;
+	b->nolen += !r->has_len;
 	/* A line that stays valid (a mapped file) is not copied. */
 	if (stable)
 		h->line.p = line;
@@ -358,7 +388,7 @@ batch_add(struct gbatch *b, const struct record *r, const struct buf *keys,
 		h->line.off = buf_add(&b->text, line, len);
 		h->flags |= H_COPIED;
 	}
-	b->grp[g].size++;
+	b->grp[g].rows++;
 	b->grp[g].last = i;
 	return b->n++;
 }
@@ -376,6 +406,8 @@ unpack(const struct gbatch *b, size_t i, struct record *r)
 	memset(r, 0, sizeof(*r));
 	r->reward = b->rew[i];
 	r->baseline = b->bl != NULL ? b->bl[i] : 0;
+	r->has_reward = 1;
+	r->has_len = !(h->flags & H_NOLEN);
 	r->L = h->L;
 	r->T = (size_t)b->Td[i];
 	r->has_group = g->has_key;
@@ -398,7 +430,7 @@ unpack(const struct gbatch *b, size_t i, struct record *r)
 	r->nmembers = h->nmembers;
 	r->comma_space = (h->flags & H_COMMA_SPACE) != 0;
 	r->colon_space = (h->flags & H_COLON_SPACE) != 0;
-	for (j = 0; j < 4; j++)
+	for (j = 0; j < FR_NLISTED; j++)
 		r->alias[j] = (signed char)(((h->alias >> (4 * j)) & 15) - 1);
 	return r;
 }
@@ -518,6 +550,8 @@ in_group_order(const struct gbatch *b)
 {
 	size_t g, o = 0;
 
+	if (b->ncont > 0)
+		return 0;	/* rows are not responses */
 	for (g = 0; g < b->ngroups; g++) {
 		if (b->grp[g].dropped || b->grp[g].first != o ||
 		    b->grp[g].last != o + b->grp[g].size - 1)
@@ -554,11 +588,17 @@ grow_view(struct gbatch *b, int need_tie)
 		room(&b->tie, &cap, b->n, sizeof(*b->tie));
 		b->tcap = cap;
 	}
+	if (b->nunscored > 0)
+		room(&b->unscored, &b->ucap, b->n, sizeof(*b->unscored));
 	if (!b->ident) {
 		cap = b->pcap;
 		room(&b->perm, &cap, b->n, sizeof(*b->perm));
 		cap = b->pcap;
 		room(&b->order, &cap, b->n, sizeof(*b->order));
+		cap = b->pcap;
+		room(&b->orow, &cap, b->n, sizeof(*b->orow));
+		cap = b->pcap;
+		room(&b->sorted, &cap, b->n, sizeof(*b->sorted));
 		cap = b->pcap;
 		room(&b->r, &cap, b->n, sizeof(*b->r));
 		cap = b->pcap;
@@ -601,7 +641,7 @@ sort_by_group(const struct gbatch *b, int dropped, size_t *out, size_t *end)
 	size_t g, i, o = 0, c;
 
 	for (g = 0; g < b->ngroups; g++) {
-		c = b->grp[g].dropped == dropped ? b->grp[g].size : 0;
+		c = b->grp[g].dropped == dropped ? b->grp[g].rows : 0;
 		end[g] = o;
 		o += c;
 	}
@@ -664,6 +704,48 @@ local_stratum(struct gbatch *b, size_t k, const size_t *first, size_t nk)
 	return (uint32_t)keymap_get(&b->strata, key, len, NULL);
 }
 
+/* Whether record i continues the trajectory of the row before it. */
+static int
+continues(const struct gbatch *b, size_t i)
+{
+	const struct hrec *h = &b->rec[i];
+
+	return h->full && b->full[h->full - 1].traj_cont;
+}
+
+/* Whether record i is left out of its group's baseline. */
+static int
+unscored(const struct gbatch *b, size_t i)
+{
+	const struct hrec *h = &b->rec[i];
+
+	return h->full && b->full[h->full - 1].unscored;
+}
+
+/*
+ * With trajectories: the rows sorted[o .. e - 1] of one group as view
+ * records from at on.  A row that continues a trajectory joins the
+ * record before it, which then stands for its last row (whose reward
+ * it has) and has the trained tokens of all its rows.  Each row's view
+ * index goes to scratch.  Returns the records made.
+ */
+static size_t
+traj_rows(struct gbatch *b, size_t o, size_t e, size_t at)
+{
+	size_t k, i, n = 0;
+
+	for (k = o; k < e; k++) {
+		i = b->sorted[k];
+		if (continues(b, i) && n > 0)
+			b->T[at + n - 1] += b->Td[i];
+		else
+			b->T[at + n++] = b->Td[i];
+		b->perm[at + n - 1] = i;
+		b->scratch[i] = at + n - 1;
+	}
+	return n;
+}
+
 /* Fills the view's arrays for group g, view records o .. e - 1, as view
  * group ng. */
 static void
@@ -694,10 +776,13 @@ view_group(struct gbatch *b, size_t g, size_t ng, size_t o, size_t e,
 		i = at(b, k);
 		if (!b->ident) {
 			b->r[k] = b->rew[i];
-			b->T[k] = b->Td[i];
+			if (b->ncont == 0)	/* else traj_rows() did */
+				b->T[k] = b->Td[i];
 			if (b->bl != NULL)
 				b->base[k] = b->bl[i];
 		}
+		if (b->nunscored > 0)
+			b->unscored[k] = (unsigned char)unscored(b, i);
 		s = local_stratum(b, k, first, nk);
 		if (s == nk) {
 			if (nk < FEW_STRATA)
@@ -720,10 +805,37 @@ batch_tie(const char *line, size_t len)
 	return keymap_hash(line, len, 1);
 }
 
+/*
+ * The view's order when the records are not in group order already:
+ * perm (group order to record), end[g] the end of group g in it, and
+ * scratch (each record's view index).  Returns the records in the view.
+ */
+static size_t
+permute(struct gbatch *b, size_t *end)
+{
+	size_t g, o, k, nv = 0;
+
+	if (b->ncont == 0) {
+		nv = sort_by_group(b, 0, b->perm, end);
+		for (k = 0; k < nv; k++)
+			b->scratch[b->perm[k]] = k;
+		return nv;
+	}
+	/* Trajectories: rows in group order, then each made one record. */
+	sort_by_group(b, 0, b->sorted, end);
+	for (g = 0, o = 0; g < b->ngroups; g++) {
+		k = end[g];
+		nv += traj_rows(b, o, k, nv);
+		o = k;
+		end[g] = nv;
+	}
+	return nv;
+}
+
 void
 batch_view(struct gbatch *b, struct batch *v, int need_tie)
 {
-	size_t g, i, k, o, ng = 0, *end;
+	size_t g, i, j, o, ng = 0, *end;
 	struct buf lab = { 0 };
 
 	b->ident = in_group_order(b);
@@ -732,9 +844,9 @@ batch_view(struct gbatch *b, struct batch *v, int need_tie)
 	if (b->ident) {
 		for (g = 0, o = 0; g < b->ngroups; g++)
 			end[g] = o += b->grp[g].size;
-		b->nv = b->n;
+		b->nv = b->nrows = b->n;
 	} else
-		b->nv = sort_by_group(b, 0, b->perm, end);
+		b->nv = permute(b, end);
 	/* end[g] is the end of group g in the view; dropped groups are
 	 * empty, and vanish. */
 	for (g = 0, o = 0; g < b->ngroups; g++) {
@@ -745,13 +857,14 @@ batch_view(struct gbatch *b, struct batch *v, int need_tie)
 	}
 	b->goff[ng] = o;
 	if (!b->ident) {
-		/* The view index of each record (scratch: perm's inverse),
-		 * in input order. */
-		for (k = 0; k < b->nv; k++)
-			b->scratch[b->perm[k]] = k;
-		for (i = 0, k = 0; i < b->n; i++)
-			if (!b->grp[b->rec[i].group].dropped)
-				b->order[k++] = b->scratch[i];
+		/* Each row and the view index of its record, in input
+		 * order. */
+		for (i = 0, j = 0; i < b->n; i++)
+			if (!b->grp[b->rec[i].group].dropped) {
+				b->orow[j] = i;
+				b->order[j++] = b->scratch[i];
+			}
+		b->nrows = j;
 	}
 	free(end);
 	buf_free(&lab);
@@ -766,6 +879,7 @@ batch_view(struct gbatch *b, struct batch *v, int need_tie)
 	v->nstrat = b->nstrat;
 	v->ghash = b->ghash;
 	v->tie = need_tie ? b->tie : NULL;
+	v->unscored = b->nunscored > 0 ? b->unscored : NULL;
 	v->gname = (const char *const *)b->gname;
 	v->gfile = (const char *const *)b->gfile;
 	v->gline = b->gline;
@@ -775,7 +889,8 @@ void
 batch_reset(struct gbatch *b, int starts)
 {
 	b->text.len = b->keys.len = b->runs.len = 0;
-	b->n = b->ngroups = b->nv = b->nfull = b->nlr = 0;
+	b->n = b->ngroups = b->nv = b->nrows = b->nfull = b->nlr = 0;
+	b->ncont = b->nunscored = b->nolen = 0;
 	b->has_bkey = 0;
 	free(b->bl);
 	b->bl = NULL;
@@ -831,6 +946,48 @@ size_t
 batch_order(const struct gbatch *b, size_t j)
 {
 	return b->ident ? j : b->order[j];
+}
+
+size_t
+batch_nrows(const struct gbatch *b)
+{
+	return b->nrows;
+}
+
+size_t
+batch_row(const struct gbatch *b, size_t j, size_t *k)
+{
+	if (b->ident) {
+		*k = j;
+		return j;
+	}
+	*k = b->order[j];
+	return b->orow[j];
+}
+
+size_t
+batch_nolen(const struct gbatch *b)
+{
+	return b->nolen;
+}
+
+const struct record *
+batch_last(const struct gbatch *b, struct record *tmp, size_t *g,
+    const char **file, unsigned long long *lineno)
+{
+	if (b->n == 0)
+		return NULL;
+	if (g != NULL)
+		*g = b->rec[b->n - 1].group;
+	if (file != NULL)
+		*file = line_of(b, b->n - 1, lineno);
+	return unpack(b, b->n - 1, tmp);
+}
+
+const char *
+batch_keys(const struct gbatch *b)
+{
+	return b->keys.p;
 }
 
 const uint32_t *

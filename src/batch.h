@@ -30,6 +30,9 @@ struct batch {
 	const uint64_t	*ghash;		/* [ngroups] group key hashes, mixed
 					   with the batch key's (MS-GRPO) */
 	const uint64_t	*tie;		/* [n] record hashes (MS-GRPO) */
+	const unsigned char *unscored;	/* [n] 1: out of its group's
+					   baseline (--null-reward
+					   unscored); NULL when none is */
 	const char *const *gname;	/* [ngroups] group labels, messages */
 	const char *const *gfile;	/* [ngroups] file of the first record */
 	const unsigned long long *gline; /* [ngroups] its line */
@@ -62,7 +65,7 @@ size_t		 batch_held(const struct gbatch *b);
 size_t		 batch_ngroups(const struct gbatch *b);
 /* Group g's canonical key (record.h), "" for a key-less block. */
 const char	*batch_gkey(const struct gbatch *b, size_t g, size_t *len);
-/* The records group g holds. */
+/* The responses group g holds (a trajectory of several rows is one). */
 size_t		 batch_gsize(const struct gbatch *b, size_t g);
 /* The file of group g's first record, and the lines of its first and
  * last (last may be NULL). */
@@ -116,9 +119,25 @@ const char	*batch_where(const struct gbatch *b, size_t k,
 		    unsigned long long *line);
 /* Its canonical stratum key, "" (len 0) when it has none. */
 const char	*batch_skey(const struct gbatch *b, size_t k, size_t *len);
-/* The view index of the j-th record in input order: write records in
- * this order. */
+/* The view index of the j-th row in input order. */
 size_t		 batch_order(const struct gbatch *b, size_t j);
+/*
+ * The rows of the view in input order, to write them in that order: a
+ * view record is one row, or with --trajectory-key each row of its
+ * trajectory.  batch_row() gives row j's record i (its own line, spans
+ * and tokens: batch_hline(), batch_hrec()) and in *k the view index
+ * whose numbers it carries.
+ */
+size_t		 batch_nrows(const struct gbatch *b);
+size_t		 batch_row(const struct gbatch *b, size_t j, size_t *k);
+/* How many records held have no response length (record.h: has_len). */
+size_t		 batch_nolen(const struct gbatch *b);
+/* The last record held (NULL when none), unpacked into tmp, its group,
+ * file and line (each may be NULL). */
+const struct record *batch_last(const struct gbatch *b, struct record *tmp,
+		    size_t *g, const char **file, unsigned long long *lineno);
+/* The arena that the keys of the records batch_last() gives index. */
+const char	*batch_keys(const struct gbatch *b);
 /* The mask runs that batch_rec()'s runs index (output_record()). */
 const uint32_t	*batch_runs(const struct gbatch *b);
 

@@ -1,6 +1,6 @@
 /*
- * bview.c - a batch without its groups of equal rewards, or with its
- * strata shuffled (bview.h).
+ * bview.c - a batch without its groups of equal rewards or its unscored
+ * records, or with its strata shuffled (bview.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +150,50 @@ bview_unequal(struct bview *w, const struct batch *b)
 	rc = bview_groups(w, b, keep);
 	free(keep);
 	return rc;
+}
+
+int
+bview_scored(struct bview *w, const struct batch *b)
+{
+	size_t g, i, n = 0, ng = 0, m;
+
+	for (g = 0; g < b->ngroups; g++) {
+		for (i = b->goff[g], m = 0; i < b->goff[g + 1]; i++)
+			m += !b->unscored[i];
+		n += m;
+		ng += m > 0;
+	}
+	if (bview_alloc(w, b, n, ng) != 0)
+		return -1;
+	for (g = 0, n = 0, ng = 0; g < b->ngroups; g++) {
+		m = n;
+		w->goff[ng] = n;
+		w->nstrat[ng] = b->nstrat != NULL ? b->nstrat[g] : 1;
+		w->ghash[ng] = b->ghash != NULL ? b->ghash[g] : 0;
+		w->gname[ng] = b->gname != NULL ? b->gname[g] : NULL;
+		w->gfile[ng] = b->gfile != NULL ? b->gfile[g] : NULL;
+		w->gline[ng] = b->gline != NULL ? b->gline[g] : 0;
+		for (i = b->goff[g]; i < b->goff[g + 1]; i++) {
+			if (b->unscored[i])
+				continue;
+			w->from[m] = i;
+			w->r[m] = b->r[i];
+			w->T[m] = b->T[i];
+			w->strat[m] = b->strat != NULL ? b->strat[i] : 0;
+			if (w->base != NULL)
+				w->base[m] = b->base[i];
+			if (w->tie != NULL)
+				w->tie[m] = b->tie[i];
+			m++;
+		}
+		if (m > n) {
+			n = m;
+			ng++;
+		}
+	}
+	w->goff[ng] = n;
+	bview_point(w, b, n, ng);
+	return 0;
 }
 
 int

@@ -1,10 +1,12 @@
 /*
  * bview.h - views of a batch that some variants compute on instead of
  * the batch itself: without its groups of equal rewards (--drop-zero-std,
- * DAPO's dynamic sampling), and with each group's stratum labels shuffled
- * (--random-strata, the control of Stratified GRPO's Table 7).  A struct
- * bview owns the arrays of its view until bview_free(); the source
- * batch's arrays stay the caller's and must outlive the view.
+ * DAPO's dynamic sampling), without its records of null reward
+ * (--null-reward unscored, TRL's None), and with each group's stratum
+ * labels shuffled (--random-strata, the control of Stratified GRPO's
+ * Table 7).  A struct bview owns the arrays of its view until
+ * bview_free(); the source batch's arrays stay the caller's and must
+ * outlive the view.
  */
 #ifndef RLADV_BVIEW_H
 #define RLADV_BVIEW_H
@@ -34,6 +36,9 @@ struct bview {
 int	bview_unequal(struct bview *w, const struct batch *b);
 /* w->v: the groups g of b with keep[g] set, in order (as above). */
 int	bview_groups(struct bview *w, const struct batch *b, const char *keep);
+/* w->v: the records of b that are not unscored (b->unscored set), groups
+ * left empty dropped (as above). */
+int	bview_scored(struct bview *w, const struct batch *b);
 /*
  * w->v: b with each group's stratum labels permuted uniformly at random,
  * so that every stratum keeps its size; the stream is seeded by seed and

@@ -26,6 +26,7 @@ struct cctx {
 	size_t			 cap;
 	struct annot		 ann;
 	const struct gbatch	*b;	/* the batch being written */
+	struct emit		 em;	/* how it is written */
 };
 
 static void
@@ -38,33 +39,75 @@ grow(struct cctx *x, size_t n)
 	x->w = diag_realloc(x->w, x->cap * sizeof(*x->w));
 }
 
-/* The records j0 .. j1 - 1 in input order, as they came, to o: a
- * parwrite_fn, called on several threads at once. */
+/*
+ * A --columnar line's records, rows j .. j + n - 1 (a line's records are
+ * consecutive rows of one batch), written as the one line they came
+ * from.
+ */
+static int
+write_columns(const struct cctx *x, struct output *o, size_t j, size_t n,
+    struct diag *d)
+{
+	const struct gbatch *b = x->b;
+	const struct record **r;
+	struct record *tmp;
+	double *adv, *w;
+	const char *line = NULL;
+	size_t c, i, k;
+	int rc;
+
+	r = diag_malloc(n * sizeof(*r));
+	tmp = diag_malloc(n * sizeof(*tmp));
+	adv = diag_malloc(n * sizeof(*adv));
+	w = diag_malloc(n * sizeof(*w));
+	for (c = 0; c < n; c++) {
+		i = batch_row(b, j + c, &k);
+		line = batch_hline(b, i, NULL);
+		r[c] = batch_hrec(b, i, &tmp[c]);
+		adv[c] = x->adv[k];
+		w[c] = x->w[k];
+	}
+	rc = output_columns(o, line, r, batch_runs(b), adv, w, n, &x->em, d);
+	free(r);
+	free(tmp);
+	free(adv);
+	free(w);
+	return rc;
+}
+
+/*
+ * The rows j0 .. j1 - 1 in input order, as they came, to o: a
+ * parwrite_fn, called on several threads at once.  A columnar line is
+ * written by the piece that has its first record.
+ */
 static int
 write_records(void *arg, struct output *o, size_t j0, size_t j1,
     struct diag *d)
 {
 	const struct cctx *x = arg;
 	const struct gbatch *b = x->b;
-	struct emit em;
+	const struct record *r;
+	struct emit em = x->em;
 	struct record tmp;
-	size_t j, k;
+	size_t j, i, k;
 
-	em.digits = x->c->digits;
-	em.tokens = x->c->tokens;
-	em.annot = NULL;
-	em.annot_len = 0;
 	for (j = j0; j < j1; j++) {
-		k = batch_order(b, j);
-		if (batch_elsewhere(b, k))
+		i = batch_row(b, j, &k);
+		if (batch_helsewhere(b, i))
 			continue;
+		r = batch_hrec(b, i, &tmp);
+		if (r->ncol > 0) {
+			if (r->col == 0 && write_columns(x, o, j, r->ncol,
+			    d) != 0)
+				return d->status;
+			continue;
+		}
 		if (x->c->annotate) {
 			em.annot = x->ann.text.p + x->ann.off[k];
 			em.annot_len = x->ann.len[k];
 		}
-		if (output_record(o, batch_line(b, k, NULL),
-		    batch_rec(b, k, &tmp), batch_runs(b), x->adv[k], x->w[k],
-		    &em, d) != 0)
+		if (output_record(o, batch_hline(b, i, NULL), r,
+		    batch_runs(b), x->adv[k], x->w[k], &em, d) != 0)
 			return d->status;
 	}
 	return 0;
@@ -75,7 +118,8 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
     struct diag *d)
 {
 	struct cctx *x = ctx;
-	size_t k, len, bytes = 0;
+	size_t j, k, len, n = batch_nrows(b), bytes = 0;
+	int weights;
 
 	/* compute --index: a batch without a record of this shard is the
 	 * business of the shards it has. */
@@ -84,17 +128,19 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 	if (k == v->n)
 		return 0;
 	grow(x, v->n);
-	if (compute_batch(x->c, &x->ap, v, x->adv, x->w, d) != 0)
+	if (compute_check_lengths(x->c, b, v, &weights, d) != 0 ||
+	    compute_batch(x->c, &x->ap, v, x->adv, x->w, d) != 0)
 		return d->status;
 	if (x->c->annotate && annotate_batch(&x->ann, x->c, &x->ap, b, v,
 	    x->adv, d) != 0)
 		return d->status;
-	for (k = 0; k < v->n; k++) {
-		batch_line(b, k, &len);
+	for (j = 0; j < n; j++) {
+		batch_hline(b, batch_row(b, j, &k), &len);
 		bytes += len;
 	}
 	x->b = b;
-	return parwrite_run(x->pw, x->out, v->n, bytes, write_records, x, d);
+	x->em.no_weights = !weights;
+	return parwrite_run(x->pw, x->out, n, bytes, write_records, x, d);
 }
 
 static void
@@ -141,6 +187,9 @@ cmd_compute(struct run *r)
 	memset(&x, 0, sizeof(x));
 	x.c = c;
 	x.ap = c->ap;
+	x.em.digits = c->digits;
+	x.em.tokens = c->tokens;
+	output_names(&x.em, c->fields.out);
 	if (c->index && c->nfiles > 1) {
 		diag_set(&d, EXIT_USAGE, "--index takes one shard, not %zu; run "
 		    "rladv compute --index once per shard", c->nfiles);
@@ -167,6 +216,7 @@ cmd_compute(struct run *r)
 	    c->ap.ms.mode == MS_AUTO && rc == 0))
 		summary(c, &st, &x.ap);
 	parwrite_free(x.pw);
+	output_names_free(&x.em);
 	free(x.adv);
 	free(x.w);
 	annotate_free(&x.ann);

@@ -76,6 +76,7 @@ struct dctx {
 	size_t			 ntop, maxtop;
 	size_t			 cap;
 	int			 html;	/* --html: fill the bins */
+	unsigned		 strat_used;	/* stratum aliases found */
 	/* Of the group at hand; sum[s]: side s's advantages. */
 	struct strata_cells	 cells;
 };
@@ -158,13 +159,18 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 	struct dstr *ds;
 	size_t g, k, o, n, ns, j;
 	double A, m, da, db;
-	int s;
+	struct record tmp;
+	int s, wts, a;
 
 	grow(x, v->n);
+	for (k = 0; k < v->n; k++)
+		if ((a = batch_rec(b, k, &tmp)->alias[FR_STRATUM]) >= 0)
+			x->strat_used |= 1u << a;
 	/* Both sides' numbers before anything is counted: skip mode hands
 	 * the batch over again without a group whose numbers failed. */
 	for (s = 0; s < 2; s++)
-		if (compute_batch(&x->s[s].c, &x->s[s].ap, v, x->s[s].adv,
+		if (compute_check_lengths(&x->s[s].c, b, v, &wts, d) != 0 ||
+		    compute_batch(&x->s[s].c, &x->s[s].ap, v, x->s[s].adv,
 		    x->s[s].w, d) != 0)
 			return d->status;
 	for (s = 0; s < 2; s++) {
@@ -383,8 +389,11 @@ print_human(const struct dctx *x)
 	    "(defaults)");
 	printf("%llu records, %llu groups\n\n", x->records, x->groups);
 	fputs("advantage per stratum (", stdout);
-	for (j = 0; j < f->nstratum; j++)
-		printf("%s%s", j ? "," : "", report_text(f->stratum[j]));
+	/* The parts of a composite, or the aliases the records had. */
+	for (j = 0, s = 0; j < f->nstratum; j++)
+		if ((f->named & FN(FR_STRATUM)) || (x->strat_used >> j & 1))
+			printf("%s%s", s++ ? (f->named & FN(FR_STRATUM)) ?
+			    "," : "/" : "", report_text(f->stratum[j]));
 	printf(")   [Theorem 4: SAN has mean 0, cellvar 1]\n");
 	printf("%-10s %7s | %8s %7s %7s %6s | %8s %7s %7s %6s\n", "stratum",
 	    "records", "A mean", "var", "cellvar", "mass", "B mean", "var",
@@ -495,28 +504,8 @@ print_page(const struct dctx *x, const struct prefs *c, FILE *f,
 static int
 same_input(const struct prefs *p, const struct prefs *q)
 {
-	const struct fields *a = &p->fields, *b = &q->fields;
-	int i;
-
-#define SAME_NAMES(arr, n) do {						\
-	if (a->n != b->n)						\
-		return 0;						\
-	for (i = 0; i < a->n; i++)					\
-		if (strcmp(a->arr[i], b->arr[i]) != 0)			\
-			return 0;					\
-} while (0)
-	SAME_NAMES(group, ngroup);
-	SAME_NAMES(reward, nreward);
-	SAME_NAMES(logprobs, nlogprobs);
-	SAME_NAMES(mask, nmask);
-	SAME_NAMES(stratum, nstratum);
-	SAME_NAMES(baseline, nbaseline);
-#undef SAME_NAMES
-	if ((a->batch == NULL) != (b->batch == NULL) ||
-	    (a->batch && strcmp(a->batch, b->batch) != 0) ||
-	    a->has_cap != b->has_cap || (a->has_cap && a->cap != b->cap))
-		return 0;
-	return p->go.unsorted == q->go.unsorted &&
+	return fields_same(&p->fields, &q->fields) &&
+	    p->go.unsorted == q->go.unsorted &&
 	    p->go.group_size == q->go.group_size &&
 	    p->go.batch_groups == q->go.batch_groups &&
 	    p->max_line == q->max_line && p->skip == q->skip &&

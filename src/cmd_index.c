@@ -12,6 +12,7 @@
 #include "index.h"
 #include "input.h"
 #include "shard.h"
+#include "warn.h"
 
 /* Index lines are written in blocks of about this many bytes. */
 #define INDEX_BLOCK	(1u << 16)
@@ -19,17 +20,21 @@
 /* One shard's section.  Its bad records are left for rladv compute
  * --index to report: it reads their lines. */
 static int
-map_shard(const struct prefs *c, char *file, struct output *out,
-    struct buf *b, struct diag *d)
+map_shard(const struct prefs *c, struct record_reader *rd, char *file,
+    struct output *out, struct buf *b, struct diag *d)
 {
 	struct input *in = input_open(&file, 1, c->max_line);
 	struct buf keys = { 0 }, runs = { 0 };
 	struct line ln;
 	struct record r;
 	struct diag why;
+	struct warn w;
 	unsigned long long n = 0;
 	int k, rc = 0;
 
+	/* The warnings on a record's fields (the group sizes are the
+	 * merge's business: it sees every shard). */
+	warn_init(&w, &c->fields, 1, 1);
 	buf_reserve(&keys, 64);
 	if (c->skip)
 		input_keep_long(in);
@@ -38,12 +43,13 @@ map_shard(const struct prefs *c, char *file, struct output *out,
 	while (rc == 0 && (k = input_next(in, &ln, d)) > 0) {
 		keys.len = runs.len = 0;
 		memset(&why, 0, sizeof(why));
-		if (input_too_long(&ln, &why) == 0 && record_parse(ln.text,
-		    ln.len, &c->fields, &r, &keys, &runs, ln.file, ln.lineno,
-		    &why) == 0)
+		if (input_too_long(&ln, &why) == 0 && record_read(rd,
+		    ln.text, ln.len, ln.file, ln.lineno, &r, &keys, &runs,
+		    &why) == 0) {
+			warn_record(&w, &r, keys.p, ln.file, ln.lineno);
 			index_put_record(b, c, &r, keys.p, ln.text, ln.len,
 			    ln.lineno);
-		else if (c->skip)
+		} else if (c->skip)
 			index_put_rejected(b, ln.lineno);
 		else {
 			*d = why;
@@ -63,6 +69,7 @@ map_shard(const struct prefs *c, char *file, struct output *out,
 		rc = output_write(out, b->p, b->len, d);
 	}
 	input_close(in);
+	warn_free(&w);
 	buf_free(&keys);
 	buf_free(&runs);
 	return rc;
@@ -72,16 +79,20 @@ static int
 map(const struct prefs *c, struct output *out, struct diag *d)
 {
 	struct buf b = { 0 };
+	struct record_reader *rd;
 	char *stdin_name = "-";
 	size_t i;
 	int rc;
 
+	if ((rd = record_reader_new(&c->fields, d)) == NULL)
+		return d->status;
 	index_put_header(&b, c);
 	rc = output_write(out, b.p, b.len, d);
 	for (i = 0; rc == 0 && i < (c->nfiles ? c->nfiles : 1); i++)
-		rc = map_shard(c, c->nfiles ? c->files[i] : stdin_name, out,
-		    &b, d);
+		rc = map_shard(c, rd, c->nfiles ? c->files[i] : stdin_name,
+		    out, &b, d);
 	buf_free(&b);
+	record_reader_free(rd);
 	return rc;
 }
 

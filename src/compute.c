@@ -3,6 +3,7 @@
  * that compute, stats and diff share.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "backend.h"
 #include "bview.h"
 #include "compute.h"
+#include "profile.h"
 
 /*
  * A preset's reward transform, AReaL's reward_scaling, reward_bias and
@@ -239,6 +241,10 @@ numbers(const struct prefs *c, struct adv_params *ap,
 	return bad ? d->status : 0;
 }
 
+static int	unscored_batch(const struct prefs *c, struct adv_params *ap,
+		    const struct batch *v, double *adv, double *w,
+		    struct diag *d);
+
 /*
  * --random-strata computes on a view with each group's strata shuffled,
  * and --drop-zero-std on one without the groups of equal rewards, as
@@ -256,6 +262,8 @@ compute_batch(const struct prefs *c, struct adv_params *ap,
 	size_t i, ms_exact = ap->ms_exact, ms_sampled = ap->ms_sampled;
 	int rc;
 
+	if (v->unscored != NULL)
+		return unscored_batch(c, ap, v, adv, w, d);
 	memset(&dz, 0, sizeof(dz));
 	memset(&rs, 0, sizeof(rs));
 	if (ap->drop_zero) {
@@ -302,6 +310,116 @@ out:
 	bview_free(&dz);
 	bview_free(&rs);
 	return rc;
+}
+
+/*
+ * A batch with records whose reward is null (--null-reward unscored,
+ * TRL's None): they leave it as --drop-zero-std's groups do (the
+ * baselines, the deviations, the token count, the live groups), and keep
+ * advantage 0 and loss weight 0.  A group left empty vanishes.
+ */
+static int
+unscored_batch(const struct prefs *c, struct adv_params *ap,
+    const struct batch *v, double *adv, double *w, struct diag *d)
+{
+	struct bview sc;
+	double *a, *x = NULL;
+	size_t i;
+	int rc = 0;
+
+	if (bview_scored(&sc, v) != 0)
+		return diag_set(d, EXIT_IO, "out of memory");
+	a = diag_malloc((sc.v.n ? sc.v.n : 1) * sizeof(*a));
+	if (w != NULL)
+		x = diag_malloc((sc.v.n ? sc.v.n : 1) * sizeof(*x));
+	if (sc.v.n > 0)
+		rc = compute_batch(c, ap, &sc.v, a, x, d);
+	for (i = 0; rc == 0 && i < v->n; i++) {
+		adv[i] = 0;
+		if (w != NULL)
+			w[i] = 0;
+	}
+	for (i = 0; rc == 0 && i < sc.v.n; i++) {
+		adv[sc.from[i]] = a[i];
+		if (w != NULL)
+			w[sc.from[i]] = x[i];
+	}
+	free(a);
+	free(x);
+	bview_free(&sc);
+	return rc;
+}
+
+int
+compute_needs_tokens(const struct prefs *c)
+{
+	switch (c->est->kind) {
+	case EST_OPO:
+	case EST_RPP_BASELINE:
+	case EST_RPP:
+	case EST_GRPO_WHITEN:
+		return 2;
+	case EST_MSGRPO:
+		if (c->ap.ms.token_stats)
+			return 2;
+		break;
+	default:
+		break;
+	}
+	switch (c->loss->kind) {
+	case ADVMATH_LW_SEQ_SUM:
+	case ADVMATH_LW_SEQ_SUM_NORM:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/*
+ * What a batch without token counts can have: the advantages of an
+ * estimator that needs none, and the loss weights of a mode that needs
+ * none (seq-sum, seq-sum-norm).  Returns 0 or the error naming the
+ * record and what to give; *weights says whether loss weights are
+ * written.
+ */
+int
+compute_check_lengths(const struct prefs *c, const struct gbatch *b,
+    const struct batch *v, int *weights, struct diag *d)
+{
+	unsigned long long line;
+	const char *file, *why = NULL, *text, *guess = NULL;
+	struct record tmp;
+	size_t k, len;
+	char more[120] = "";
+
+	*weights = 1;
+	if (batch_nolen(b) == 0)
+		return 0;	/* every record has its length */
+	for (k = 0; k < v->n && batch_rec(b, k, &tmp)->has_len; k++)
+		;
+	if (k == v->n)
+		return 0;
+	if (compute_needs_tokens(c) == 2)
+		why = c->est->name;
+	else if (compute_needs_tokens(c) == 0)
+		return 0;
+	else if (!c->tokens) {
+		*weights = 0;	/* --no-tokens: the advantages alone */
+		return 0;
+	}
+	file = batch_where(b, k, &line);
+	text = batch_line(b, k, &len);
+	if (c->fields.profile == NULL)
+		guess = profile_guess(text, len);
+	if (guess != NULL)
+		snprintf(more, sizeof(more), "; these are the fields of %s's "
+		    "dump: try --from %s", guess, guess);
+	return diag_setl(d, EXIT_DATA, file, line, "no response length (no "
+	    "log-probs, mask or token ids here), but %s %s needs token "
+	    "counts: give --logprobs-key, --mask-key, --tokens-key or "
+	    "--length-key%s%s", why ? "-a" : "-g", why ? why : c->loss->name,
+	    why ? "" : ", or -g seq-sum, or --no-tokens for the advantages "
+	    "alone", more);
 }
 
 int

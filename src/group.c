@@ -120,6 +120,21 @@ split_group(const struct grouping *gs, const struct gbatch *b,
 	return g;
 }
 
+/* Whether r continues the trajectory of the row held before it. */
+static int
+continues(const struct gbatch *b, const struct record *r,
+    const struct buf *keys)
+{
+	const struct record *p;
+	struct record tmp;
+
+	if (!r->has_traj || (p = batch_last(b, &tmp, NULL, NULL, NULL)) ==
+	    NULL)
+		return 0;
+	return p->has_traj && p->traj_last != 1 && keyeq(batch_keys(b) +
+	    p->tkey, p->tkeylen, keys->p + r->tkey, r->tkeylen);
+}
+
 enum group_cut
 group_boundary(const struct grouping *gs, const struct gbatch *b,
     const struct record *r, const struct buf *keys)
@@ -128,6 +143,10 @@ group_boundary(const struct grouping *gs, const struct gbatch *b,
 	size_t len;
 
 	if (batch_held(b) == 0)
+		return GROUP_NONE;
+	/* A trajectory is never cut: group_add() refuses one whose rows
+	 * are in two batches. */
+	if (continues(b, r, keys))
 		return GROUP_NONE;
 	if (gs->o.has_batch_key) {
 		k = batch_key(b, &len);
@@ -176,9 +195,9 @@ check_mode(struct grouping *gs, const struct record *r, const char *file,
 {
 	if (!r->has_group && !gs->o.group_size)
 		return diag_setl(d, EXIT_DATA, file, lineno, "no group key "
-		    "(\"prompt_id\", \"uid\", \"group_id\" or \"group_index\"); "
-		    "name it with --group-key, or give --group-size for blocks "
-		    "of records");
+		    "(none of the --group-key names is here); name it with "
+		    "--group-key, or give --group-size G for blocks of G "
+		    "consecutive records (TRL, OpenRLHF)");
 	if (refused(gs, r))
 		return diag_setl(d, EXIT_DATA, file, lineno, r->has_group ?
 		    "a group key, but earlier records had none (blocks of "
@@ -202,6 +221,60 @@ reappears(const char *key, size_t len, const struct ended *e,
 	return EXIT_DATA;
 }
 
+/* The row before r ended its trajectory: it has the reward, and its end
+ * (--trajectory-last-key) when that is asked for. */
+static int
+traj_ended(const struct gbatch *b, struct diag *d)
+{
+	const struct record *p;
+	struct record tmp;
+	const char *file;
+	unsigned long long line;
+
+	if ((p = batch_last(b, &tmp, NULL, &file, &line)) == NULL ||
+	    !p->has_traj)
+		return 0;
+	if (p->traj_last == 0)
+		return diag_setl(d, EXIT_DATA, file, line, "the trajectory "
+		    "ends here, but its last-row field (--trajectory-last-key) "
+		    "is false");
+	if (!p->has_reward)
+		return diag_setl(d, EXIT_DATA, file, line, "the last row of "
+		    "its trajectory has no reward field (the trajectory's "
+		    "reward is its last row's)");
+	return 0;
+}
+
+/* A row that continues a trajectory: in its group, and its batch. */
+static int
+traj_row(const struct gbatch *b, const struct record *r,
+    const struct buf *keys, const char *file, unsigned long long lineno,
+    size_t *g, struct diag *d)
+{
+	struct record tmp;
+	const struct record *p = batch_last(b, &tmp, g, NULL, NULL);
+	const char *k = batch_keys(b);
+
+	if (p->has_group != r->has_group || (r->has_group &&
+	    !keyeq(k + p->gkey, p->gkeylen, keys->p + r->gkey, r->gkeylen)))
+		return diag_setl(d, EXIT_DATA, file, lineno, "this row "
+		    "continues the trajectory of the row before it, but its "
+		    "group key differs");
+	if (p->has_batch && !keyeq(k + p->bkey, p->bkeylen, keys->p +
+	    r->bkey, r->bkeylen))
+		return diag_setl(d, EXIT_DATA, file, lineno, "this row "
+		    "continues the trajectory of the row before it, but its "
+		    "batch key differs");
+	return 0;
+}
+
+int
+group_end(const struct grouping *gs, const struct gbatch *b, struct diag *d)
+{
+	(void)gs;
+	return traj_ended(b, d);
+}
+
 int
 group_add(struct grouping *gs, struct gbatch *b, const struct record *r,
     const struct buf *keys, const struct buf *runs, const char *line,
@@ -210,11 +283,25 @@ group_add(struct grouping *gs, struct gbatch *b, const struct record *r,
 {
 	const struct ended *e;
 	const char *key = keys->p + r->gkey;
-	size_t ng = batch_ngroups(b), k;
+	size_t ng = batch_ngroups(b), k, tg;
+	struct record tr;
 	long g;
 
 	if (check_mode(gs, r, file, lineno, d) != 0)
 		return d->status;
+	if (r->has_traj) {
+		if (continues(b, r, keys)) {
+			if (traj_row(b, r, keys, file, lineno, &tg, d) != 0)
+				return d->status;
+			tr = *r;
+			tr.traj_cont = 1;
+			batch_add(b, &tr, keys, runs, line, len, stable, file,
+			    lineno, tg);
+			return 0;
+		}
+		if (traj_ended(b, d) != 0)
+			return d->status;
+	}
 	if ((g = group_of(gs, b, r, keys)) < 0) {
 		if (r->has_group && (k = keymap_find(&gs->ended, key,
 		    r->gkeylen)) != KEYMAP_NONE) {

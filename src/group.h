@@ -78,6 +78,10 @@ int	group_add(struct grouping *gs, struct gbatch *b, const struct record *r,
 	    const struct buf *keys, const struct buf *runs, const char *line,
 	    size_t len, int stable, const char *file,
 	    unsigned long long lineno, struct diag *d);
+/* At the end of a batch: the trajectory of its last row ended right
+ * (status 1 otherwise). */
+int	group_end(const struct grouping *gs, const struct gbatch *b,
+	    struct diag *d);
 /* A record was rejected: with key-less blocks it still held its place,
  * so the block it was in comes out short (and is rejected whole). */
 void	group_note_reject(struct grouping *gs);

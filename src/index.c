@@ -124,6 +124,7 @@ get_double(const char *s, size_t n, double *v)
 	return *end == '\0' && isfinite(*v) ? 0 : -1;
 }
 
+/* The reward; "null" for a record left unscored (--null-reward). */
 static void
 put_reward(struct buf *o, const struct record *r, const char *keys,
     const char *line, size_t len)
@@ -131,13 +132,22 @@ put_reward(struct buf *o, const struct record *r, const char *keys,
 	(void)keys;
 	(void)line;
 	(void)len;
-	options_show_num(o, r->reward);
+	if (r->unscored)
+		buf_add(o, "null", 4);
+	else
+		options_show_num(o, r->reward);
 }
 
 static int
 get_reward(const char *s, size_t n, struct record *r, struct buf *keys)
 {
 	(void)keys;
+	r->has_reward = 1;
+	if (n == 4 && memcmp(s, "null", 4) == 0) {
+		r->unscored = 1;
+		r->reward = 0;
+		return 0;
+	}
 	return get_double(s, n, &r->reward);
 }
 
@@ -168,6 +178,10 @@ put_tokens(struct buf *o, const struct record *r, const char *keys,
 	(void)keys;
 	(void)line;
 	(void)len;
+	/* A record without a length: "~" and its T (1, or 0 when its
+	 * sample mask is 0). */
+	if (!r->has_len)
+		buf_add(o, "~", 1);
 	buf_add(o, num, snprintf(num, sizeof(num), "%zu", r->T));
 }
 
@@ -193,9 +207,15 @@ get_tokens(const char *s, size_t n, struct record *r, struct buf *keys)
 	unsigned long long v;
 
 	(void)keys;
+	r->has_len = !(n > 0 && *s == '~');
+	if (!r->has_len) {
+		s++;
+		n--;
+	}
 	if (get_count(s, n, &v) != 0)
 		return -1;
-	r->T = r->L = (size_t)v;
+	r->T = (size_t)v;
+	r->L = r->has_len ? r->T : 0;
 	return 0;
 }
 
@@ -609,7 +629,7 @@ shard_line(struct index_reader *x, const char *rest, struct index_entry *e,
 
 /* A record line of the section. */
 static int
-record_line(struct index_reader *x, struct index_entry *e, struct record *r,
+entry_record(struct index_reader *x, struct index_entry *e, struct record *r,
     struct buf *keys, struct diag *d)
 {
 	const char *s = x->ln.text, *end = s + x->ln.len, *tab;
@@ -737,7 +757,7 @@ index_next(struct index_reader *x, struct index_entry *e, struct record *r,
 				e->shard = x->shard;
 				return end_line(x, rest, e, d);
 			}
-			return record_line(x, e, r, keys, d);
+			return entry_record(x, e, r, keys, d);
 		default:
 			return bad(x, d, "not an index (no rladv-index "
 			    "line first); make one with rladv index");

@@ -14,6 +14,7 @@
 #include "buf.h"
 #include "options.h"
 #include "optparse.h"
+#include "profile.h"
 
 const char *const options_section[OS_N] = {
 	"Advantages", "Loss weights", "Input", "Output",
@@ -33,11 +34,15 @@ static int	set_loss(struct prefs *, struct optstore *,
 		    const struct opt *, const union optval *, struct diag *);
 static int	set_preset(struct prefs *, struct optstore *,
 		    const struct opt *, const union optval *, struct diag *);
-static int	set_names(struct prefs *, struct optstore *,
+static int	set_field(struct prefs *, struct optstore *,
 		    const struct opt *, const union optval *, struct diag *);
-static int	set_strata(struct prefs *, struct optstore *,
+static int	set_weights(struct prefs *, struct optstore *,
 		    const struct opt *, const union optval *, struct diag *);
-static int	set_batch_key(struct prefs *, struct optstore *,
+static int	set_from(struct prefs *, struct optstore *,
+		    const struct opt *, const union optval *, struct diag *);
+static int	set_out_names(struct prefs *, struct optstore *,
+		    const struct opt *, const union optval *, struct diag *);
+static int	set_prefix(struct prefs *, struct optstore *,
 		    const struct opt *, const union optval *, struct diag *);
 static int	set_cap(struct prefs *, struct optstore *,
 		    const struct opt *, const union optval *, struct diag *);
@@ -45,6 +50,8 @@ static void	show_estimator(const struct prefs *, struct buf *);
 static void	show_loss(const struct prefs *, struct buf *);
 static void	show_like(const struct prefs *, struct buf *);
 static void	show_cap(const struct prefs *, struct buf *);
+static void	show_from(const struct prefs *, struct buf *);
+static void	show_weights(const struct prefs *, struct buf *);
 static void	show_ms_weights(const struct prefs *, struct buf *);
 static int	set_ms_weights(struct prefs *, struct optstore *,
 		    const struct opt *, const union optval *, struct diag *);
@@ -64,6 +71,8 @@ static const char *const ms_modes[] = { "auto", "exact", "sampled", NULL };
 static const char *const lscopes[] = { "batch", "group", NULL };
 static const char *const on_errors[] = { "fail", "skip", NULL };
 static const char *const devices[] = { "cpu", "cuda", "auto", NULL };
+static const char *const reduces[] = { "sum", "last", NULL };
+static const char *const null_rewards[] = { "error", "unscored", NULL };
 
 const struct opt options_table[] = {
 	/* Advantages */
@@ -148,34 +157,68 @@ const struct opt options_table[] = {
 	    .help = "seq-sum-norm: the constant normalizer" },
 
 	/* Input */
-	{ "group-key", 0, OK_FIELD, "field", C_IN, OS_INPUT, .set = set_names,
-	    .off = P(fields.group), .off2 = P(fields.ngroup),
+	{ "from", 0, OK_CHOICE, NULL, C_IN, OS_INPUT, .set = set_from,
+	    .show = show_from,
+	    .choices = profile_names,
+	    .help = "read a framework's dump: its fields and rules; options "
+	    "after it override them" },
+	{ "group-key", 0, OK_FIELD, "field", C_IN, OS_INPUT, .set = set_field,
+	    .ival = FR_GROUP, .off = P(fields.group), .off2 = P(fields.ngroup),
 	    .help = "the prompt" },
-	{ "reward-key", 0, OK_FIELD, "field", C_IN, OS_INPUT, .set = set_names,
-	    .off = P(fields.reward), .off2 = P(fields.nreward),
-	    .help = "the reward" },
+	{ "reward-key", 0, OK_FIELD, "field[,field...]", C_IN, OS_INPUT,
+	    .set = set_field, .ival = FR_REWARD, .off = P(fields.reward),
+	    .off2 = P(fields.nreward),
+	    .help = "the reward; several fields are summed (weights: "
+	    "--reward-weights)" },
+	{ "reward-weights", 0, OK_STR, "w[,w...]", C_IN, OS_INPUT,
+	    .set = set_weights, .show = show_weights,
+	    .want = "numbers separated by commas",
+	    .help = "one weight per --reward-key field (default 1 each)" },
+	{ "reward-reduce", 0, OK_CHOICE, NULL, C_IN, OS_INPUT,
+	    .off = P(fields.reduce), .choices = reduces,
+	    .help = "an array reward: its sum (default) or last element" },
+	{ "null-reward", 0, OK_CHOICE, NULL, C_IN, OS_INPUT,
+	    .off = P(fields.null_unscored), .choices = null_rewards,
+	    .help = "a null reward is an error (default), or the record is "
+	    "left out of its group's baseline (TRL)" },
 	{ "logprobs-key", 0, OK_FIELD, "field", C_IN, OS_INPUT,
-	    .set = set_names, .off = P(fields.logprobs),
+	    .set = set_field, .ival = FR_LOGPROBS, .off = P(fields.logprobs),
 	    .off2 = P(fields.nlogprobs),
 	    .help = "the log-probs, one per response token" },
-	{ "mask-key", 0, OK_FIELD, "field", C_IN, OS_INPUT, .set = set_names,
-	    .off = P(fields.mask), .off2 = P(fields.nmask),
+	{ "mask-key", 0, OK_FIELD, "field", C_IN, OS_INPUT, .set = set_field,
+	    .ival = FR_MASK, .off = P(fields.mask), .off2 = P(fields.nmask),
 	    .help = "the trained tokens, 0/1 per token" },
+	{ "tokens-key", 0, OK_FIELD, "field", C_IN, OS_INPUT,
+	    .set = set_field, .ival = FR_TOKENS, .off = P(fields.tokens),
+	    .off2 = P(fields.ntokens),
+	    .help = "the response's token ids (their count is its length)" },
+	{ "length-key", 0, OK_FIELD, "field", C_IN, OS_INPUT,
+	    .set = set_field, .ival = FR_LENGTH, .off = P(fields.length),
+	    .help = "the response length, a number" },
+	{ "mask-spans", 0, OK_FIELD, "field", C_IN, OS_INPUT,
+	    .set = set_field, .ival = FR_SPANS, .off = P(fields.spans),
+	    .help = "spans [start, end) of trained tokens" },
+	{ "prompt-len-key", 0, OK_FIELD, "field", C_IN, OS_INPUT,
+	    .set = set_field, .ival = FR_PROMPT_LEN,
+	    .off = P(fields.prompt_len),
+	    .help = "its first n tokens are not trained" },
+	{ "sample-mask-key", 0, OK_FIELD, "field", C_IN, OS_INPUT,
+	    .set = set_field, .ival = FR_SAMPLE_MASK,
+	    .off = P(fields.sample_mask),
+	    .help = "0: the record trains no token" },
 	{ "stratum-key", 0, OK_FIELD, "field[,field...]", C_IN, OS_INPUT,
-	    .set = set_strata, .off = P(fields.stratum),
-	    .off2 = P(fields.nstratum),
-	    .want = "field names separated by commas",
+	    .set = set_field, .ival = FR_STRATUM, .off = P(fields.stratum),
+	    .off2 = P(fields.nstratum), .want = "field names separated by commas",
 	    .help = "the stratum; several fields make a composite key" },
 	{ "stratum-cap", 0, OK_NUM, "n", C_IN, OS_INPUT, .set = set_cap,
 	    .show = show_cap,
 	    .min = -HUGE_VAL, .max = HUGE_VAL,
 	    .help = "stratum values >= n share one stratum" },
 	{ "baseline-key", 0, OK_FIELD, "field", C_IN, OS_INPUT,
-	    .set = set_names, .off = P(fields.baseline),
-	    .off2 = P(fields.nbaseline),
+	    .set = set_field, .ival = FR_BASELINE, .off = P(fields.baseline),
 	    .help = "remax: the greedy response's reward" },
 	{ "batch-key", 0, OK_FIELD, "field", C_IN, OS_INPUT,
-	    .set = set_batch_key, .off = P(fields.batch),
+	    .set = set_field, .ival = FR_BATCH, .off = P(fields.batch),
 	    .help = "a change of its value starts a new batch" },
 	{ "batch-groups", 0, OK_INT, "n", C_IN, OS_INPUT,
 	    .off = P(go.batch_groups), .ctype = CT_SIZE, .min = 1,
@@ -186,6 +229,19 @@ const struct opt options_table[] = {
 	{ "unsorted", 0, OK_FLAG, NULL, C_IN, OS_INPUT, .off = P(go.unsorted),
 	    .ival = 1,
 	    .help = "a group's records may be anywhere in the batch" },
+	{ "trajectory-key", 0, OK_FIELD, "field", C_IN, OS_INPUT,
+	    .set = set_field, .ival = FR_TRAJ, .off = P(fields.traj),
+	    .help = "consecutive rows with equal values are one response" },
+	{ "trajectory-last-key", 0, OK_FIELD, "field", C_IN, OS_INPUT,
+	    .set = set_field, .ival = FR_TRAJ_LAST,
+	    .off = P(fields.traj_last),
+	    .help = "true on a trajectory's last row" },
+	{ "columnar", 0, OK_FLAG, NULL, C_IN, OS_INPUT,
+	    .off = P(fields.columnar), .ival = 1,
+	    .help = "a line is columns of equal length, one record per index" },
+	{ "unwrap", 0, OK_FLAG, NULL, C_IN, OS_INPUT, .off = P(fields.unwrap),
+	    .ival = 1,
+	    .help = "a field read as [x] is x, as [[...]] is [...]" },
 	{ "max-line", 0, OK_BYTES, "bytes", C_IN | OPT_OUTPUTS, OS_INPUT,
 	    .off = P(max_line), .local = 1,
 	    .help = "longest line accepted (default 1G)" },
@@ -206,6 +262,11 @@ const struct opt options_table[] = {
 	{ "gzip", 'z', OK_FLAG, NULL, OPT_COMPUTE | OPT_INDEX, OS_OUTPUT,
 	    .off = P(gzip), .ival = 1, .local = 1,
 	    .help = "gzip standard output" },
+	{ "output-names", 0, OK_STR, "adv,tadv,w,tw", OPT_COMPUTE, OS_OUTPUT,
+	    .set = set_out_names, .want = "four names separated by commas",
+	    .help = "the names of the four fields written" },
+	{ "prefix", 0, OK_STR, "p", OPT_COMPUTE, OS_OUTPUT, .set = set_prefix,
+	    .help = "p before each of their names, e.g. rladv_" },
 
 	/* Errors and devices */
 	{ "on-error", 0, OK_CHOICE, NULL, C_IN, OS_ERR, .off = P(skip),
@@ -280,6 +341,8 @@ _Static_assert(sizeof(enum ms_mode) == sizeof(int), "enum ms_mode");
 _Static_assert(sizeof(enum ms_dss) == sizeof(int), "enum ms_dss");
 _Static_assert(sizeof(enum ms_dgs) == sizeof(int), "enum ms_dgs");
 _Static_assert(sizeof(enum device) == sizeof(int), "enum device");
+_Static_assert(sizeof(enum reward_reduce) == sizeof(int),
+    "enum reward_reduce");
 
 void
 options_defaults(struct prefs *p)
@@ -289,7 +352,7 @@ options_defaults(struct prefs *p)
 	p->est = advantage_find("grpo");
 	advantage_defaults(&p->ap);
 	p->loss = loss_weights_find("token");
-	record_fields_default(&p->fields);
+	fields_default(&p->fields);
 	p->tokens = 1;
 	p->digits = 9;
 	p->gzip_level = 1;
@@ -434,54 +497,125 @@ set_preset(struct prefs *p, struct optstore *own, const struct opt *o,
 	return 0;
 }
 
-/* A field's one name, in place of its aliases. */
+/* A field option: the names (a copy that own keeps) in place of the
+ * aliases; the role is the row's ival. */
 static int
-set_names(struct prefs *p, struct optstore *own, const struct opt *o,
+set_field(struct prefs *p, struct optstore *own, const struct opt *o,
     const union optval *v, struct diag *d)
 {
-	const char **names = (const char **)(void *)((char *)p + o->off);
-	int *n = (int *)(void *)((char *)p + o->off2);
+	char *s = diag_strdup(v->str);
 
-	(void)own;
-	(void)d;
-	names[0] = v->str;
-	*n = 1;
+	optparse_keep(own, s);
+	if (fields_set(&p->fields, o->ival, s, d) != 0)
+		return d->status;
+	if (o->ival == FR_BATCH)
+		p->go.has_batch_key = 1;
 	return 0;
 }
 
-/* --stratum-key a,b: the names stay in a copy that own keeps. */
+/* A list "a,b,c" split in place: at most max parts, none empty. */
 static int
-set_strata(struct prefs *p, struct optstore *own, const struct opt *o,
+split_list(struct optstore *own, const struct opt *o, const char *arg,
+    char **part, int max, int *n, struct diag *d)
+{
+	char *s = diag_strdup(arg), *comma;
+
+	optparse_keep(own, s);
+	for (*n = 0;; s = comma + 1) {
+		if ((comma = strchr(s, ',')) != NULL)
+			*comma = '\0';
+		if (*s == '\0' || *n == max)
+			return diag_set(d, EXIT_USAGE, "--%s: invalid value "
+			    "\"%s\"; expected %s", o->name, arg, o->want);
+		part[(*n)++] = s;
+		if (comma == NULL)
+			return 0;
+	}
+}
+
+/* --reward-weights 1,0.5: TRL's reward_weights. */
+static int
+set_weights(struct prefs *p, struct optstore *own, const struct opt *o,
+    const union optval *v, struct diag *d)
+{
+	char *part[FIELD_MAXNAMES], *end;
+	int i, n;
+
+	if (split_list(own, o, v->str, part, FIELD_MAXNAMES, &n, d) != 0)
+		return d->status;
+	for (i = 0; i < n; i++) {
+		p->fields.weight[i] = strtod(part[i], &end);
+		if (*end != '\0' || !isfinite(p->fields.weight[i]))
+			return diag_set(d, EXIT_USAGE, "--%s: \"%s\" is not a "
+			    "finite number", o->name, part[i]);
+	}
+	p->fields.nweight = n;
+	return 0;
+}
+
+/* --from NAME: every field role to none, then the profile's options. */
+static int
+set_from(struct prefs *p, struct optstore *own, const struct opt *o,
     const union optval *v, struct diag *d)
 {
 	struct fields *f = &p->fields;
-	char *s, *tok, *save;
 
-	s = diag_strdup(v->str);
-	optparse_keep(own, s);
-	f->nstratum = 0;
-	for (tok = strtok_r(s, ",", &save); tok != NULL;
-	    tok = strtok_r(NULL, ",", &save)) {
-		if (f->nstratum == FIELD_MAXNAMES)
-			return diag_set(d, EXIT_USAGE, "--%s: at most %d "
-			    "fields", o->name, FIELD_MAXNAMES);
-		f->stratum[f->nstratum++] = tok;
+	(void)o;
+	fields_pin(f);
+	f->weight[0] = 0;
+	f->nweight = 0;
+	f->reduce = REDUCE_SUM;
+	f->null_unscored = 0;
+	f->unwrap = 0;
+	f->columnar = 0;
+	f->profile = profile_names[v->choice];
+	p->go.has_batch_key = 0;
+	return optparse_words(p, own, profile_table[v->choice].opts, d);
+}
+
+/* --output-names adv,tadv,w,tw: distinct top-level names. */
+static int
+set_out_names(struct prefs *p, struct optstore *own, const struct opt *o,
+    const union optval *v, struct diag *d)
+{
+	char *part[OUT_ANN];
+	int i, j, n;
+
+	if (split_list(own, o, v->str, part, OUT_ANN, &n, d) != 0)
+		return d->status;
+	if (n != OUT_ANN)
+		return diag_set(d, EXIT_USAGE, "--%s: give 4 names, for the "
+		    "advantage, the token advantages, the loss weight and the "
+		    "token loss weights, e.g. --%s adv,tadv,w,tw", o->name,
+		    o->name);
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i; j++)
+			if (strcmp(part[i], part[j]) == 0)
+				return diag_set(d, EXIT_USAGE, "--%s: \"%s\" "
+				    "twice", o->name, part[i]);
+		p->fields.out[i] = part[i];
 	}
-	if (f->nstratum == 0)
-		return diag_set(d, EXIT_USAGE, "--%s: invalid value \"%s\"; "
-		    "expected %s", o->name, v->str, o->want);
 	return 0;
 }
 
+/* --prefix p: p before the default names of the four fields. */
 static int
-set_batch_key(struct prefs *p, struct optstore *own, const struct opt *o,
+set_prefix(struct prefs *p, struct optstore *own, const struct opt *o,
     const union optval *v, struct diag *d)
 {
-	(void)own;
+	size_t n;
+	char *s;
+	int i;
+
 	(void)o;
 	(void)d;
-	p->fields.batch = v->str;
-	p->go.has_batch_key = 1;
+	for (i = 0; i < OUT_ANN; i++) {
+		n = strlen(v->str) + strlen(record_out_names[i]) + 1;
+		s = diag_malloc(n);
+		snprintf(s, n, "%s%s", v->str, record_out_names[i]);
+		optparse_keep(own, s);
+		p->fields.out[i] = s;
+	}
 	return 0;
 }
 
@@ -607,6 +741,30 @@ show_cap(const struct prefs *p, struct buf *out)
 		options_show_num(out, p->fields.cap);
 	else
 		buf_add(out, "none", 4);
+}
+
+/* --from: the profile's name ("none"); its fields are the other rows'. */
+static void
+show_from(const struct prefs *p, struct buf *out)
+{
+	const char *s = p->fields.profile ? p->fields.profile : "none";
+
+	buf_add(out, s, strlen(s));
+}
+
+/* --reward-weights: the weights, or "none" (1 each). */
+static void
+show_weights(const struct prefs *p, struct buf *out)
+{
+	int i;
+
+	if (p->fields.nweight == 0)
+		buf_add(out, "none", 4);
+	for (i = 0; i < p->fields.nweight; i++) {
+		if (i > 0)
+			buf_add(out, ",", 1);
+		options_show_num(out, p->fields.weight[i]);
+	}
 }
 
 /* A list of names (a field and its aliases), commas in a name escaped. */
@@ -738,11 +896,32 @@ options_check(struct prefs *p, struct diag *d)
 		    "skip");
 	if (advantage_check(p->est, &p->ap, d) != 0)
 		return d->status;
+	if (p->fields.columnar && p->skip)
+		return diag_set(d, EXIT_USAGE, "--columnar writes each line "
+		    "whole, so --on-error skip cannot leave a record out of "
+		    "it; drop --on-error skip");
+	if (fields_check(&p->fields, d) != 0)
+		return d->status;
+	if ((p->mode == OPT_INDEX || p->index != NULL) &&
+	    (p->fields.columnar || p->fields.traj != NULL))
+		return diag_set(d, EXIT_USAGE, "%s cannot take %s: an index "
+		    "holds one record per line, each on its own; run rladv "
+		    "over the shards at once instead (rladv %s FILE...)",
+		    p->index != NULL ? "--index" : "rladv index",
+		    p->fields.columnar ? "--columnar" : "--trajectory-key",
+		    p->fields.columnar ? "--columnar" : "--trajectory-key");
 	p->fields.need_stratum = (p->est->flags & ADV_STRATA) != 0;
 	p->fields.need_baseline = (p->est->flags & ADV_BASE) != 0;
+	/* The stratum is read only where it is used (an index holds it for
+	 * every estimator). */
+	p->fields.use_stratum = p->fields.need_stratum || p->annotate ||
+	    p->mode != OPT_COMPUTE || p->index != NULL;
+	/* A step that changes while the input is one batch: a warning. */
+	p->fields.watch_step = p->fields.batch == NULL &&
+	    p->go.batch_groups == 0;
+	p->fields.need_group = p->go.group_size == 0;
 	if (p->out && (len = strlen(p->out)) > 3 &&
 	    strcmp(p->out + len - 3, ".gz") == 0)
 		p->gzip = 1;
 	return 0;
 }
-

@@ -419,6 +419,32 @@ optparse_argv(struct prefs *p, struct optstore *own, int argc, char **argv,
 	return 0;
 }
 
+/* ---- Words (--from's profiles) -------------------------------------- */
+
+int
+optparse_words(struct prefs *p, struct optstore *own,
+    const char *const *words, struct diag *d)
+{
+	const struct opt *o;
+	const char *w, *arg;
+	int rc;
+
+	for (; (w = *words) != NULL; words++) {
+		o = w[1] == '-' ? options_find(w + 2) : options_find_short(w[1]);
+		if (o == NULL)
+			return diag_set(d, EXIT_USAGE, "internal: no option %s",
+			    w);
+		arg = takes_arg(o) ? *++words : NULL;
+		/* What the command at hand does not take (--no-tokens under
+		 * stats) does not apply to it. */
+		if (!(o->cmds & options_reachable(p->mode)))
+			continue;
+		if ((rc = apply(p, own, o, arg, d)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
 /* ---- Option strings (diff --a "...") -------------------------------- */
 
 int

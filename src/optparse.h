@@ -30,6 +30,13 @@ struct optstore {
  */
 int	optparse_argv(struct prefs *p, struct optstore *own, int argc,
 	    char **argv, struct diag *d);
+/*
+ * Applies options given as words ("--group-key", "uid", ...: a --from
+ * profile's), each read as from argv; an option the command does not
+ * take is left out.
+ */
+int	optparse_words(struct prefs *p, struct optstore *own,
+	    const char *const *words, struct diag *d);
 /* Splits an option string (diff --a "...") into words as a shell does
  * with plain words and quotes; *argv[0] is an empty placeholder, and the
  * words and the array go to own. */

@@ -376,53 +376,135 @@ struct fieldval {
 	size_t		 len;
 };
 
+/* One record's numbers, formatted, for the value writers. */
+struct one {
+	const struct record	*r;
+	const uint32_t		*runs;
+	struct fieldval		 v[2];
+	const struct emit	*em;
+};
+
 static int
-write_value(struct output *o, int f, const struct record *r,
-    const uint32_t *runs, const struct fieldval *v, const struct emit *em,
-    const char *sep, size_t seplen, struct diag *d)
+write_value(struct output *o, int f, const struct one *x, const char *sep,
+    size_t seplen, struct diag *d)
 {
 	switch (f) {
 	case OUT_ADV:
-		return output_write(o, v[0].num, v[0].len, d);
+		return output_write(o, x->v[0].num, x->v[0].len, d);
 	case OUT_W:
-		return output_write(o, v[1].num, v[1].len, d);
+		return output_write(o, x->v[1].num, x->v[1].len, d);
 	case OUT_TADV:
-		return token_array(o, r, runs, v[0].num, v[0].len, sep, seplen,
-		    d);
+		return token_array(o, x->r, x->runs, x->v[0].num, x->v[0].len,
+		    sep, seplen, d);
 	case OUT_TW:
-		return token_array(o, r, runs, v[1].num, v[1].len, sep, seplen,
-		    d);
+		return token_array(o, x->r, x->runs, x->v[1].num, x->v[1].len,
+		    sep, seplen, d);
 	default:
-		return output_write(o, em->annot, em->annot_len, d);
+		return output_write(o, x->em->annot, x->em->annot_len, d);
 	}
 }
 
+/* Whether field f is written for record r: the token arrays need the
+ * response length, the loss weight token counts. */
 static int
-wanted(int f, const struct emit *em)
+wanted(int f, const struct record *r, const struct emit *em)
 {
 	if (f == OUT_TADV || f == OUT_TW)
-		return em->tokens;
+		return em->tokens && r->has_len;
+	if (f == OUT_W)
+		return !em->no_weights;
 	if (f == OUT_ANN)
 		return em->annot != NULL;
 	return 1;
 }
 
-int
-output_record(struct output *o, const char *line, const struct record *r,
-    const uint32_t *runs, double adv, double w, const struct emit *em,
-    struct diag *d)
+void
+output_names(struct emit *em, const char *const *names)
+{
+	struct buf q = { 0 };
+	int f;
+
+	for (f = 0; f < OUT_NFIELDS; f++)
+		if (strcmp(names[f], record_out_names[f]) != 0)
+			break;
+	if (f == OUT_NFIELDS)
+		return;		/* the default names: written as they are */
+	for (f = 0; f < OUT_NFIELDS; f++) {
+		q.len = 0;
+		output_json_string(&q, names[f], strlen(names[f]));
+		em->qname[f] = diag_malloc(q.len);
+		memcpy(em->qname[f], q.p, q.len);
+		em->qlen[f] = q.len;
+	}
+	buf_free(&q);
+}
+
+void
+output_names_free(struct emit *em)
+{
+	int f;
+
+	for (f = 0; f < OUT_NFIELDS; f++) {
+		free(em->qname[f]);
+		em->qname[f] = NULL;
+	}
+}
+
+/* Writes the value of field f (a record's, or a column of them). */
+typedef int	(*value_fn)(struct output *, int, const void *, const char *,
+		    size_t, struct diag *);
+
+static int
+one_value(struct output *o, int f, const void *arg, const char *sep,
+    size_t seplen, struct diag *d)
+{
+	return write_value(o, f, arg, sep, seplen, d);
+}
+
+/* sep "name": with the input's spacing, no printf. */
+static int
+write_name(struct output *o, const struct record *r, const struct emit *em,
+    int f, const char *sep, size_t seplen, struct diag *d)
 {
 	char key[64];
-	struct fieldval v[2];
-	const char *sep = r->comma_space ? ", " : ",";
-	size_t seplen = r->comma_space ? 2 : 1, pos, beg, klen, nlen;
-	int order[OUT_NFIELDS], n = 0, i, j, f, slot;
+	size_t klen = 0, nlen;
 
-	/* The cache's strings stay put while this record is written: the
-	 * second number keeps the first's slot. */
-	slot = -1;
-	v[0].num = number(o, adv, em->digits, &v[0].len, &slot);
-	v[1].num = number(o, w, em->digits, &v[1].len, &slot);
+	if (r->nmembers > 0) {
+		memcpy(key, sep, seplen);
+		klen = seplen;
+	}
+	if (em->qname[f] != NULL) {
+		/* --output-names: any length, escaped once. */
+		if (output_write(o, key, klen, d) != 0 ||
+		    output_write(o, em->qname[f], em->qlen[f], d) != 0)
+			return d->status;
+		klen = 0;
+	} else {
+		nlen = strlen(record_out_names[f]);
+		key[klen++] = '"';
+		memcpy(key + klen, record_out_names[f], nlen);
+		klen += nlen;
+		key[klen++] = '"';
+	}
+	key[klen++] = ':';
+	if (r->colon_space)
+		key[klen++] = ' ';
+	return output_write(o, key, klen, d);
+}
+
+/*
+ * The input object from its '{', its members byte for byte, the fields
+ * rladv writes (want[f]) replaced in place or appended by fn, the stale
+ * ones (present, not wanted) dropped, and a newline.
+ */
+static int
+write_line(struct output *o, const char *line, const struct record *r,
+    const struct emit *em, const int *want, value_fn fn, const void *arg,
+    struct diag *d)
+{
+	const char *sep = r->comma_space ? ", " : ",";
+	size_t seplen = r->comma_space ? 2 : 1, pos, beg;
+	int order[OUT_NFIELDS], n = 0, i, j, f;
 
 	/* Fields already in the input, in the order they stand there. */
 	for (f = 0; f < OUT_NFIELDS; f++)
@@ -440,10 +522,9 @@ output_record(struct output *o, const char *line, const struct record *r,
 	for (i = 0; i < n; i++) {
 		const struct span *s = &r->out[order[i]];
 
-		if (wanted(order[i], em)) {
+		if (want[order[i]]) {
 			if (output_write(o, line + pos, s->beg - pos, d) != 0 ||
-			    write_value(o, order[i], r, runs, v, em, sep,
-			    seplen, d) != 0)
+			    fn(o, order[i], arg, sep, seplen, d) != 0)
 				return d->status;
 			pos = s->end;
 			continue;
@@ -472,25 +553,94 @@ output_record(struct output *o, const char *line, const struct record *r,
 	if (output_write(o, line + pos, r->close - pos, d) != 0)
 		return d->status;
 	for (f = 0; f < OUT_NFIELDS; f++) {
-		if (r->out[f].present || !wanted(f, em))
+		if (r->out[f].present || !want[f])
 			continue;
-		/* sep "name": (with the input's spacing), no printf. */
-		klen = 0;
-		if (r->nmembers > 0) {
-			memcpy(key, sep, seplen);
-			klen = seplen;
-		}
-		nlen = strlen(record_out_names[f]);
-		key[klen++] = '"';
-		memcpy(key + klen, record_out_names[f], nlen);
-		klen += nlen;
-		key[klen++] = '"';
-		key[klen++] = ':';
-		if (r->colon_space)
-			key[klen++] = ' ';
-		if (output_write(o, key, klen, d) != 0 ||
-		    write_value(o, f, r, runs, v, em, sep, seplen, d) != 0)
+		if (write_name(o, r, em, f, sep, seplen, d) != 0 ||
+		    fn(o, f, arg, sep, seplen, d) != 0)
 			return d->status;
 	}
 	return output_write(o, "}\n", 2, d);
+}
+
+int
+output_record(struct output *o, const char *line, const struct record *r,
+    const uint32_t *runs, double adv, double w, const struct emit *em,
+    struct diag *d)
+{
+	struct one x;
+	int want[OUT_NFIELDS], f, slot;
+
+	x.r = r;
+	x.runs = runs;
+	x.em = em;
+	/* The cache's strings stay put while this record is written: the
+	 * second number keeps the first's slot. */
+	slot = -1;
+	x.v[0].num = number(o, adv, em->digits, &x.v[0].len, &slot);
+	x.v[1].num = number(o, w, em->digits, &x.v[1].len, &slot);
+	for (f = 0; f < OUT_NFIELDS; f++)
+		want[f] = wanted(f, r, em);
+	return write_line(o, line, r, em, want, one_value, &x, d);
+}
+
+/* The records of a columnar line. */
+struct cols {
+	const struct record *const *r;
+	const uint32_t	*runs;
+	const double	*adv, *w;
+	size_t		 n;
+	const struct emit *em;
+};
+
+/* A column: "[v0, v1, ...]", each the record's own value (null for a
+ * token array of a record without a length). */
+static int
+column_value(struct output *o, int f, const void *arg, const char *sep,
+    size_t seplen, struct diag *d)
+{
+	const struct cols *c = arg;
+	char na[32], nw[32];
+	struct one x;
+	size_t k;
+
+	if (output_write(o, "[", 1, d) != 0)
+		return d->status;
+	for (k = 0; k < c->n; k++) {
+		x.r = c->r[k];
+		x.runs = c->runs;
+		x.em = c->em;
+		x.v[0].num = na;
+		x.v[0].len = output_number(c->adv[k], c->em->digits, na);
+		x.v[1].num = nw;
+		x.v[1].len = output_number(c->w[k], c->em->digits, nw);
+		if ((k > 0 && output_write(o, sep, seplen, d) != 0) ||
+		    ((f == OUT_TADV || f == OUT_TW) && !x.r->has_len ?
+		    output_write(o, "null", 4, d) : write_value(o, f, &x, sep,
+		    seplen, d)) != 0)
+			return d->status;
+	}
+	return output_write(o, "]", 1, d);
+}
+
+int
+output_columns(struct output *o, const char *line,
+    const struct record *const *r, const uint32_t *runs, const double *adv,
+    const double *w, size_t n, const struct emit *em, struct diag *d)
+{
+	struct cols c;
+	int want[OUT_NFIELDS], f;
+	size_t k, haslen = 0;
+
+	c.r = r;
+	c.runs = runs;
+	c.adv = adv;
+	c.w = w;
+	c.n = n;
+	c.em = em;
+	for (k = 0; k < n; k++)
+		haslen += r[k]->has_len;
+	for (f = 0; f < OUT_NFIELDS; f++)
+		want[f] = f == OUT_ANN ? 0 : f == OUT_TADV || f == OUT_TW ?
+		    em->tokens && haslen > 0 : f == OUT_W ? !em->no_weights : 1;
+	return write_line(o, line, r[0], em, want, column_value, &c, d);
 }

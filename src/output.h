@@ -51,7 +51,18 @@ struct emit {
 	int		 tokens;	/* write the two token arrays */
 	const char	*annot;		/* "rladv" value, or NULL */
 	size_t		 annot_len;
+	int		 no_weights;	/* the advantages alone: no loss
+					   weight (no token counts) */
+	/* The names written (--output-names) as JSON strings, quotes
+	 * included, from output_names(); NULL: record_out_names. */
+	char		*qname[OUT_NFIELDS];
+	size_t		 qlen[OUT_NFIELDS];
 };
+
+/* Sets em's names from names[OUT_NFIELDS] (none when they are the
+ * defaults); output_names_free() frees them. */
+void	output_names(struct emit *em, const char *const *names);
+void	output_names_free(struct emit *em);
 
 /*
  * Writes one record: the input object from its '{', its members byte for
@@ -61,5 +72,16 @@ struct emit {
 int	output_record(struct output *o, const char *line,
 	    const struct record *r, const uint32_t *runs, double adv,
 	    double w, const struct emit *em, struct diag *d);
+
+/*
+ * --columnar: writes a line of columns holding n records (r[k], with
+ * their numbers in adv[k] and w[k]) once, each field rladv writes a
+ * column of n values, replaced in place or appended.  Annotations are
+ * not written here.
+ */
+int	output_columns(struct output *o, const char *line,
+	    const struct record *const *r, const uint32_t *runs,
+	    const double *adv, const double *w, size_t n,
+	    const struct emit *em, struct diag *d);
 
 #endif

@@ -12,6 +12,7 @@
 #include "input.h"
 #include "outfile.h"
 #include "pipeline.h"
+#include "warn.h"
 
 struct run {
 	const struct prefs	*c;
@@ -26,6 +27,7 @@ struct run {
 	 * their first records' places (keys) to their errors. */
 	struct diag_groups	 fails;
 	struct keymap		 failed;
+	struct warn		 w;
 };
 
 /* Reports a bad record in skip mode and keeps its line.  Another
@@ -188,15 +190,17 @@ flush_batch(struct run *u, struct gbatch *b, enum group_cut cut,
     struct diag *d)
 {
 	struct batch v;
-	size_t nd = 0, g, k;
+	size_t nd = 0, g, j, k;
 	int rc, e;
 
 	if (batch_held(b) == 0) {
 		group_reset(&u->gs, b, cut);
 		return 0;
 	}
-	if (group_check_sizes(&u->gs, b, u->c->skip, &nd, d) != 0)
+	if (group_end(&u->gs, b, d) != 0 ||
+	    group_check_sizes(&u->gs, b, u->c->skip, &nd, d) != 0)
 		return d->status;
+	warn_batch(&u->w, b);
 	if (nd > 0 && (rc = reject_groups(u, b, d)) != 0)
 		return rc;
 	for (;;) {
@@ -220,17 +224,20 @@ flush_batch(struct run *u, struct gbatch *b, enum group_cut cut,
 	u->st->groups += v.ngroups;
 	for (g = 0; g < v.ngroups; g++)
 		u->st->strata += v.nstrat[g];
-	for (k = 0; k < v.n; k++)
-		u->st->out += !batch_elsewhere(b, k);
+	for (j = 0; j < batch_nrows(b); j++)
+		u->st->out += !batch_helsewhere(b, batch_row(b, j, &k));
 	group_reset(&u->gs, b, cut);
 	return 0;
 }
 
-/* The files of c, line by line: pipeline_run()'s source. */
+/* The files of c, line by line: pipeline_run()'s source.  A columnar
+ * line is several records, handed over one by one. */
 struct fsrc {
 	const struct prefs	*c;
 	struct input		*in;
+	struct record_reader	*rd;
 	struct line		 ln;
+	size_t			 k, n;	/* the line's next record, count */
 };
 
 static int
@@ -238,18 +245,27 @@ file_next(void *ctx, struct pipeline_item *it, struct record *r,
     struct buf *keys, struct buf *runs, struct diag *why, struct diag *d)
 {
 	struct fsrc *f = ctx;
+	long n;
 	int k;
 
-	if ((k = input_next(f->in, &f->ln, d)) <= 0)
-		return k < 0 ? -1 : 0;
+	if (f->k == f->n) {
+		if ((k = input_next(f->in, &f->ln, d)) <= 0)
+			return k < 0 ? -1 : 0;
+		f->k = f->n = 0;
+	}
 	it->text = f->ln.text;
 	it->len = f->ln.len;
 	it->stable = f->ln.stable;
 	it->file = f->ln.file;
 	it->lineno = f->ln.lineno;
-	if (input_too_long(&f->ln, why) != 0 || record_parse(f->ln.text,
-	    f->ln.len, &f->c->fields, r, keys, runs, f->ln.file, f->ln.lineno,
-	    why) != 0)
+	if (f->n == 0) {
+		if (input_too_long(&f->ln, why) != 0 ||
+		    (n = record_line(f->rd, f->ln.text, f->ln.len, f->ln.file,
+		    f->ln.lineno, why)) < 0)
+			return 2;
+		f->n = (size_t)n;
+	}
+	if (record_get(f->rd, f->k++, r, keys, runs, why) != 0)
 		return 2;
 	return 1;
 }
@@ -262,6 +278,10 @@ file_release(void *ctx, const char *keep)
 	input_release(f->in, keep);
 }
 
+static int	run_source(const struct prefs *, const struct pipeline_src *,
+		    int, int, pipeline_fn, void *, struct pipeline_stats *,
+		    int, struct diag *);
+
 int
 pipeline_run(const struct prefs *c, int need_tie, int stream,
     pipeline_fn fn, void *ctx, struct pipeline_stats *st, struct diag *d)
@@ -272,25 +292,43 @@ pipeline_run(const struct prefs *c, int need_tie, int stream,
 	int rc;
 
 	f.c = c;
+	if ((f.rd = record_reader_new(&c->fields, d)) == NULL)
+		return d->status;
 	f.in = input_open(c->files, c->nfiles, c->max_line);
 	/* Skip mode rejects a line longer than --max-line, as it is. */
 	if (c->skip)
 		input_keep_long(f.in);
 	/* With threads, lines are parsed ahead on all of them. */
 	if (pool_threads(pool_run()) > 1) {
-		a = ahead_new(f.in, &c->fields, pool_run());
+		if ((a = ahead_new(f.in, &c->fields, pool_run(), d)) == NULL) {
+			input_close(f.in);
+			record_reader_free(f.rd);
+			return d->status;
+		}
 		ahead_source(a, &src);
 	}
-	rc = pipeline_run_src(c, &src, need_tie, stream, fn, ctx, st, d);
+	rc = run_source(c, &src, need_tie, stream, fn, ctx, st, 1, d);
 	ahead_free(a);
 	input_close(f.in);
+	record_reader_free(f.rd);
 	return rc;
 }
 
+/* An index's records are not the lines the warnings are about: those
+ * are given by a run over the files (and by rladv index's map step). */
 int
 pipeline_run_src(const struct prefs *c, const struct pipeline_src *src,
     int need_tie, int stream, pipeline_fn fn, void *ctx,
     struct pipeline_stats *st, struct diag *d)
+{
+	return run_source(c, src, need_tie, stream, fn, ctx, st, 0, d);
+}
+
+/* The loop; warn: give the warnings (warn.h). */
+static int
+run_source(const struct prefs *c, const struct pipeline_src *src,
+    int need_tie, int stream, pipeline_fn fn, void *ctx,
+    struct pipeline_stats *st, int warn, struct diag *d)
 {
 	struct gbatch *b;
 	struct gopts go = c->go;
@@ -315,10 +353,12 @@ pipeline_run_src(const struct prefs *c, const struct pipeline_src *src,
 		if ((u.rej = outfile_fopen(c->rejects, d)) == NULL)
 			return d->status;
 	}
-	go.stream = stream;
+	/* A columnar line is written whole, from one batch. */
+	go.stream = stream && !c->fields.columnar;
 	go.skip = c->skip;
 	group_init(&u.gs, &go);
 	keymap_init(&u.failed, sizeof(size_t));
+	warn_init(&u.w, &c->fields, go.group_size != 0, warn);
 	b = batch_new();
 	buf_reserve(&keys, 64);
 	buf_reserve(&runs, 64);
@@ -341,7 +381,19 @@ pipeline_run_src(const struct prefs *c, const struct pipeline_src *src,
 				break;
 			continue;
 		}
-		if ((cut = group_boundary(&u.gs, b, &r, &keys)) == GROUP_SPLIT) {
+		cut = group_boundary(&u.gs, b, &r, &keys);
+		/* A columnar line's records stay in the batch of its first. */
+		if (r.col > 0 && cut != GROUP_NONE) {
+			if (cut == GROUP_KEY || cut == GROUP_SPLIT) {
+				rc = diag_setl(d, EXIT_DATA, it.file, it.lineno,
+				    "record %zu of the columnar line: the batch "
+				    "key changes inside the line (a line is one "
+				    "batch)", r.col);
+				break;
+			}
+			cut = GROUP_NONE;
+		}
+		if (cut == GROUP_SPLIT) {
 			group_split(&u.gs, b, &r, &keys, it.file, it.lineno,
 			    &why);
 			if ((rc = bad_record(&u, &it, r.elsewhere, &why, d)) != 0)
@@ -353,20 +405,25 @@ pipeline_run_src(const struct prefs *c, const struct pipeline_src *src,
 				break;
 			src->release(src->ctx, r.elsewhere ? NULL : it.text);
 		}
+		if (!r.elsewhere)
+			warn_record(&u.w, &r, keys.p, it.file, it.lineno);
 		if (group_add(&u.gs, b, &r, &keys, &runs, it.text, it.len,
 		    it.stable, it.file, it.lineno, &why) != 0) {
 			if ((rc = bad_record(&u, &it, r.elsewhere, &why, d)) != 0)
 				break;
 			continue;
 		}
-		for (k = 0; k < 4 && !r.elsewhere; k++)
+		for (k = 0; k < FR_NLISTED && !r.elsewhere; k++)
 			if (r.alias[k] >= 0)
 				st->alias_used[k][(int)r.alias[k]]++;
 	}
+	if (rc == 0)
+		warn_end(&u.w);
 	batch_free(b);
 	group_free(&u.gs);
 	keymap_free(&u.failed);
 	diag_groups_free(&u.fails);
+	warn_free(&u.w);
 	buf_free(&keys);
 	buf_free(&runs);
 	if (u.rej != NULL) {

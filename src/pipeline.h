@@ -14,7 +14,7 @@
 struct pipeline_stats {
 	unsigned long long	in, out, rejected;
 	unsigned long long	groups, strata, batches;
-	unsigned long long	alias_used[4][FIELD_MAXNAMES];
+	unsigned long long	alias_used[FR_NLISTED][FIELD_MAXNAMES];
 };
 
 /* Called once per batch, records in group order in v; b's functions

@@ -1,510 +1,421 @@
 /*
- * record.c - one JSONL line into a struct record.
+ * record.c - JSONL lines into struct records: the member walk.
  *
  * The line is walked once: every top-level member is validated; the
  * members rladv reads are parsed as they pass (the log-probs array with
  * the fast numeric scanner, the mask into runs), the members it writes
  * have their spans noted, and everything else is only validated, since it
- * is passed through byte for byte.
+ * is passed through byte for byte.  A field named by a path (a.b[1].c),
+ * read through --unwrap, or a column of a --columnar line is resolved
+ * afterwards inside the member's value.  recfields.c then takes each
+ * role's value from what the walk found.
+ *
+ * The names to look for are compiled once per reader into slots, and the
+ * top-level names into heads found by their first byte, so a member costs
+ * a table lookup and a few compares, whatever the number of aliases.
  */
-#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
-#include "record.h"
+#include "fieldpath.h"
+#include "mask.h"
+#include "profile.h"
+#include "recint.h"
 
 const char *const record_out_names[OUT_NFIELDS] = {
 	"advantage", "token_advantages", "loss_weight", "token_loss_weights",
 	"rladv"
 };
 
-enum role { R_GROUP, R_REWARD, R_LOGPROBS, R_MASK, R_STRATUM, R_BATCH,
-	R_BASELINE, R_OUT };
+static struct fields def_fields;
+static int def_init;
 
-/* Aliases from SPEC §2: the names verl, TRL, OpenRLHF, NeMo-RL and slime
- * use in their dumps, first present wins. */
-static const char *const def_group[] = { "prompt_id", "uid", "group_id",
-	"group_index" };
-static const char *const def_reward[] = { "reward", "score" };
-static const char *const def_logprobs[] = { "logprobs", "rollout_log_probs",
-	"generation_logprobs" };
-static const char *const def_mask[] = { "mask", "response_mask",
-	"loss_mask", "token_loss_mask" };
-
-void
-record_fields_default(struct fields *f)
+/* The default aliases of the mask, whose bits unused_mask holds. */
+static const struct fields *
+defaults(void)
 {
-	size_t i;
-
-	memset(f, 0, sizeof(*f));
-	for (i = 0; i < sizeof(def_group) / sizeof(def_group[0]); i++)
-		f->group[f->ngroup++] = def_group[i];
-	for (i = 0; i < sizeof(def_reward) / sizeof(def_reward[0]); i++)
-		f->reward[f->nreward++] = def_reward[i];
-	for (i = 0; i < sizeof(def_logprobs) / sizeof(def_logprobs[0]); i++)
-		f->logprobs[f->nlogprobs++] = def_logprobs[i];
-	for (i = 0; i < sizeof(def_mask) / sizeof(def_mask[0]); i++)
-		f->mask[f->nmask++] = def_mask[i];
-	f->stratum[f->nstratum++] = "tool_calls";
-	/* verl's ReMax: the greedy response's reward, per prompt. */
-	f->baseline[f->nbaseline++] = "reward_baselines";
-}
-
-/* What one member that rladv reads held. */
-struct slot {
-	const char	*name;
-	size_t		 namelen;
-	enum role	 role;
-	int		 idx;		/* alias or part index, out field */
-	int		 seen;
-	const char	*vbeg, *vend;
-	enum json_type	 type;
-	int		 numflags;
-	int		 bad;		/* a parse of the value failed, */
-	enum json_code	 why;		/* why (the log-probs) */
-	size_t		 bad_elem;
-	const char	*bad_at;
-	size_t		 count;		/* array elements */
-	size_t		 runs, nruns, ones;
-	size_t		 prev;
-};
-
-#define MAXSLOTS (4 * FIELD_MAXNAMES + OUT_NFIELDS + 3)
-
-struct ctx {
-	const char	*line, *end;
-	const char	*file;
-	unsigned long long lineno;
-	struct diag	*d;
-	struct slot	 slot[MAXSLOTS];
-	int		 nslot;
-	int		 rfirst[R_OUT + 1], rcount[R_OUT + 1];	/* by role */
-	unsigned char	 head[256];	/* by a name's first byte: its
-					   first slot + 1, or 0 */
-	unsigned char	 next[MAXSLOTS];	/* the next slot + 1 */
-};
-
-static void
-add_slots(struct ctx *c, const char *const *names, int n, enum role role)
-{
-	int i;
-
-	struct slot *s;
-
-	/* Only what finding a member needs: member() clears the rest of a
-	 * slot when its member is seen (most slots never are). */
-	c->rfirst[role] = c->nslot;
-	c->rcount[role] = 0;
-	for (i = 0; i < n && c->nslot < MAXSLOTS; i++) {
-		c->rcount[role]++;
-		s = &c->slot[c->nslot++];
-		s->name = names[i];
-		s->namelen = strlen(names[i]);
-		s->role = role;
-		s->idx = i;
-		s->seen = 0;
+	if (!def_init) {
+		fields_default(&def_fields);
+		def_init = 1;
 	}
+	return &def_fields;
 }
 
-static int
-err(struct ctx *c, int status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-err(struct ctx *c, int status, const char *fmt, ...)
+const char *
+record_mask_alias(int bit)
 {
-	char msg[700];
+	const struct fields *d = defaults();
+
+	return bit >= 0 && bit < d->nmask ? d->mask[bit] : "";
+}
+
+int
+record_err(struct rctx *c, int status, const char *fmt, ...)
+{
+	const char *guess;
+	char msg[900];
 	va_list ap;
+	size_t n;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return diag_setl(c->d, status, c->file, c->lineno, "%s", msg);
+	/* A framework's dump read without --from: say which. */
+	if (c->rd->f->profile == NULL && c->rd->line != NULL &&
+	    (guess = profile_guess(c->rd->line, c->rd->len)) != NULL &&
+	    (n = strlen(msg)) < sizeof(msg) - 1)
+		snprintf(msg + n, sizeof(msg) - n, "; these are the fields of "
+		    "%s's dump: try --from %s", guess, guess);
+	if (c->rd->ncol_line > 0)
+		return diag_setl(c->d, status, c->rd->file, c->rd->lineno,
+		    "record %zu of the columnar line: %s", c->k, msg);
+	return diag_setl(c->d, status, c->rd->file, c->rd->lineno, "%s", msg);
 }
 
 static int
-json_fail(struct ctx *c, const struct json_err *e)
+json_fail(struct rctx *c, const struct json_err *e)
 {
-	return err(c, EXIT_DATA, "invalid JSON at column %zu: %s",
-	    (size_t)(e->at - c->line) + 1, json_strerror(e->code));
+	return record_err(c, EXIT_DATA, "invalid JSON at column %zu: %s",
+	    (size_t)(e->at - c->rd->line) + 1, json_strerror(e->code));
 }
 
-/* A short quote of the bytes at p for messages. */
-static void
-quote(const char *p, const char *end, char *out, size_t cap)
-{
-	size_t n = 0;
+/* ---- Compiling the fields into slots --------------------------------- */
 
-	while (p < end && n + 4 < cap && *p != ',' && *p != ']' && *p != '}') {
-		out[n++] = (*p >= 0x20 && *p < 0x7f) ? *p : '?';
-		p++;
+static int
+add_slot(struct record_reader *rd, const char *name, int role, int idx,
+    struct diag *d)
+{
+	struct rslot *s;
+	struct rhead *h;
+	const char *why;
+	int i, c;
+
+	if (rd->nslot == REC_MAXSLOTS)
+		return diag_set(d, EXIT_USAGE, "too many field names (at most "
+		    "%d in all)", REC_MAXSLOTS);
+	s = &rd->slot[rd->nslot];
+	memset(s, 0, sizeof(*s));
+	if ((why = fieldpath_parse(name, &s->path)) != NULL)
+		return diag_set(d, EXIT_USAGE, "\"%s\" is not a field path: %s",
+		    name, why);
+	s->role = role;
+	s->idx = idx;
+	s->direct = fieldpath_plain(&s->path) && !rd->f->unwrap &&
+	    !rd->f->columnar;
+	/* Its head: the top-level member, shared by every slot under it. */
+	for (i = 0; i < rd->nhead; i++)
+		if (rd->head[i].len == s->path.step[0].len &&
+		    memcmp(rd->head[i].name, s->path.step[0].name,
+		    rd->head[i].len) == 0)
+			break;
+	if (i == rd->nhead) {
+		h = &rd->head[rd->nhead++];
+		h->name = s->path.step[0].name;
+		h->len = s->path.step[0].len;
+		h->slot = -1;
+		c = (unsigned char)h->name[0];
+		h->next = rd->first[c];
+		rd->first[c] = i + 1;
 	}
-	if (p < end && *p != ',' && *p != ']' && *p != '}') {
-		out[n++] = '.';
-		out[n++] = '.';
+	s->head = i;
+	s->next = -1;
+	/* Appended to the head's list, so slots keep their order. */
+	if (rd->head[i].slot < 0)
+		rd->head[i].slot = rd->nslot;
+	else {
+		for (c = rd->head[i].slot; rd->slot[c].next >= 0;
+		    c = rd->slot[c].next)
+			;
+		rd->slot[c].next = rd->nslot;
 	}
-	out[n] = '\0';
+	rd->nslot++;
+	return 0;
 }
 
-/*
- * A mask: 0/1 or true/false elements, stored as alternating runs of ones
- * and zeros (most masks are a few long runs, which makes writing the token
- * arrays a few block copies).
- */
-static const char *
-parse_mask(struct ctx *c, struct slot *s, const char *p, struct buf *runs)
+static int
+add_role(struct record_reader *rd, int role, struct diag *d)
 {
-	const char *end = c->end;
-	uint32_t run = 0;
-	int cur = 1, v;
-	size_t n = 0, ones = 0;
+	const char *const *names;
+	int n, i;
 
-	s->runs = runs->len / sizeof(uint32_t);
-	s->nruns = 0;
-	p = json_ws(p + 1, end);
-	if (p < end && *p == ']')
-		goto done;
-	for (;;) {
-		/* Fast path: four more elements equal to the current run,
-		 * written "1,1,1,1," or "1, 1, 1, 1, " as dumps do. */
-		if (n > 0 && end - p >= 12) {
-			static const char one8[] = "1,1,1,1,", zero8[] =
-			    "0,0,0,0,", one12[] = "1, 1, 1, 1, ",
-			    zero12[] = "0, 0, 0, 0, ";
+	names = fields_names(rd->f, role, &n);
+	rd->rfirst[role] = rd->nslot;
+	rd->rn[role] = n;
+	for (i = 0; i < n; i++)
+		if (add_slot(rd, names[i], role, i, d) != 0)
+			return d->status;
+	return 0;
+}
 
-			if (memcmp(p, cur ? one8 : zero8, 8) == 0) {
-				run += 4;
-				ones += cur * 4;
-				n += 4;
-				p += 8;
-				continue;
-			}
-			if (memcmp(p, cur ? one12 : zero12, 12) == 0) {
-				run += 4;
-				ones += cur * 4;
-				n += 4;
-				p += 12;
-				continue;
-			}
-		}
-		if (p < end && *p == '0' && (p + 1 >= end || p[1] < '0' ||
-		    p[1] > '9') && (p + 1 >= end || (p[1] != '.' &&
-		    p[1] != 'e' && p[1] != 'E'))) {
-			v = 0;
-			p++;
-		} else if (p < end && *p == '1' && (p + 1 >= end ||
-		    ((p[1] < '0' || p[1] > '9') && p[1] != '.' &&
-		    p[1] != 'e' && p[1] != 'E'))) {
-			v = 1;
-			p++;
-		} else if (end - p >= 4 && memcmp(p, "true", 4) == 0) {
-			v = 1;
-			p += 4;
-		} else if (end - p >= 5 && memcmp(p, "false", 5) == 0) {
-			v = 0;
-			p += 5;
-		} else {
-			s->bad = 1;
-			s->bad_elem = n;
-			s->bad_at = p;
-			return NULL;
-		}
-		if (v != cur) {
-			buf_add(runs, &run, sizeof(run));
-			s->nruns++;
-			run = 0;
-			cur = v;
-		}
-		run++;
-		ones += v;
-		n++;
-		p = json_ws(p, end);
-		if (p < end && *p == ',') {
-			p = json_ws(p + 1, end);
+/* A mask alias present where another field (or none) is the mask: the
+ * warning for it needs its slot. */
+static int
+add_watches(struct record_reader *rd, struct diag *d)
+{
+	const struct fields *f = rd->f, *df = defaults();
+	int i, j, used;
+
+	rd->rfirst[SR_WATCH_MASK] = rd->nslot;
+	if (!(f->named & FN(FR_MASK)) && f->spans == NULL)
+		return 0;	/* the aliases are the mask's own slots */
+	for (i = 0; i < df->nmask; i++) {
+		for (j = used = 0; j < f->nmask; j++)
+			used |= strcmp(f->mask[j], df->mask[i]) == 0;
+		if (!used && add_slot(rd, df->mask[i], SR_WATCH_MASK, i,
+		    d) != 0)
+			return d->status;
+	}
+	rd->rn[SR_WATCH_MASK] = rd->nslot - rd->rfirst[SR_WATCH_MASK];
+	return 0;
+}
+
+struct record_reader *
+record_reader_new(const struct fields *f, struct diag *d)
+{
+	static const char *const steps[] = { "step", "global_step" };
+	struct record_reader *rd = diag_calloc(1, sizeof(*rd));
+	int r, i;
+
+	rd->f = f;
+	for (r = 0; r < FR_NROLES; r++) {
+		if ((r == FR_STRATUM && !f->use_stratum) ||
+		    (r == FR_BASELINE && !f->need_baseline)) {
+			rd->rfirst[r] = rd->nslot;
 			continue;
 		}
-		if (p < end && *p == ']')
-			break;
-		s->bad = 1;
-		s->bad_elem = n;
-		s->bad_at = p;
-		return NULL;
+		if (add_role(rd, r, d) != 0)
+			goto fail;
 	}
-	buf_add(runs, &run, sizeof(run));
-	s->nruns++;
-done:
-	s->count = n;
-	s->ones = ones;
-	return p + 1;
+	if (add_watches(rd, d) != 0)
+		goto fail;
+	rd->rfirst[SR_STEP] = rd->nslot;
+	if (f->watch_step)
+		for (i = 0; i < 2; i++)
+			if (add_slot(rd, steps[i], SR_STEP, i, d) != 0)
+				goto fail;
+	rd->rn[SR_STEP] = rd->nslot - rd->rfirst[SR_STEP];
+	rd->rfirst[SR_OUT] = rd->nslot;
+	for (i = 0; i < OUT_NFIELDS; i++)
+		if (add_slot(rd, f->out[i], SR_OUT, i, d) != 0)
+			goto fail;
+	rd->rn[SR_OUT] = OUT_NFIELDS;
+	return rd;
+fail:
+	free(rd);
+	return NULL;
 }
 
-/* The message for a bad element of the log-probs or the mask. */
-static int
-slot_error(struct ctx *c, const struct slot *s)
+void
+record_reader_free(struct record_reader *rd)
 {
-	char q[40];
-
-	quote(s->bad_at, c->end, q, sizeof(q));
-	if (s->role == R_MASK)
-		return err(c, EXIT_DATA, "field \"%s\": element %zu is %s, "
-		    "expected 0 or 1 (or true/false)", s->name, s->bad_elem, q);
-	return err(c, EXIT_DATA, "field \"%s\": element %zu (%s) is %s",
-	    s->name, s->bad_elem, q, s->why == JSON_E_NONFINITE ?
-	    "not a finite number" : s->why == JSON_E_NANINF ? "NaN or "
-	    "Infinity, expected a finite number" : "not a number");
+	if (rd == NULL)
+		return;
+	buf_free(&rd->runs);
+	buf_free(&rd->elems);
+	free(rd);
 }
 
-/* Parses the value of a member rladv reads, as its role requires; a value
- * of the wrong shape is noted in the slot and validated generically. */
+/* ---- Values --------------------------------------------------------- */
+
+/*
+ * Parses the value [p, end) of slot s as its role needs (the log-probs
+ * counted by the fast numeric scanner, a mask into runs), or else only
+ * validates it.  A value of the wrong shape is noted in v for the role's
+ * message.  Returns the byte after the value, or NULL with the error set.
+ */
 static const char *
-parse_slot(struct ctx *c, struct slot *s, const char *p, struct buf *runs)
+parse_value(struct rctx *c, const struct rslot *s, struct rval *v,
+    const char *p, const char *end)
 {
 	struct json_err e;
 	const char *q = NULL;
-	size_t save = runs->len;
 
-	s->vbeg = p;
-	if (s->role == R_LOGPROBS && p < c->end && *p == '[') {
-		q = json_num_array(p, c->end, &s->count, &e);
+	memset(v, 0, sizeof(*v));
+	v->state = RV_FOUND;
+	v->gen = c->rd->gen;
+	v->beg = p;
+	if ((s->role == FR_LOGPROBS || s->role == FR_TOKENS) && p < end &&
+	    *p == '[') {
+		q = json_num_array(p, end, &v->count, &e);
 		if (q == NULL) {
-			s->bad = 1;
-			s->why = e.code;
-			s->bad_elem = s->count;
-			s->bad_at = e.at;
+			v->bad = 1;
+			v->why = e.code;
+			v->bad_elem = v->count;
+			v->bad_at = e.at;
 		} else
-			s->type = JSON_ARRAY;
-	} else if (s->role == R_MASK && p < c->end && *p == '[') {
-		q = parse_mask(c, s, p, runs);
-		if (q != NULL)
-			s->type = JSON_ARRAY;
-		else
-			runs->len = save;
-	} else if (p < c->end && (*p == '-' || (*p >= '0' && *p <= '9'))) {
-		q = json_number(p, c->end, &s->numflags, &e);
-		if (q == NULL)
+			v->type = JSON_ARRAY;
+	} else if (s->role == FR_MASK && p < end && *p == '[') {
+		q = mask_parse(p, end, &c->rd->runs, &v->m);
+		if (q != NULL) {
+			v->type = JSON_ARRAY;
+			v->count = v->m.count;
+		} else {
+			v->bad = 1;
+			v->bad_elem = v->m.bad_elem;
+			v->bad_at = v->m.bad_at;
+		}
+	} else if (p < end && (*p == '-' || (*p >= '0' && *p <= '9'))) {
+		if ((q = json_number(p, end, &v->numflags, &e)) == NULL)
 			goto bad;
-		s->type = JSON_NUMBER;
+		v->type = JSON_NUMBER;
 	}
 	if (q == NULL) {
-		q = json_value(p, c->end, &s->type, &e);
+		q = json_value(p, end, &v->type, &e);
 		if (q == NULL) {
 			/* The value is not even JSON: say whose it is. */
-			if (s->bad && s->why == JSON_E_NANINF)
-				slot_error(c, s);
+			if (v->bad && v->why == JSON_E_NANINF)
+				recfields_value_error(c, s, v);
 			else
 				goto bad;
 			return NULL;
 		}
+		/* Token ids need only be counted, whatever they are. */
+		if (s->role == FR_TOKENS && v->type == JSON_ARRAY) {
+			v->bad = 0;
+			v->count = fieldpath_elements(p, q, NULL, NULL);
+		}
 	}
-	s->vend = q;
+	v->end = q;
 	return q;
 bad:
-	err(c, EXIT_DATA, "field \"%s\": invalid JSON at column %zu: %s",
-	    s->name, (size_t)(e.at - c->line) + 1, json_strerror(e.code));
+	record_err(c, EXIT_DATA, "field \"%s\": invalid JSON at column %zu: %s",
+	    s->path.text, (size_t)(e.at - c->rd->line) + 1,
+	    json_strerror(e.code));
 	return NULL;
 }
 
-/* The slot of role that was seen: the one at idx_exact, or else the
- * first name in the role's list (a role's slots are in list order). */
-static struct slot *
-chosen(struct ctx *c, enum role role, int idx_exact)
-{
-	struct slot *s = c->slot + c->rfirst[role];
-	int i;
-
-	if (idx_exact >= 0)
-		return idx_exact < c->rcount[role] && s[idx_exact].seen ?
-		    &s[idx_exact] : NULL;
-	for (i = 0; i < c->rcount[role]; i++)
-		if (s[i].seen)
-			return &s[i];
-	return NULL;
-}
-
-/* The chains of slots by the first byte of their names, in slot order,
- * for find_slot(). */
-static void
-index_slots(struct ctx *c)
-{
-	int i;
-	unsigned char b;
-
-	memset(c->head, 0, sizeof(c->head));
-	for (i = c->nslot - 1; i >= 0; i--) {
-		b = (unsigned char)c->slot[i].name[0];
-		c->next[i] = c->head[b];
-		c->head[b] = (unsigned char)(i + 1);
-	}
-}
-
+/*
+ * A slot whose field is inside the value [b, e) of its head (a column's
+ * element, or the member's value): unwrapped, resolved by its path, then
+ * parsed for its role.
+ */
 static int
-type_err(struct ctx *c, const struct slot *s, const char *want)
+resolve(struct rctx *c, const struct rslot *s, struct rval *v,
+    const char *b, const char *e, enum json_type t)
 {
-	return err(c, EXIT_DATA, "field \"%s\" is %s, expected %s", s->name,
-	    json_type_name(s->type), want);
-}
+	enum fpath_miss m;
+	int at = 0, arrays;
 
-void
-record_key_add(struct buf *keys, enum json_type t, const char *v, size_t n)
-{
-	ssize_t got;
-
-	switch (t) {
-	case JSON_STRING:
-		buf_add(keys, "s", 1);
-		got = json_unescape(v, n, buf_reserve(keys, n), n);
-		keys->len += got;
-		return;
-	case JSON_NUMBER:
-		buf_add(keys, "n", 1);
-		break;
-	case JSON_TRUE:
-	case JSON_FALSE:
-		buf_add(keys, "b", 1);
-		break;
-	default:
-		buf_add(keys, "o", 1);
-		break;
+	if (c->rd->f->unwrap) {
+		arrays = s->role == FR_LOGPROBS || s->role == FR_MASK ||
+		    s->role == FR_TOKENS || s->role == FR_SPANS;
+		fieldpath_unwrap(&b, &e, &t, arrays);
 	}
-	buf_add(keys, v, n);
+	if ((m = fieldpath_resolve(&s->path, 1, &b, &e, &t, &at)) !=
+	    FP_FOUND) {
+		memset(v, 0, sizeof(*v));
+		v->state = RV_MISS;
+		v->miss = m;
+		v->miss_at = at;
+		v->type = t;
+		return 0;
+	}
+	return parse_value(c, s, v, b, e) == NULL ? c->d->status : 0;
 }
 
-/* Appends the canonical key of a scalar member: a group key (ints_only:
- * a string or an integer), a stratum part (capped: --stratum-cap), a
- * batch key. */
+/* ---- The member walk ------------------------------------------------ */
+
+/* The head a member's (decoded) name is, or -1. */
 static int
-scalar_key(struct ctx *c, const struct slot *s, struct buf *keys,
-    int ints_only, const struct fields *f, int capped)
+find_head(const struct record_reader *rd, const char *key, size_t len)
 {
-	size_t n = s->vend - s->vbeg;
-	char lab[64];
-	int k;
+	int h;
 
-	switch (s->type) {
-	case JSON_STRING:
-		break;
-	case JSON_NUMBER:
-		if (ints_only && (s->numflags & JSON_NUM_FRAC))
-			return err(c, EXIT_DATA, "field \"%s\" is %.*s, "
-			    "expected an integer or a string", s->name,
-			    (int)n, s->vbeg);
-		/* The capped tail is one stratum, "c>=CAP". */
-		if (capped && f->has_cap && json_strtod(s->vbeg, n) >=
-		    f->cap) {
-			k = snprintf(lab, sizeof(lab), "c>=%.17g", f->cap);
-			buf_add(keys, lab, k);
-			return 0;
-		}
-		break;
-	case JSON_TRUE:
-	case JSON_FALSE:
-		if (!ints_only)
-			break;
-		/* FALLTHROUGH */
-	default:
-		return type_err(c, s, ints_only ? "a string or an integer" :
-		    "an integer, a string or a boolean");
+	if (len == 0)
+		return -1;
+	for (h = rd->first[(unsigned char)key[0]]; h > 0;
+	    h = rd->head[h - 1].next) {
+		const struct rhead *hd = &rd->head[h - 1];
+
+		if (hd->len == len && memcmp(hd->name, key, len) == 0)
+			return h - 1;
 	}
-	record_key_add(keys, s->type, s->vbeg, n);
+	return -1;
+}
+
+/* --columnar: a member's value must be an array as long as the others. */
+static int
+column(struct rctx *c, const char *key, size_t keylen, const char *p,
+    const char *q, enum json_type t)
+{
+	struct record_reader *rd = c->rd;
+	size_t n;
+
+	if (t != JSON_ARRAY)
+		return record_err(c, EXIT_DATA, "--columnar: field \"%.*s\" is "
+		    "%s, expected a column (an array as long as the others)",
+		    (int)keylen, key, json_type_name(t));
+	n = fieldpath_elements(p, q, NULL, NULL);
+	if (rd->ncol_line == 0 && rd->col0 == NULL) {
+		rd->ncol_line = n;
+		rd->col0 = key;
+		rd->col0len = keylen;
+	} else if (n != rd->ncol_line)
+		return record_err(c, EXIT_DATA, "--columnar: column \"%.*s\" has "
+		    "%zu elements, but \"%.*s\" has %zu", (int)keylen, key, n,
+		    (int)rd->col0len, rd->col0, rd->ncol_line);
 	return 0;
 }
 
-/* The error for a line that is not an object (p at its first byte). */
-static int
-not_object(struct ctx *c, const char *p)
-{
-	struct json_err e;
-	enum json_type t;
-	const char *q;
-
-	if (p < c->end && (*p == '[' || *p == '"' || *p == '-' ||
-	    (*p >= '0' && *p <= '9') || *p == 't' || *p == 'f' ||
-	    *p == 'n')) {
-		q = json_value(p, c->end, &t, &e);
-		if (q != NULL && json_ws(q, c->end) == c->end)
-			return err(c, EXIT_DATA, "the line is %s, expected a "
-			    "JSON object", json_type_name(t));
-	}
-	return err(c, EXIT_DATA, "invalid JSON: expected an object");
-}
-
-/* The slot a member's (decoded) name is for, from slot i on, or NULL. */
-static struct slot *
-find_slot(struct ctx *c, int i, const char *key, size_t keylen)
-{
-	int k;
-
-	/* A name of no bytes chains under its terminating NUL. */
-	k = c->head[keylen ? (unsigned char)key[0] : 0];
-	for (; k > 0; k = c->next[k - 1])
-		if (k - 1 >= i && c->slot[k - 1].namelen == keylen &&
-		    memcmp(c->slot[k - 1].name, key, keylen) == 0)
-			return &c->slot[k - 1];
-	return NULL;
-}
-
-/* A slot as add_slots() made it, before its member is parsed into it. */
-static void
-clear_slot(struct slot *s)
-{
-	struct slot keep = *s;
-
-	memset(s, 0, sizeof(*s));
-	s->name = keep.name;
-	s->namelen = keep.namelen;
-	s->role = keep.role;
-	s->idx = keep.idx;
-}
-
 /*
- * One member, p at its value: parsed into its slot when rladv reads it,
- * only validated otherwise.  Returns the byte after the value, or NULL
- * with the error set.
+ * One member, p at its value: parsed into its slots when rladv reads
+ * it, only validated otherwise.  Returns the byte after the value, or
+ * NULL with the error set.
  */
 static const char *
-member(struct ctx *c, const char *key, size_t keylen, const char *p,
-    size_t prev, struct buf *runs)
+member(struct rctx *c, const char *key, size_t keylen, const char *p,
+    size_t prev)
 {
-	struct slot *s, *o;
+	struct record_reader *rd = c->rd;
+	struct rhead *h;
 	struct json_err e;
-	enum json_type t;
-	const char *q;
-	enum role role;
-	int idx;
+	enum json_type t = JSON_NONE;
+	const char *q = NULL;
+	int hi, s;
 
-	if ((s = find_slot(c, 0, key, keylen)) == NULL) {
+	if ((hi = find_head(rd, key, keylen)) < 0) {
 		if ((q = json_value(p, c->end, &t, &e)) == NULL)
 			json_fail(c, &e);
+		else if (rd->f->columnar && column(c, key, keylen, p, q,
+		    t) != 0)
+			return NULL;
 		return q;
 	}
-	if (s->seen) {
-		err(c, EXIT_DATA, "field \"%s\" appears twice", s->name);
+	h = &rd->head[hi];
+	if (h->seen) {
+		record_err(c, EXIT_DATA, "field \"%.*s\" appears twice",
+		    (int)keylen, key);
 		return NULL;
 	}
-	clear_slot(s);
-	s->seen = 1;
-	s->prev = prev;
-	if ((q = parse_slot(c, s, p, runs)) == NULL)
+	h->seen = 1;
+	h->prev = prev;
+	h->beg = p;
+	/* The first slot that reads the member itself parses it for its
+	 * role, which validates it; any other validates it first. */
+	for (s = h->slot; s >= 0; s = rd->slot[s].next)
+		if (rd->slot[s].direct && rd->slot[s].role < SR_WATCH_MASK) {
+			q = parse_value(c, &rd->slot[s], &rd->val[s], p,
+			    c->end);
+			if (q == NULL)
+				return NULL;
+			t = rd->val[s].type;
+			break;
+		}
+	if (q == NULL && (q = json_value(p, c->end, &t, &e)) == NULL) {
+		json_fail(c, &e);
 		return NULL;
-	/* One field may serve two roles (a stratum key that is also the
-	 * group key): the others share it. */
-	for (o = s; (o = find_slot(c, o - c->slot + 1, key, keylen)) != NULL;) {
-		role = o->role;
-		idx = o->idx;
-		*o = *s;
-		o->role = role;
-		o->idx = idx;
 	}
+	h->end = q;
+	h->type = t;
+	if (rd->f->columnar && column(c, key, keylen, p, q, t) != 0)
+		return NULL;
 	return q;
 }
 
-/*
- * The member walk: the whole line validated, every member rladv reads in
- * its slot, the layout (where the object closes, the spacing) in r.
- */
+/* The walk of one object: every member validated, the layout noted. */
 static int
-walk(struct ctx *c, struct record *r, struct buf *runs)
+walk(struct rctx *c, struct rlayout *lay)
 {
 	struct json_err e;
 	const char *p, *kb, *ke, *key;
@@ -513,13 +424,13 @@ walk(struct ctx *c, struct record *r, struct buf *runs)
 	ssize_t n;
 	int esc, first = 1;
 
-	p = json_ws(c->line, c->end);
+	p = json_ws(c->rd->line, c->end);
 	if (p >= c->end || *p != '{')
-		return not_object(c, p);
-	prev = p + 1 - c->line;	/* the first member follows the '{' */
+		return recfields_not_object(c, p);
+	prev = p + 1 - c->rd->line;	/* the first member follows '{' */
 	p = json_ws(p + 1, c->end);
 	if (p < c->end && *p == '}') {
-		r->close = p - c->line;
+		lay->close = p - c->rd->line;
 		p++;
 		goto after;
 	}
@@ -547,22 +458,23 @@ walk(struct ctx *c, struct record *r, struct buf *runs)
 			return json_fail(c, &e);
 		}
 		if (first)
-			r->colon_space = p + 1 < c->end && p[1] == ' ';
+			lay->colon_space = p + 1 < c->end && p[1] == ' ';
 		p = json_ws(p + 1, c->end);
-		if ((p = member(c, key, keylen, p, prev, runs)) == NULL)
+		if ((p = member(c, key, keylen, p, prev)) == NULL)
 			return c->d->status;
-		r->nmembers++;
-		prev = p - c->line;
+		lay->nmembers++;
+		prev = p - c->rd->line;
 		p = json_ws(p, c->end);
 		if (p < c->end && *p == ',') {
 			if (first)
-				r->comma_space = p + 1 < c->end && p[1] == ' ';
+				lay->comma_space = p + 1 < c->end &&
+				    p[1] == ' ';
 			first = 0;
 			p = json_ws(p + 1, c->end);
 			continue;
 		}
 		if (p < c->end && *p == '}') {
-			r->close = p - c->line;
+			lay->close = p - c->rd->line;
 			p++;
 			break;
 		}
@@ -580,143 +492,156 @@ after:
 	return 0;
 }
 
-/* Group key: a non-empty string or an integer. */
+/* --columnar: each head's elements as offsets (begin, end) in elems. */
 static int
-take_group(struct ctx *c, const struct fields *f, struct record *r,
-    struct buf *keys)
+index_elem(void *arg, size_t i, const char *b, const char *e)
 {
-	struct slot *s;
+	struct record_reader *rd = arg;
+	size_t o[2];
 
-	if ((s = chosen(c, R_GROUP, -1)) == NULL)
-		return 0;
-	r->alias[0] = s->idx;
-	if (s->type == JSON_STRING && s->vend - s->vbeg == 2)
-		return err(c, EXIT_DATA, "field \"%s\" is empty", s->name);
-	r->gkey = keys->len;
-	if (scalar_key(c, s, keys, 1, f, 0) != 0)
-		return c->d->status;
-	r->gkeylen = keys->len - r->gkey;
-	if (r->gkeylen == 1)
-		return err(c, EXIT_DATA, "field \"%s\" is empty", s->name);
-	r->has_group = 1;
+	(void)i;
+	o[0] = b - rd->line;
+	o[1] = e - rd->line;
+	buf_add(&rd->elems, o, sizeof(o));
 	return 0;
 }
 
-/* A member that must be a finite number. */
-static int
-number(struct ctx *c, const struct slot *s, double *v)
+long
+record_line(struct record_reader *rd, const char *line, size_t len,
+    const char *file, unsigned long long lineno, struct diag *d)
 {
-	if (s->type != JSON_NUMBER)
-		return type_err(c, s, "a number");
-	*v = json_strtod(s->vbeg, s->vend - s->vbeg);
-	if (!isfinite(*v))
-		return err(c, EXIT_DATA, "field \"%s\" is %.*s, not a finite "
-		    "number", s->name, (int)(s->vend - s->vbeg), s->vbeg);
-	if (*v == 0)
-		*v = 0;	/* -0 would print as -0 */
-	return 0;
-}
-
-/* Reward: a finite number. */
-static int
-take_reward(struct ctx *c, const struct fields *f, struct record *r)
-{
-	struct slot *s;
-
-	if ((s = chosen(c, R_REWARD, -1)) == NULL)
-		return err(c, EXIT_DATA, "field \"%s\" is missing",
-		    f->reward[0]);
-	r->alias[1] = s->idx;
-	return number(c, s, &r->reward);
-}
-
-/* Baseline (remax only): a finite number. */
-static int
-take_baseline(struct ctx *c, const struct fields *f, struct record *r)
-{
-	struct slot *s;
-
-	if (!f->need_baseline)
-		return 0;
-	if ((s = chosen(c, R_BASELINE, -1)) == NULL)
-		return err(c, EXIT_DATA, "field \"%s\" is missing (the "
-		    "baseline of remax)", f->baseline[0]);
-	return number(c, s, &r->baseline);
-}
-
-/* Log-probs, an array of finite numbers, and the mask: 0/1 or booleans,
- * as long as the log-probs. */
-static int
-take_tokens(struct ctx *c, const struct fields *f, struct record *r)
-{
-	struct slot *s;
-
-	if ((s = chosen(c, R_LOGPROBS, -1)) == NULL)
-		return err(c, EXIT_DATA, "field \"%s\" is missing",
-		    f->logprobs[0]);
-	r->alias[2] = s->idx;
-	if (s->bad)
-		return slot_error(c, s);
-	if (s->type != JSON_ARRAY)
-		return type_err(c, s, "an array of numbers");
-	r->L = s->count;
-	r->T = r->L;
-	if ((s = chosen(c, R_MASK, -1)) == NULL)
-		return 0;
-	r->alias[3] = s->idx;
-	if (s->bad)
-		return slot_error(c, s);
-	if (s->type != JSON_ARRAY)
-		return type_err(c, s, "an array of 0/1");
-	if (s->count != r->L)
-		return err(c, EXIT_DATA, "field \"%s\" has %zu elements, but "
-		    "\"%s\" has %zu", s->name, s->count,
-		    f->logprobs[r->alias[2]], r->L);
-	r->has_mask = 1;
-	r->runs = s->runs;
-	r->nruns = s->nruns;
-	r->T = s->ones;
-	return 0;
-}
-
-/* Stratum: every part present, each a scalar; then the batch key. */
-static int
-take_strata(struct ctx *c, const struct fields *f, struct record *r,
-    struct buf *keys)
-{
-	struct slot *s;
+	struct rctx c;
 	int i;
 
-	r->skey = keys->len;
-	for (i = 0; i < f->nstratum; i++) {
-		if ((s = chosen(c, R_STRATUM, i)) == NULL) {
-			if (f->need_stratum)
-				return err(c, EXIT_DATA, "field \"%s\" is "
-				    "missing (the stratum key)",
-				    f->stratum[i]);
-			keys->len = r->skey;
-			break;
+	rd->line = line;
+	rd->len = len;
+	rd->gen++;
+	rd->file = file;
+	rd->lineno = lineno;
+	rd->ncol_line = 0;
+	rd->col0 = NULL;
+	rd->runs.len = 0;
+	rd->elems.len = 0;
+	for (i = 0; i < rd->nhead; i++)
+		rd->head[i].seen = 0;
+	memset(&rd->lay, 0, sizeof(rd->lay));
+	memset(&c, 0, sizeof(c));
+	c.rd = rd;
+	c.end = line + len;
+	c.d = d;
+	if (walk(&c, &rd->lay) != 0)
+		return -1;
+	rd->walk_runs = rd->runs.len;
+	if (!rd->f->columnar)
+		return 1;
+	if (rd->col0 == NULL || rd->ncol_line == 0) {
+		rd->ncol_line = 0;
+		diag_setl(d, EXIT_DATA, file, lineno, "--columnar: the line "
+		    "holds no records (no column, or empty columns)");
+		return -1;
+	}
+	for (i = 0; i < rd->nhead; i++) {
+		rd->head[i].eoff = rd->elems.len / (2 * sizeof(size_t));
+		if (rd->head[i].seen)
+			fieldpath_elements(rd->head[i].beg, rd->head[i].end,
+			    index_elem, rd);
+	}
+	return (long)rd->ncol_line;
+}
+
+/* Every slot's value for record k: resolved where the walk could not. */
+static int
+values(struct rctx *c)
+{
+	struct record_reader *rd = c->rd;
+	const struct rhead *h;
+	const size_t *o;
+	const char *b, *e;
+	enum json_type t;
+	struct json_err je;
+	int s;
+
+	rd->runs.len = rd->walk_runs;
+	for (s = 0; s < rd->nslot; s++) {
+		const struct rslot *sl = &rd->slot[s];
+
+		h = &rd->head[sl->head];
+		if (!h->seen) {
+			rd->val[s].state = RV_NONE;
+			continue;
 		}
-		if (i > 0)
-			buf_add(keys, "\x1f", 1);
-		if (scalar_key(c, s, keys, 0, f, 1) != 0)
+		if (sl->direct && sl->role < SR_WATCH_MASK &&
+		    rd->val[s].gen == rd->gen)
+			continue;	/* the walk parsed it */
+		b = h->beg;
+		e = h->end;
+		t = h->type;
+		if (rd->f->columnar) {
+			o = (const size_t *)(const void *)rd->elems.p +
+			    2 * (h->eoff + c->k);
+			b = rd->line + o[0];
+			e = rd->line + o[1];
+			json_value(b, e, &t, &je);
+		}
+		if (sl->role >= SR_WATCH_MASK && sl->role != SR_STEP) {
+			memset(&rd->val[s], 0, sizeof(rd->val[s]));
+			rd->val[s].state = RV_FOUND;
+			rd->val[s].beg = b;
+			rd->val[s].end = e;
+			rd->val[s].type = t;
+			continue;
+		}
+		if (resolve(c, sl, &rd->val[s], b, e, t) != 0)
 			return c->d->status;
 	}
-	if (i == f->nstratum && f->nstratum > 0) {
-		r->has_stratum = 1;
-		r->skeylen = keys->len - r->skey;
-	}
-	if (f->batch == NULL)
-		return 0;
-	if ((s = chosen(c, R_BATCH, -1)) == NULL)
-		return err(c, EXIT_DATA, "field \"%s\" is missing (the batch "
-		    "key)", f->batch);
-	r->bkey = keys->len;
-	if (scalar_key(c, s, keys, 0, f, 0) != 0)
-		return c->d->status;
-	r->bkeylen = keys->len - r->bkey;
-	r->has_batch = 1;
 	return 0;
+}
+
+int
+record_get(struct record_reader *rd, size_t k, struct record *r,
+    struct buf *keys, struct buf *runs, struct diag *d)
+{
+	struct rctx c;
+	int i;
+
+	memset(&c, 0, sizeof(c));
+	c.rd = rd;
+	c.end = rd->line + rd->len;
+	c.d = d;
+	c.k = k;
+	memset(r, 0, sizeof(*r));
+	r->close = rd->lay.close;
+	r->nmembers = rd->lay.nmembers;
+	r->comma_space = rd->lay.comma_space;
+	r->colon_space = rd->lay.colon_space;
+	r->col = k;
+	r->ncol = rd->ncol_line;
+	r->traj_last = -1;
+	memset(r->alias, -1, sizeof(r->alias));
+	if (values(&c) != 0 || recfields_take(&c, r, keys, runs) != 0)
+		return d->status;
+	for (i = 0; i < OUT_NFIELDS; i++) {
+		int s = rd->rfirst[SR_OUT] + i;
+		const struct rhead *h = &rd->head[rd->slot[s].head];
+
+		if (!h->seen)
+			continue;
+		r->out[i].present = 1;
+		r->out[i].beg = h->beg - rd->line;
+		r->out[i].end = h->end - rd->line;
+		r->out[i].prev = h->prev;
+	}
+	return 0;
+}
+
+int
+record_read(struct record_reader *rd, const char *line, size_t len,
+    const char *file, unsigned long long lineno, struct record *r,
+    struct buf *keys, struct buf *runs, struct diag *d)
+{
+	if (record_line(rd, line, len, file, lineno, d) < 0)
+		return d->status;
+	return record_get(rd, 0, r, keys, runs, d);
 }
 
 int
@@ -724,49 +649,39 @@ record_parse(const char *line, size_t len, const struct fields *f,
     struct record *r, struct buf *keys, struct buf *runs,
     const char *file, unsigned long long lineno, struct diag *d)
 {
-	struct ctx c;
-	struct slot *s;
-	const char *batch_names[1];
-	int i;
+	struct record_reader *rd;
+	int rc;
 
-	c.line = line;
-	c.end = line + len;
-	c.file = file;
-	c.lineno = lineno;
-	c.d = d;
-	c.nslot = 0;
-	memset(c.rcount, 0, sizeof(c.rcount));
-	add_slots(&c, f->group, f->ngroup, R_GROUP);
-	add_slots(&c, f->reward, f->nreward, R_REWARD);
-	add_slots(&c, f->logprobs, f->nlogprobs, R_LOGPROBS);
-	add_slots(&c, f->mask, f->nmask, R_MASK);
-	add_slots(&c, f->stratum, f->nstratum, R_STRATUM);
-	if (f->need_baseline)
-		add_slots(&c, f->baseline, f->nbaseline, R_BASELINE);
-	if (f->batch) {
-		batch_names[0] = f->batch;
-		add_slots(&c, batch_names, 1, R_BATCH);
+	if ((rd = record_reader_new(f, d)) == NULL)
+		return d->status;
+	rc = record_read(rd, line, len, file, lineno, r, keys, runs, d);
+	record_reader_free(rd);
+	return rc;
+}
+
+void
+record_key_add(struct buf *keys, enum json_type t, const char *v, size_t n)
+{
+	ssize_t got;
+
+	switch (t) {
+	case JSON_STRING:
+		buf_add(keys, "s", 1);
+		got = json_unescape(v, n, buf_reserve(keys, n), n);
+		keys->len += got;
+		return;
+	case JSON_NUMBER:
+		buf_add(keys, "n", 1);
+		break;
+	case JSON_TRUE:
+	case JSON_FALSE:
+		buf_add(keys, "b", 1);
+		break;
+	default:
+		buf_add(keys, "o", 1);
+		break;
 	}
-	add_slots(&c, record_out_names, OUT_NFIELDS, R_OUT);
-	index_slots(&c);
-
-	/* The member walk, then the fields from what it found. */
-	memset(r, 0, sizeof(*r));
-	if (walk(&c, r, runs) != 0)
-		return d->status;
-	memset(r->alias, -1, sizeof(r->alias));
-	if (take_group(&c, f, r, keys) != 0 || take_reward(&c, f, r) != 0 ||
-	    take_baseline(&c, f, r) != 0 ||
-	    take_tokens(&c, f, r) != 0 || take_strata(&c, f, r, keys) != 0)
-		return d->status;
-	for (i = 0; i < OUT_NFIELDS; i++)
-		if ((s = chosen(&c, R_OUT, i)) != NULL) {
-			r->out[i].present = 1;
-			r->out[i].beg = s->vbeg - line;
-			r->out[i].end = s->vend - line;
-			r->out[i].prev = s->prev;
-		}
-	return 0;
+	buf_add(keys, v, n);
 }
 
 void

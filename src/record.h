@@ -1,7 +1,9 @@
 /*
  * record.h - one input line parsed into the numbers rladv needs and the
  * byte spans it rewrites.  A record owns nothing: its keys and mask runs
- * live in the caller's buffers, its spans index the caller's line.
+ * live in the caller's buffers, its spans index the caller's line.  A
+ * record_reader is the caller's (record_reader_new/free); it keeps what
+ * it needs of the last line read until the next.
  */
 #ifndef RLADV_RECORD_H
 #define RLADV_RECORD_H
@@ -11,35 +13,9 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "fields.h"
 #include "json.h"
 
-#define FIELD_MAXNAMES	8	/* aliases of one field, or stratum parts */
-
-/* Which names stand for which field (SPEC §2), set once from options. */
-struct fields {
-	const char	*group[FIELD_MAXNAMES];		/* first present wins */
-	int		 ngroup;
-	const char	*reward[FIELD_MAXNAMES];
-	int		 nreward;
-	const char	*logprobs[FIELD_MAXNAMES];
-	int		 nlogprobs;
-	const char	*mask[FIELD_MAXNAMES];
-	int		 nmask;
-	const char	*stratum[FIELD_MAXNAMES];	/* all parts: composite */
-	int		 nstratum;
-	const char	*batch;				/* NULL: none */
-	const char	*baseline[FIELD_MAXNAMES];	/* remax's */
-	int		 nbaseline;
-	int		 need_stratum;	/* missing stratum is an error */
-	int		 need_baseline;	/* read the baseline (remax) */
-	int		 has_cap;	/* --stratum-cap given */
-	double		 cap;
-};
-
-/* Fields rladv writes, in the order it appends them. */
-enum out_field {
-	OUT_ADV, OUT_TADV, OUT_W, OUT_TW, OUT_ANN, OUT_NFIELDS
-};
 extern const char *const record_out_names[OUT_NFIELDS];
 
 struct span {
@@ -51,24 +27,41 @@ struct span {
 struct record {
 	double		reward;
 	double		baseline;	/* with need_baseline, else 0 */
-	size_t		L;		/* response length */
-	size_t		T;		/* trained tokens */
+	size_t		L;		/* response length (0 when unknown) */
+	size_t		T;		/* trained tokens (1 when L is unknown
+					   and the record trains) */
+	int		has_len;	/* L came from the record */
+	int		has_reward;	/* 0: a trajectory row without one */
+	int		unscored;	/* --null-reward unscored: left out of
+					   its group's baseline */
 	int		has_group;
 	size_t		gkey, gkeylen;	/* canonical group key in keys */
 	int		has_stratum;
 	size_t		skey, skeylen;	/* canonical stratum key in keys */
+	int		strat_frac;	/* a stratum value with a fraction */
 	int		has_batch;
 	size_t		bkey, bkeylen;	/* canonical batch key in keys */
+	int		has_traj;	/* --trajectory-key */
+	size_t		tkey, tkeylen;	/* canonical trajectory key in keys */
+	int		traj_last;	/* --trajectory-last-key: 1 true,
+					   0 false; -1 not given */
+	int		traj_cont;	/* continues the row before it (set by
+					   the grouping, group.c) */
+	int		has_step;	/* a "step" or "global_step" seen */
+	size_t		wkey, wkeylen;	/* its canonical key in keys */
+	signed char	wname;		/* 0: step, 1: global_step */
+	unsigned	unused_mask;	/* bits: mask aliases present, unused */
 	int		has_mask;
 	size_t		runs, nruns;	/* mask runs in runs (uint32_t):
 					   ones, zeros, ones, ... */
+	size_t		col, ncol;	/* --columnar: index, columns' length */
 	struct span	out[OUT_NFIELDS];
 	size_t		close;		/* offset of the closing '}' */
 	int		nmembers;
 	char		comma_space;	/* the input writes ", " */
 	char		colon_space;	/* the input writes ": " */
-	signed char	alias[4];	/* name index used: group, reward,
-					   logprobs, mask (-1: none) */
+	signed char	alias[FR_NLISTED];	/* name index used per listed
+						   role (-1: none) */
 	/* Set by a source that knows more than the line (an index, for
 	 * rladv compute --index); record_parse() clears them. */
 	int		has_tie;	/* tie is the record's identity in its
@@ -79,13 +72,42 @@ struct record {
 					   line, spans or runs; not written */
 };
 
-/* Fills f with the default names and aliases of SPEC §2. */
-void	record_fields_default(struct fields *f);
+/* The mask aliases that unused_mask's bits stand for. */
+const char	*record_mask_alias(int bit);
+
+struct record_reader;
+
 /*
- * Parses one line.  Canonical keys go to keys (bytes), mask runs to runs
- * (uint32_t values); on error returns the status with d holding
- * "FILE:LINE: what is wrong".
+ * A reader of lines by the fields f (which must outlive it).  Returns
+ * NULL with d set (status 2) when f names more fields than fit.
  */
+struct record_reader *record_reader_new(const struct fields *f,
+		    struct diag *d);
+void		 record_reader_free(struct record_reader *rd);
+/*
+ * Reads one line: validates it, finds the members the fields name.
+ * Returns how many records the line holds (1, or with --columnar the
+ * length of its columns), or -1 with d holding "FILE:LINE: what is
+ * wrong".  line must stay valid until the next call.
+ */
+long		 record_line(struct record_reader *rd, const char *line,
+		    size_t len, const char *file, unsigned long long lineno,
+		    struct diag *d);
+/*
+ * Record k of the line last read.  Canonical keys go to keys (bytes),
+ * mask runs to runs (uint32_t values); on error returns the status.
+ */
+int		 record_get(struct record_reader *rd, size_t k,
+		    struct record *r, struct buf *keys, struct buf *runs,
+		    struct diag *d);
+/* A line of one record (not --columnar): record_line and record_get in
+ * one call. */
+int		 record_read(struct record_reader *rd, const char *line,
+		    size_t len, const char *file, unsigned long long lineno,
+		    struct record *r, struct buf *keys, struct buf *runs,
+		    struct diag *d);
+/* The same with a reader of its own, made for this one line (a test, a
+ * fuzzer): a loop keeps a reader instead. */
 int	record_parse(const char *line, size_t len, const struct fields *f,
 	    struct record *r, struct buf *keys, struct buf *runs,
 	    const char *file, unsigned long long lineno, struct diag *d);

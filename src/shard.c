@@ -30,6 +30,7 @@ struct shard {
 	struct record		 ir;		/* the index's record of the
 						   shard's next line */
 	struct buf		 ikeys, proj;
+	struct record_reader	*rd;		/* the shard's lines' */
 	struct output		*echo;
 	struct buf		 eb;
 };
@@ -60,6 +61,7 @@ shard_close(struct shard *s)
 	if (s == NULL)
 		return;
 	index_close(s->ix);
+	record_reader_free(s->rd);
 	if (s->in)
 		input_close(s->in);
 	buf_free(&s->ikeys);
@@ -137,8 +139,11 @@ own_record(struct shard *s, const struct index_entry *e, int k,
 	it->stable = s->ln.stable;
 	it->file = s->ln.file;
 	it->lineno = s->ln.lineno;
-	bad = input_too_long(&s->ln, why) != 0 || record_parse(s->ln.text,
-	    s->ln.len, &s->c->fields, r, keys, runs, s->ln.file, s->ln.lineno,
+	if (s->rd == NULL && (s->rd = record_reader_new(&s->c->fields,
+	    d)) == NULL)
+		return -1;
+	bad = input_too_long(&s->ln, why) != 0 || record_read(s->rd,
+	    s->ln.text, s->ln.len, s->ln.file, s->ln.lineno, r, keys, runs,
 	    why) != 0;
 	if (bad != (k == IX_REJECTED)) {
 		diag_setl(d, EXIT_DATA, s->ln.file, s->ln.lineno, "the record "

@@ -23,11 +23,12 @@
 #include "batch.h"
 #include "compute.h"
 #include "diag.h"
+#include "profile.h"
 #include "stats.h"
 #include "stats_html.h"
 
 const char *const stats_role_names[STATS_NROLES] = { "group", "reward",
-	"logprobs", "mask", "stratum" };
+	"logprobs", "mask", "tokens", "stratum" };
 
 const struct strata_mom *
 stats_rewards(const struct stats_acc *a, size_t k)
@@ -102,7 +103,7 @@ acc_merge(struct stats_acc *t, const struct stats_acc *o)
 	t->groups += o->groups;
 	t->zero_std += o->zero_std;
 	t->with_stratum += o->with_stratum;
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < FR_NLISTED; i++) {
 		t->noalias[i] += o->noalias[i];
 		for (j = 0; j < FIELD_MAXNAMES; j++)
 			t->alias[i][j] += o->alias[i][j];
@@ -132,21 +133,29 @@ acc_merge(struct stats_acc *t, const struct stats_acc *o)
 void
 stats_init(struct stats *s, const struct prefs *c)
 {
-	struct buf names = { 0 };
-	int i;
+	const char *const *names;
+	struct buf b;
+	int r, i, n;
 
 	memset(s, 0, sizeof(*s));
 	s->c = c;
 	s->ap = c->ap;
 	acc_init(&s->total);
-	for (i = 0; i < c->fields.nstratum; i++) {
-		if (i)
-			buf_add(&names, ",", 1);
-		buf_add(&names, c->fields.stratum[i],
-		    strlen(c->fields.stratum[i]));
+	/* A named role of several parts (a composite stratum, rewards
+	 * summed) counts once, under its parts' names joined. */
+	for (r = 0; r < FR_NLISTED; r++) {
+		names = fields_names(&c->fields, r, &n);
+		if (!(c->fields.named & FN(r)) || n < 2)
+			continue;
+		memset(&b, 0, sizeof(b));
+		for (i = 0; i < n; i++) {
+			if (i)
+				buf_add(&b, ",", 1);
+			buf_add(&b, names[i], strlen(names[i]));
+		}
+		buf_add(&b, "", 1);
+		s->joined[r] = b.p;
 	}
-	buf_add(&names, "", 1);
-	s->stratum = names.p;
 }
 
 void
@@ -158,7 +167,8 @@ stats_free(struct stats *s)
 		acc_free(&s->batch[i]);
 	free(s->batch);
 	acc_free(&s->total);
-	free(s->stratum);
+	for (i = 0; i < FR_NLISTED; i++)
+		free(s->joined[i]);
 	free(s->adv);
 	free(s->w);
 	strata_cells_free(&s->cells);
@@ -238,22 +248,25 @@ add_records(struct stats *st, struct stats_acc *a, const struct gbatch *b,
 		a->records++;
 		if (r->has_stratum)
 			a->with_stratum++;
-		for (i = 0; i < 4; i++)
+		for (i = 0; i < FR_NLISTED; i++)
 			if (r->alias[i] >= 0)
 				a->alias[i][(int)r->alias[i]]++;
 			else
 				a->noalias[i]++;
 		strata_mom_add(srew(a, c->loc[s]), v->r[k]);
 		strata_mom_add(&a->reward, v->r[k]);
-		strata_mom_add(&a->len, v->T[k]);
 		/* Equal rewards give exactly 0 (SPEC §3). */
 		dev = st->adv[k];
+		if (dev == 0)
+			a->zero++;
+		/* Lengths only of the records that have one. */
+		if (!r->has_len)
+			continue;
+		strata_mom_add(&a->len, v->T[k]);
 		if (dev > 0)
 			strata_mom_add(&a->pos, v->T[k]);
 		else if (dev < 0)
 			strata_mom_add(&a->neg, v->T[k]);
-		else
-			a->zero++;
 		if (st->c->html != NULL && dev != 0)
 			bins_add(dev > 0 ? &st->len_pos : &st->len_neg,
 			    v->T[k]);
@@ -300,12 +313,19 @@ stats_add(void *ctx, const struct gbatch *b, const struct batch *v,
 	struct stats *s = ctx;
 	struct stats_acc *a;
 	struct advmath_mom gm;
+	const char *line;
 	size_t g, o, n;
 
 	if (v->n > s->cap) {
 		s->cap = v->n + v->n / 2;
 		s->adv = diag_realloc(s->adv, s->cap * sizeof(*s->adv));
 		s->w = diag_realloc(s->w, s->cap * sizeof(*s->w));
+	}
+	/* Whose dump this looks like, from its first record. */
+	if (s->nbatch == 0 && s->guess == NULL && v->n > 0 &&
+	    s->c->fields.profile == NULL) {
+		line = batch_line(b, 0, &n);
+		s->guess = profile_guess(line, n);
 	}
 	/* The estimator's advantages: their signs split the lengths, and
 	 * the papers' figures read them.  Nothing is counted before they
@@ -331,22 +351,43 @@ stats_add(void *ctx, const struct gbatch *b, const struct batch *v,
 	return 0;
 }
 
+void
+stats_stratum_name(const struct stats *s, const struct stats_acc *a,
+    char *buf, size_t size)
+{
+	const char *const *names;
+	int i, n, said = 0;
+
+	names = fields_names(&s->c->fields, FR_STRATUM, &n);
+	buf[0] = '\0';
+	if (s->joined[FR_STRATUM] != NULL) {
+		snprintf(buf, size, "%s", s->joined[FR_STRATUM]);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (a->alias[FR_STRATUM][i] || (i == n - 1 && !said)) {
+			strncat(buf, said++ ? "/" : "", size - strlen(buf) - 1);
+			strncat(buf, names[i], size - strlen(buf) - 1);
+		}
+	if (n == 0)
+		snprintf(buf, size, "no --stratum-key");
+}
+
 size_t
 stats_uses(const struct stats *s, const struct stats_acc *a,
     struct stats_use *u)
 {
-	const struct fields *f = &s->c->fields;
-	const char *const *names[4] = { f->group, f->reward, f->logprobs,
-	    f->mask };
-	const int nn[4] = { f->ngroup, f->nreward, f->nlogprobs, f->nmask };
+	const char *const *names;
 	size_t n = 0;
-	int i, j;
+	int i, j, nn;
 
-	for (i = 0; i < 4; i++) {
-		for (j = 0; j < nn[i]; j++)
+	for (i = 0; i < FR_NLISTED; i++) {
+		names = fields_names(&s->c->fields, i, &nn);
+		for (j = 0; j < nn; j++)
 			if (a->alias[i][j]) {
 				u[n].role = (enum stats_role)i;
-				u[n].name = names[i][j];
+				u[n].name = s->joined[i] ? s->joined[i] :
+				    names[j];
 				u[n++].records = a->alias[i][j];
 			}
 		if (a->noalias[i]) {
@@ -354,16 +395,6 @@ stats_uses(const struct stats *s, const struct stats_acc *a,
 			u[n].name = NULL;
 			u[n++].records = a->noalias[i];
 		}
-	}
-	if (a->with_stratum) {
-		u[n].role = STATS_STRATUM;
-		u[n].name = s->stratum;
-		u[n++].records = a->with_stratum;
-	}
-	if (a->records > a->with_stratum) {
-		u[n].role = STATS_STRATUM;
-		u[n].name = NULL;
-		u[n++].records = a->records - a->with_stratum;
 	}
 	return n;
 }

@@ -38,7 +38,8 @@ struct stats_acc {
 	unsigned long long	 records, groups, zero_std;
 	/* Records that took their group, reward, log-probs, mask from each
 	 * name, and that had none. */
-	unsigned long long	 alias[4][FIELD_MAXNAMES], noalias[4];
+	unsigned long long	 alias[FR_NLISTED][FIELD_MAXNAMES];
+	unsigned long long	 noalias[FR_NLISTED];
 	unsigned long long	 with_stratum;
 	struct stats_hbin	*hist;		/* sorted by size */
 	size_t			 nhist, hcap;
@@ -61,8 +62,10 @@ struct stats {
 	size_t			 nbatch, bcap;
 	struct stats_acc	 total;		/* after stats_finish() */
 	unsigned long long	 rejected;	/* records, skip mode */
-	char			*stratum;	/* the stratum key's names,
-						   joined by commas */
+	char			*joined[FR_NLISTED];	/* a named role's
+						   parts, joined by commas */
+	const char		*guess;		/* the profile whose fields the
+						   first record has (no --from) */
 	struct strata_cells	 cells;		/* of the group at hand */
 	/* --html: trained tokens of records with A > 0, A < 0. */
 	struct bins		 len_pos, len_neg;
@@ -73,10 +76,12 @@ struct stats {
 	size_t			 cap;
 };
 
-/* The roles of the fields whose use stats counts. */
+/* The roles of the fields whose use stats counts (enum frole's first). */
 enum stats_role {
-	STATS_GROUP, STATS_REWARD, STATS_LOGPROBS, STATS_MASK, STATS_STRATUM,
-	STATS_NROLES
+	STATS_GROUP = FR_GROUP, STATS_REWARD = FR_REWARD,
+	STATS_LOGPROBS = FR_LOGPROBS, STATS_MASK = FR_MASK,
+	STATS_TOKENS = FR_TOKENS, STATS_STRATUM = FR_STRATUM,
+	STATS_NROLES = FR_NLISTED
 };
 extern const char *const stats_role_names[STATS_NROLES];
 
@@ -110,6 +115,10 @@ struct stats_pstratum *stats_pstratum(const struct stats_acc *a, size_t k);
  */
 size_t	stats_uses(const struct stats *s, const struct stats_acc *a,
 	    struct stats_use *u);
+/* The stratum's field names as the table heads them: the parts of a
+ * composite, or the aliases that records had ("tool_calls/num_turns"). */
+void	stats_stratum_name(const struct stats *s, const struct stats_acc *a,
+	    char *buf, size_t size);
 /* The sign-length reading: the gap of mean lengths, positive minus
  * negative, that gap over the mean length, and the length CV. */
 enum stats_favour stats_reading(const struct stats_acc *a, double *gap,

@@ -268,6 +268,15 @@ stats_json(const struct stats *s)
 		cJSON_AddStringToObject(root, "batch_key", c->fields.batch);
 	else
 		cJSON_AddNullToObject(root, "batch_key");
+	/* --from NAME, or the profile whose fields the records have. */
+	if (c->fields.profile)
+		cJSON_AddStringToObject(root, "profile", c->fields.profile);
+	else
+		cJSON_AddNullToObject(root, "profile");
+	if (s->guess)
+		cJSON_AddStringToObject(root, "looks_like", s->guess);
+	else
+		cJSON_AddNullToObject(root, "looks_like");
 	jnum(root, "rejected", (double)s->rejected);
 	arr = cJSON_AddArrayToObject(root, "batches");
 	for (i = 0; i < s->nbatch; i++)

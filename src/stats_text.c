@@ -70,7 +70,7 @@ print_fields(const struct stats *s, const struct stats_acc *a)
 {
 	static const char *const none[STATS_NROLES] = {
 		"(none: --group-size blocks)", "(none)", "(none)",
-		"(absent: all tokens trained)", "(none)" };
+		"(absent: all tokens trained)", "(none)", "(none)" };
 	struct stats_use u[STATS_MAXUSE];
 	size_t i, n = stats_uses(s, a, u);
 	int role, said;
@@ -117,14 +117,15 @@ print_strata(const struct stats *s, const struct stats_acc *a, int utf8)
 	const struct strata_mom *m;
 	double smax = 0;
 	size_t *ix, i;
-	char p[32], *lab;
+	char p[32], name[300], *lab;
 
+	stats_stratum_name(s, a, name, sizeof(name));
 	ix = strata_sorted(&a->strata);
 	for (i = 0; i < keymap_count(&a->strata); i++)
 		if (stats_rewards(a, i)->n > smax)
 			smax = stats_rewards(a, i)->n;
-	printf("stratum (%s)\n%-10s %8s %7s %12s %11s\n",
-	    report_text(s->stratum), "",
+	printf("stratum (%s)\n%-10s %8s %7s %12s %11s\n", report_text(name),
+	    "",
 	    "records", "share", "reward mean", "reward std");
 	for (i = 0; i < keymap_count(&a->strata); i++) {
 		m = stats_rewards(a, ix[i]);
@@ -151,8 +152,13 @@ print_lengths(const struct stats_acc *a)
 	printf("%-22s %llu of %llu groups (%s)  [TRL frac_reward_zero_std]\n",
 	    "zero reward variance", a->zero_std, a->groups, p);
 	len = strata_mom_mean(&a->len);
-	printf("%-22s mean %.1f tokens, CV %.3f\n", "response length T", len,
-	    len > 0 ? strata_mom_std(&a->len) / len : 0);
+	if (a->len.n == 0)
+		printf("%-22s unknown: no log-probs, mask, token ids or "
+		    "--length-key\n", "response length T");
+	else
+		printf("%-22s mean %.1f tokens, CV %.3f\n",
+		    "response length T", len, len > 0 ?
+		    strata_mom_std(&a->len) / len : 0);
 	printf("%-22s %.0f records, mean length ", "positive advantage",
 	    a->pos.n);
 	printf(a->pos.n ? "%.1f\n" : "-\n", strata_mom_mean(&a->pos));
@@ -175,13 +181,14 @@ print_stratified(const struct stats *s, const struct stats_acc *a)
 	const struct stats_pstratum *ps;
 	double wsum = 0, rec, tb;
 	size_t *ix, i;
-	char f[6][32], *lab;
+	char f[6][32], name[300], *lab;
 
+	stats_stratum_name(s, a, name, sizeof(name));
 	for (i = 0; i < keymap_count(&a->strata); i++)
 		wsum += stats_pstratum(a, i)->weight;
 	printf("Stratified GRPO per stratum (%s)  [Proposition 3: GN = "
 	    "alpha_k SAN + offset_k;\n%-22s Theorem 3: weight p_k/(s_k+eps)]\n",
-	    report_text(s->stratum), "");
+	    report_text(name), "");
 	printf("%-10s %7s %8s %8s %8s %9s %7s %7s\n", "stratum", "cells",
 	    "alpha_k", "offset", "off rms", "weight", "share", "SAN 0");
 	ix = strata_sorted(&a->strata);
@@ -383,6 +390,11 @@ stats_text(const struct stats *s)
 	else if (c->go.batch_groups)
 		printf(" (--batch-groups %zu)", c->go.batch_groups);
 	putchar('\n');
+	if (c->fields.profile != NULL)
+		printf("%-22s --from %s\n", "profile", c->fields.profile);
+	else if (s->guess != NULL)
+		printf("%-22s --from %s (its fields are here; not used)\n",
+		    "looks like", s->guess);
 	if (s->rejected)
 		printf("%-22s %llu records\n", "rejected", s->rejected);
 	putchar('\n');

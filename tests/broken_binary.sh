@@ -40,6 +40,9 @@ for kind in fails silent; do
 	must_fail "io.sh ($kind)" sh tests/io.sh "$b"
 	must_fail "hostile.sh ($kind)" sh tests/hostile.sh "$b" man/rladv.1
 	must_fail "skip_random.sh ($kind)" sh tests/skip_random.sh "$b"
+	must_fail "realdata.sh ($kind)" sh tests/realdata.sh "$b"
+	must_fail "frameworks.sh ($kind)" sh tests/frameworks.sh "$b" \
+	    man/rladv.1
 done
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

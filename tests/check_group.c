@@ -33,7 +33,7 @@ static void
 gt_init(struct gt *t, const struct gopts *o)
 {
 	memset(t, 0, sizeof(*t));
-	record_fields_default(&t->f);
+	fields_default(&t->f);
 	group_init(&t->gs, o);
 	t->b = batch_new();
 }

@@ -69,6 +69,7 @@ START_TEST(record_columns)
 	p.fields.stratum[0] = "tool_calls";
 	p.fields.stratum[1] = "turns";
 	p.fields.nstratum = 2;
+	p.fields.named |= FN(FR_STRATUM);	/* parts, not aliases */
 	p.fields.batch = "step";
 	ck_assert_str_eq(record_text(&p, "{\"prompt_id\": \"q\", \"reward\": "
 	    "0.1, \"logprobs\": [0], \"tool_calls\": 1, \"turns\": true, "

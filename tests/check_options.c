@@ -110,7 +110,7 @@ START_TEST(defaults)
 	ck_assert_ptr_null(c.out);
 	ck_assert_int_eq(c.gzip, 0);
 	ck_assert_uint_eq(c.nfiles, 0);
-	ck_assert_int_eq(c.fields.ngroup, 4);
+	ck_assert_int_eq(c.fields.ngroup, 7);
 	ck_assert_str_eq(c.fields.group[0], "prompt_id");
 	ck_assert_str_eq(c.fields.reward[1], "score");
 	ck_assert_str_eq(c.fields.stratum[0], "tool_calls");
@@ -396,12 +396,11 @@ START_TEST(baseline_field)
 	ck_assert_int_eq(parse(&c, &d, "-a", "remax", NULL), 0);
 	ck_assert_int_eq(options_check(&c, &d), 0);
 	ck_assert_int_eq(c.fields.need_baseline, 1);
-	ck_assert_int_eq(c.fields.nbaseline, 1);
-	ck_assert_str_eq(c.fields.baseline[0], "reward_baselines");
+	ck_assert_str_eq(c.fields.baseline, "reward_baselines");
 	ck_assert_int_eq(parse(&c, &d, "--baseline-key", "greedy", NULL), 0);
 	ck_assert_int_eq(options_check(&c, &d), 0);
 	ck_assert_int_eq(c.fields.need_baseline, 0);
-	ck_assert_str_eq(c.fields.baseline[0], "greedy");
+	ck_assert_str_eq(c.fields.baseline, "greedy");
 	usage_error("--baseline-key", "--baseline-key", "", NULL);
 }
 END_TEST
@@ -464,8 +463,8 @@ START_TEST(field_names)
 	ck_assert_int_eq(c.fields.nstratum, 1);
 	ck_assert_str_eq(c.fields.stratum[0], "turns");
 	usage_error("--stratum-key", "--stratum-key", ",,", NULL);
-	usage_error("--stratum-key: at most 8 fields", "--stratum-key",
-	    "a,b,c,d,e,f,g,h,i", NULL);
+	usage_error("--stratum-key: at most 12 fields", "--stratum-key",
+	    "a,b,c,d,e,f,g,h,i,j,k,l,m", NULL);
 }
 END_TEST
 
@@ -703,6 +702,10 @@ good_arg(const struct opt *o, char *buf, size_t size)
 	case OK_CHOICE:
 		return o->choices[o->choices[1] ? 1 : 0];
 	case OK_STR:
+		if (strcmp(o->name, "reward-weights") == 0)
+			return "1,0.5";
+		if (strcmp(o->name, "output-names") == 0)
+			return "a,b,c,d";
 		return o->list ? o->list(1) : "-a rloo";
 	case OK_FIELD:
 		return "f1";
@@ -944,8 +947,8 @@ START_TEST(recorded_values)
 	ck_assert_str_eq(shown(&c, "eps"), "1e-06");
 	ck_assert_str_eq(shown(&c, "alpha"), "0.6");
 	ck_assert_str_eq(shown(&c, "like"), "none");
-	ck_assert_str_eq(shown(&c, "group-key"),
-	    "prompt_id,uid,group_id,group_index");
+	ck_assert_str_eq(shown(&c, "group-key"), "prompt_id,uid,group_id,"
+	    "group_index,example_id,task_id,traj_group_id");
 	ck_assert_str_eq(shown(&c, "stratum-cap"), "none");
 	ck_assert_str_eq(shown(&c, "batch-key"), "");
 	ck_assert_str_eq(shown(&c, "unsorted"), "no");

@@ -145,8 +145,8 @@ END_TEST
 
 /* ---- output_record ---- */
 
-static const struct emit emit_tokens = { 9, 1, NULL, 0 };
-static const struct emit emit_notokens = { 9, 0, NULL, 0 };
+static const struct emit emit_tokens = { .digits = 9, .tokens = 1 };
+static const struct emit emit_notokens = { .digits = 9 };
 
 /* Parses line, writes it with adv and w through output_record (plain or
  * gzip), reads the file back; returns it (malloc'd). */
@@ -162,7 +162,7 @@ render(const char *line, double adv, double w, const struct emit *em,
 	struct output *o;
 	char *got;
 
-	record_fields_default(&f);
+	fields_default(&f);
 	ck_assert_msg(record_parse(line, strlen(line), &f, &r, &keys, &runs,
 	    "t", 1, &d) == 0, "record_parse: %s", d.msg);
 	o = output_open(p, gzip, 6, &d);
@@ -224,7 +224,7 @@ START_TEST(record_numbers_reused)
 	char one[256];
 	size_t i, len;
 
-	record_fields_default(&f);
+	fields_default(&f);
 	ck_assert_int_eq(record_parse(line, strlen(line), &f, &r, &keys,
 	    &runs, "t", 1, &d), 0);
 	for (i = 0; i < sizeof(av) / sizeof(av[0]); i++) {
@@ -414,7 +414,7 @@ END_TEST
 
 START_TEST(record_digits_and_zero)
 {
-	struct emit em = { 3, 0, NULL, 0 };
+	struct emit em = { .digits = 3 };
 
 	/* 1/3 and 2/3 at 3 digits; -0 as "0". */
 	render_is("{\"reward\":1,\"logprobs\":[]}", 1.0 / 3, 2.0 / 3, &em,
@@ -430,7 +430,7 @@ END_TEST
 
 START_TEST(record_annotation)
 {
-	struct emit em = { 9, 0, "{\"g\":2}", 7 };
+	struct emit em = { .digits = 9, .annot = "{\"g\":2}", .annot_len = 7 };
 
 	render_is("{\"reward\":1,\"logprobs\":[]}", 1, 1, &em,
 	    "{\"reward\":1,\"logprobs\":[],\"advantage\":1,\"loss_weight\":1,"

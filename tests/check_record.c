@@ -38,7 +38,7 @@ static void
 parse(struct parsed *p, const char *line)
 {
 	memset(p, 0, sizeof(*p));
-	record_fields_default(&p->f);
+	fields_default(&p->f);
 	parse_with(p, line);
 }
 
@@ -369,7 +369,7 @@ START_TEST(good_renamed_fields)
 	struct parsed p;
 
 	memset(&p, 0, sizeof(p));
-	record_fields_default(&p.f);
+	fields_default(&p.f);
 	/* --reward-key acc --group-key q --logprobs-key lp --mask-key m */
 	p.f.reward[0] = "acc";
 	p.f.nreward = 1;
@@ -494,24 +494,37 @@ START_TEST(good_stratum_composite_and_cap)
 	struct parsed p;
 
 	memset(&p, 0, sizeof(p));
-	record_fields_default(&p.f);
+	fields_default(&p.f);
 	/* --stratum-key a,b: parts joined by 0x1f. */
 	p.f.stratum[0] = "a";
 	p.f.stratum[1] = "b";
 	p.f.nstratum = 2;
+	p.f.named |= FN(FR_STRATUM);
 	parse_with(&p, "{\"b\":\"x\",\"reward\":1,\"logprobs\":[],\"a\":1}");
 	ck_assert_int_eq(p.rc, 0);
 	ck_assert_int_eq(p.r.has_stratum, 1);
 	KEY_IS(&p, p.r.skey, p.r.skeylen, "n1\x1fsx");
-	/* One part missing, not needed: no stratum at all. */
+	/* One part missing: a named field must be there, even where the
+	 * stratum is not needed. */
 	parse_with(&p, "{\"reward\":1,\"logprobs\":[],\"a\":1}");
+	ck_assert_int_eq(p.rc, 1);
+	ck_assert_has(p.d.msg, "field \"b\" is missing");
+	/* Numbers compare by value: 2.0 is 2, 2.50 is 2.5. */
+	parse_with(&p, "{\"b\":2.50,\"reward\":1,\"logprobs\":[],\"a\":2.0}");
 	ck_assert_int_eq(p.rc, 0);
-	ck_assert_int_eq(p.r.has_stratum, 0);
+	KEY_IS(&p, p.r.skey, p.r.skeylen, "n2\x1fn2.5");
+	ck_assert_int_eq(p.r.strat_frac, 1);
+	parse_with(&p, "{\"b\":-0.0,\"reward\":1,\"logprobs\":[],\"a\":2e0}");
+	KEY_IS(&p, p.r.skey, p.r.skeylen, "n2\x1fn0");
+	ck_assert_int_eq(p.r.strat_frac, 0);
+	/* An array counts its elements. */
+	parse_with(&p, "{\"b\":[{},{}],\"reward\":1,\"logprobs\":[],\"a\":[]}");
+	KEY_IS(&p, p.r.skey, p.r.skeylen, "n0\x1fn2");
 	done(&p);
 
 	/* --stratum-cap 3: 5 and 3 share "c>=3", 2 stays itself. */
 	memset(&p, 0, sizeof(p));
-	record_fields_default(&p.f);
+	fields_default(&p.f);
 	p.f.has_cap = 1;
 	p.f.cap = 3;
 	parse_with(&p, "{\"reward\":1,\"logprobs\":[],\"tool_calls\":5}");
@@ -531,7 +544,7 @@ START_TEST(good_field_two_roles)
 
 	/* --stratum-key prompt_id: one field is both group and stratum. */
 	memset(&p, 0, sizeof(p));
-	record_fields_default(&p.f);
+	fields_default(&p.f);
 	p.f.stratum[0] = "prompt_id";
 	p.f.need_stratum = 1;
 	parse_with(&p, "{\"prompt_id\":\"a\",\"reward\":1,\"logprobs\":[]}");
@@ -549,7 +562,7 @@ START_TEST(good_batch_key)
 	struct parsed p;
 
 	memset(&p, 0, sizeof(p));
-	record_fields_default(&p.f);
+	fields_default(&p.f);
 	p.f.batch = "step";
 	parse_with(&p, "{\"step\":3,\"prompt_id\":\"a\",\"reward\":1,"
 	    "\"logprobs\":[]}");
@@ -606,11 +619,13 @@ START_TEST(bad_reward)
 	bad_line("{\"reward\":\"1\",\"logprobs\":[]}",
 	    "field \"reward\" is a string, expected a number", NULL);
 	bad_line("{\"reward\":true,\"logprobs\":[]}",
-	    "field \"reward\" is a boolean", NULL);
+	    "field \"reward\" is a boolean", "--reward-key");
 	bad_line("{\"reward\":null,\"logprobs\":[]}",
-	    "field \"reward\" is null", NULL);
-	bad_line("{\"reward\":[1],\"logprobs\":[]}",
-	    "field \"reward\" is an array", NULL);
+	    "field \"reward\" is null", "--null-reward unscored");
+	bad_line("{\"reward\":{\"score\":1},\"logprobs\":[]}",
+	    "field \"reward\" is an object", "--reward-key reward.score");
+	bad_line("{\"reward\":[1,\"x\"],\"logprobs\":[]}",
+	    "field \"reward\": element 1 is \"x\", expected a number", NULL);
 	bad_line("{\"reward\":1e999,\"logprobs\":[]}",
 	    "field \"reward\" is 1e999, not a finite number", NULL);
 	bad_line("{\"reward\":-1e400,\"logprobs\":[]}",
@@ -653,7 +668,6 @@ END_TEST
 
 START_TEST(bad_logprobs)
 {
-	bad_line("{\"reward\":1}", "field \"logprobs\" is missing", NULL);
 	/* element 1 is the string "x" */
 	bad_line("{\"reward\":1,\"logprobs\":[-1,\"x\",-2]}",
 	    "field \"logprobs\": element 1 (\"x\") is not a number", NULL);
@@ -689,7 +703,7 @@ START_TEST(bad_mask)
 	    "field \"mask\": element 1 is 2, expected 0 or 1", NULL);
 	bad_line("{\"reward\":1,\"logprobs\":[-1,-1],\"mask\":[0.5,1]}",
 	    "field \"mask\": element 0", "expected 0 or 1");
-	bad_line("{\"reward\":1,\"logprobs\":[-1],\"mask\":[1.0]}",
+	bad_line("{\"reward\":1,\"logprobs\":[-1],\"mask\":[1.5]}",
 	    "field \"mask\": element 0", NULL);
 	bad_line("{\"reward\":1,\"logprobs\":[-1],\"mask\":[-1]}",
 	    "field \"mask\": element 0", NULL);
@@ -734,7 +748,7 @@ START_TEST(bad_stratum)
 	struct parsed p;
 
 	memset(&p, 0, sizeof(p));
-	record_fields_default(&p.f);
+	fields_default(&p.f);
 	p.f.need_stratum = 1;
 	parse_with(&p, "{\"reward\":1,\"logprobs\":[]}");
 	ck_assert_int_eq(p.rc, 1);
@@ -743,9 +757,9 @@ START_TEST(bad_stratum)
 	parse_with(&p, "{\"reward\":1,\"logprobs\":[],\"tool_calls\":null}");
 	ck_assert_int_eq(p.rc, 1);
 	ck_assert_has(p.d.msg, "field \"tool_calls\" is null");
-	parse_with(&p, "{\"reward\":1,\"logprobs\":[],\"tool_calls\":[1]}");
+	parse_with(&p, "{\"reward\":1,\"logprobs\":[],\"tool_calls\":{}}");
 	ck_assert_int_eq(p.rc, 1);
-	ck_assert_has(p.d.msg, "field \"tool_calls\" is an array");
+	ck_assert_has(p.d.msg, "field \"tool_calls\" is an object");
 	parse_with(&p, "{\"reward\":1,\"logprobs\":[],\"tool_calls\":1}");
 	ck_assert_int_eq(p.rc, 0);
 	done(&p);
@@ -787,12 +801,15 @@ START_TEST(bad_message_prefix)
 	struct parsed p;
 
 	memset(&p, 0, sizeof(p));
-	record_fields_default(&p.f);
+	fields_default(&p.f);
 	/* Another file and line number appear as given. */
 	p.rc = record_parse("{}", 2, &p.f, &p.r, &p.keys, &p.runs, "<stdin>",
 	    3, &p.d);
 	ck_assert_int_eq(p.rc, 1);
-	ck_assert_str_eq(p.d.msg, "<stdin>:3: field \"reward\" is missing");
+	ck_assert_str_eq(p.d.msg, "<stdin>:3: field \"reward\" is missing "
+	    "(tried \"reward\", \"score\", \"scores\", \"reward_score\", "
+	    "\"rewards\"; the record has no fields; name it with "
+	    "--reward-key)");
 	done(&p);
 }
 END_TEST

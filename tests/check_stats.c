@@ -156,17 +156,20 @@ START_TEST(two_batches)
 
 	/* The table of fields used, role by role. */
 	n = stats_uses(&s, t, u);
-	ck_assert_uint_eq(n, 7);
+	ck_assert_uint_eq(n, 8);
 	ck_assert(u[0].role == STATS_GROUP && u[0].records == 6);
 	ck_assert_str_eq(u[0].name, "prompt_id");
 	ck_assert(u[3].role == STATS_MASK && u[3].records == 4);
 	ck_assert_str_eq(u[3].name, "mask");
 	ck_assert(u[4].role == STATS_MASK && u[4].name == NULL &&
 	    u[4].records == 2);
-	ck_assert(u[5].role == STATS_STRATUM && u[5].records == 5);
-	ck_assert_str_eq(u[5].name, "tool_calls");
-	ck_assert(u[6].role == STATS_STRATUM && u[6].name == NULL &&
-	    u[6].records == 1);
+	/* No token ids: the log-probs give every length. */
+	ck_assert(u[5].role == STATS_TOKENS && u[5].name == NULL &&
+	    u[5].records == 6);
+	ck_assert(u[6].role == STATS_STRATUM && u[6].records == 5);
+	ck_assert_str_eq(u[6].name, "tool_calls");
+	ck_assert(u[7].role == STATS_STRATUM && u[7].name == NULL &&
+	    u[7].records == 1);
 	ck_assert_str_eq(stats_role_names[STATS_LOGPROBS], "logprobs");
 
 	stats_free(&s);

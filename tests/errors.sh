@@ -198,7 +198,7 @@ bad missing_logprobs 'logprobs' '{"prompt_id":"a","reward":1}'
 bad reward_string 'reward|string' '{"prompt_id":"a","reward":"1","logprobs":[-0.5]}'
 bad reward_null 'reward|null' '{"prompt_id":"a","reward":null,"logprobs":[-0.5]}'
 bad reward_true 'reward|boolean' '{"prompt_id":"a","reward":true,"logprobs":[-0.5]}'
-bad reward_array 'reward' '{"prompt_id":"a","reward":[1],"logprobs":[-0.5]}'
+bad reward_array 'reward|element 1' '{"prompt_id":"a","reward":[1,"x"],"logprobs":[-0.5]}'
 bad reward_object 'reward' '{"prompt_id":"a","reward":{"v":1},"logprobs":[-0.5]}'
 bad score_string 'score' '{"prompt_id":"a","score":"high","logprobs":[-0.5]}'
 bad logprobs_number 'logprobs' '{"prompt_id":"a","reward":1,"logprobs":-0.5}'
@@ -353,7 +353,7 @@ data_error max_line_gzip long.gz 2 'max-line'
 printf '%s\n\n   \n%s\n' "$G" '{"prompt_id":"a","reward":"x","logprobs":[-0.5]}' >blanks.jsonl
 run blanks.jsonl
 data_error blank_lines_counted blanks.jsonl 4 'reward'
-printf '%s\r\n%s\r\n%s\r\n' "$G" "$G" '{"prompt_id":"a","reward":[],"logprobs":[-0.5]}' >crlf.jsonl
+printf '%s\r\n%s\r\n%s\r\n' "$G" "$G" '{"prompt_id":"a","reward":{},"logprobs":[-0.5]}' >crlf.jsonl
 run crlf.jsonl
 data_error crlf_lines crlf.jsonl 3 'reward'
 printf '%s\n%s\n' "$G" "$G" >good.jsonl

@@ -138,6 +138,44 @@ same "error after batches" "\"$rladv\" \$J --batch-groups 2 bad.jsonl"
 same "too long a line" "\"$rladv\" \$J --max-line 3000 --batch-groups 1 \
     big.jsonl"
 
+# The frameworks' dumps (samples/), each 100 times over, through their
+# --from profiles: paths, reward forms, masks, a columnar line of many
+# records (ROLL), trajectories of several rows (SkyRL).  The copies of a
+# keyed dump make its groups come back: --unsorted gathers them.
+for p in verl:verl_rollout_dump verl-agent:verl_agent_loop \
+    trl:trl_completions_00005 openrlhf:openrlhf_agent \
+    nemo-rl:nemo_rl_train_data_step3 slime:slime_rollout_data_4 \
+    areal:areal_dump_v12 roll:roll_rollout_dump_data.step_3 \
+    skyrl:skyrl_generator_output verifiers:verifiers_results; do
+	n=${p%%:*}
+	awk '{ l[NR] = $0 } END { for (c = 0; c < 100; c++)
+	    for (i = 1; i <= NR; i++) print l[i] }' \
+	    "$top/samples/${p#*:}.jsonl" > "$n.jsonl"
+	case $n in
+	trl) o="--group-size 4 --reward-key math_reward_func,coding_reward_func" ;;
+	openrlhf) o="--group-size 4" ;;
+	slime) o="--reward-key reward.score --unsorted" ;;
+	verl|verifiers) o= ;;
+	*) o=--unsorted ;;
+	esac
+	case $n in
+	roll|skyrl) ;;
+	*) [ $full = 1 ] || continue ;;
+	esac
+	same "--from $n" "\"$rladv\" \$J --from $n $o $n.jsonl"
+done
+same "--columnar" "\"$rladv\" \$J --columnar --group-key id --reward-key \
+    scores --no-tokens --unsorted --batch-groups 40 roll.jsonl"
+same "--trajectory-key" "\"$rladv\" \$J --group-key \
+    trajectory_ids.instance_id --trajectory-key trajectory_ids \
+    --trajectory-last-key is_last_step --reward-key rewards --mask-key \
+    loss_masks --unsorted -g seq skyrl.jsonl"
+[ $full = 1 ] && same "stats --from skyrl" "\"$rladv\" stats \$J \
+    --from skyrl --unsorted skyrl.jsonl"
+[ $full = 1 ] && same "--from trl, --output-names" "\"$rladv\" \$J \
+    --from trl --group-size 4 --reward-key \
+    math_reward_func,coding_reward_func --prefix rladv_ trl.jsonl"
+
 # stats and diff read the input the same way.
 same "stats" "\"$rladv\" stats \$J big.jsonl"
 same "stats --json" "\"$rladv\" stats \$J --json --batch-key step \

@@ -1,0 +1,232 @@
+/*
+ * fields.c - the names rladv reads a record by.
+ *
+ * Without options every role has a list of aliases: the names that
+ * verl, TRL, OpenRLHF, NeMo-RL, slime, AReaL, ROLL, SkyRL and verifiers
+ * write, tried in order.  An option (or a --from profile) names the one
+ * field instead, and then that field must be there: a misspelled name is
+ * an error, never a quiet fallback to an alias or to another rule.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "fieldpath.h"
+#include "fields.h"
+#include "record.h"
+
+static const char *const def_group[] = { "prompt_id", "uid", "group_id",
+	"group_index", "example_id", "task_id", "traj_group_id", NULL };
+static const char *const def_reward[] = { "reward", "score", "scores",
+	"reward_score", "rewards", NULL };
+static const char *const def_logprobs[] = { "logprobs", "rollout_log_probs",
+	"generation_logprobs", "response_logprobs", "rollout_logprobs",
+	"completion_logprobs", "action_log_probs", NULL };
+static const char *const def_mask[] = { "mask", "response_mask", "loss_mask",
+	"token_loss_mask", "env_mask", "action_mask", "completion_mask",
+	"loss_masks", "tool_mask", NULL };
+/* Token ids where they are the response's (slime's "tokens" holds the
+ * prompt too, but slime writes log-probs, which come first). */
+static const char *const def_tokens[] = { "response_ids", "completion_ids",
+	"token_ids", "tokens", NULL };
+static const char *const def_stratum[] = { "tool_calls", "num_turns",
+	"tool_call_count", NULL };
+
+static const char *const *const defaults[FR_NLISTED] = {
+	def_group, def_reward, def_logprobs, def_mask, def_tokens, def_stratum
+};
+
+static const char *const options[FR_NROLES] = {
+	"--group-key", "--reward-key", "--logprobs-key", "--mask-key",
+	"--tokens-key", "--stratum-key", "--length-key", "--mask-spans",
+	"--prompt-len-key", "--sample-mask-key", "--batch-key",
+	"--trajectory-key", "--trajectory-last-key", "--baseline-key"
+};
+
+static const char *const roles[FR_NROLES] = {
+	"group", "reward", "logprobs", "mask", "tokens", "stratum", "length",
+	"mask spans", "prompt length", "sample mask", "batch", "trajectory",
+	"trajectory end", "baseline of remax"
+};
+
+/* The list of a listed role, for writing. */
+static const char **
+list(struct fields *f, enum frole role, int **n)
+{
+	switch (role) {
+	case FR_GROUP:	*n = &f->ngroup;	return f->group;
+	case FR_REWARD:	*n = &f->nreward;	return f->reward;
+	case FR_LOGPROBS: *n = &f->nlogprobs;	return f->logprobs;
+	case FR_MASK:	*n = &f->nmask;		return f->mask;
+	case FR_TOKENS:	*n = &f->ntokens;	return f->tokens;
+	default:	*n = &f->nstratum;	return f->stratum;
+	}
+}
+
+/* The one name of a role that has one. */
+static const char **
+single(struct fields *f, enum frole role)
+{
+	switch (role) {
+	case FR_LENGTH:		return &f->length;
+	case FR_SPANS:		return &f->spans;
+	case FR_PROMPT_LEN:	return &f->prompt_len;
+	case FR_SAMPLE_MASK:	return &f->sample_mask;
+	case FR_BATCH:		return &f->batch;
+	case FR_TRAJ:		return &f->traj;
+	case FR_TRAJ_LAST:	return &f->traj_last;
+	default:		return &f->baseline;
+	}
+}
+
+void
+fields_default(struct fields *f)
+{
+	const char **names;
+	int r, *n, i;
+
+	memset(f, 0, sizeof(*f));
+	for (r = 0; r < FR_NLISTED; r++) {
+		names = list(f, r, &n);
+		for (i = 0; defaults[r][i] != NULL; i++)
+			names[(*n)++] = defaults[r][i];
+	}
+	for (i = 0; i < OUT_NFIELDS; i++)
+		f->out[i] = record_out_names[i];
+	/* verl's ReMax: the greedy response's reward, per prompt. */
+	f->baseline = "reward_baselines";
+	f->use_stratum = 1;
+}
+
+const char *const *
+fields_names(const struct fields *f, enum frole role, int *n)
+{
+	const char **p;
+	int *np;
+
+	if (role < FR_NLISTED) {
+		p = list((struct fields *)f, role, &np);
+		*n = *np;
+		return p;
+	}
+	p = single((struct fields *)f, role);
+	*n = *p != NULL;
+	return *p != NULL ? p : NULL;
+}
+
+int
+fields_set(struct fields *f, enum frole role, char *value, struct diag *d)
+{
+	struct fpath fp;
+	const char **names, *why;
+	char *s, *comma;
+	int *n, several = role == FR_REWARD || role == FR_STRATUM;
+
+	if (role >= FR_NLISTED) {
+		names = single(f, role);
+		n = NULL;
+	} else {
+		names = list(f, role, &n);
+		*n = 0;
+	}
+	for (s = value;; s = comma + 1) {
+		comma = several ? strchr(s, ',') : NULL;
+		if (comma != NULL)
+			*comma = '\0';
+		if ((why = fieldpath_parse(s, &fp)) != NULL)
+			return diag_set(d, EXIT_USAGE, "%s: \"%s\" is not a "
+			    "field path: %s (write a.b, a[0], a.b[1].c)",
+			    options[role], s, why);
+		if (n == NULL)
+			*names = s;
+		else if (*n == FIELD_MAXNAMES)
+			return diag_set(d, EXIT_USAGE, "%s: at most %d fields",
+			    options[role], FIELD_MAXNAMES);
+		else
+			names[(*n)++] = s;
+		if (comma == NULL)
+			break;
+	}
+	f->named |= FN(role);
+	return 0;
+}
+
+void
+fields_pin(struct fields *f)
+{
+	int r, *n;
+
+	for (r = 0; r < FR_NLISTED; r++) {
+		list(f, r, &n);
+		*n = 0;
+	}
+	/* remax's baseline keeps its name: no dump has one to pin. */
+	for (r = FR_NLISTED; r < FR_NROLES; r++)
+		if (r != FR_BASELINE)
+			*single(f, r) = NULL;
+	f->named = FN(FR_NLISTED) - 1;
+}
+
+const char *
+fields_option(enum frole role)
+{
+	return options[role];
+}
+
+const char *
+fields_role(enum frole role)
+{
+	return roles[role];
+}
+
+int
+fields_check(const struct fields *f, struct diag *d)
+{
+	if (f->nweight > 0 && f->nweight != f->nreward)
+		return diag_set(d, EXIT_USAGE, "--reward-weights gives %d "
+		    "weights for %d reward fields; give one per field of "
+		    "--reward-key, in its order", f->nweight, f->nreward);
+	if (f->nweight > 0 && !(f->named & FN(FR_REWARD)))
+		return diag_set(d, EXIT_USAGE, "--reward-weights needs "
+		    "--reward-key naming the fields it weighs");
+	if (f->traj_last != NULL && f->traj == NULL)
+		return diag_set(d, EXIT_USAGE, "--trajectory-last-key needs "
+		    "--trajectory-key (the field that ties a trajectory's "
+		    "rows)");
+	if (f->spans != NULL && (f->named & FN(FR_MASK)) && f->nmask > 0)
+		return diag_set(d, EXIT_USAGE, "--mask-spans and --mask-key "
+		    "both say which tokens are trained; give one");
+	return 0;
+}
+
+static int
+same_name(const char *a, const char *b)
+{
+	return (a == NULL) == (b == NULL) && (a == NULL || strcmp(a, b) == 0);
+}
+
+int
+fields_same(const struct fields *a, const struct fields *b)
+{
+	const char *const *na, *const *nb;
+	int r, i, n, m;
+
+	for (r = 0; r < FR_NROLES; r++) {
+		na = fields_names(a, r, &n);
+		nb = fields_names(b, r, &m);
+		if (n != m)
+			return 0;
+		for (i = 0; i < n; i++)
+			if (strcmp(na[i], nb[i]) != 0)
+				return 0;
+	}
+	for (i = 0; i < a->nweight; i++)
+		if (a->weight[i] != b->weight[i])
+			return 0;
+	for (i = 0; i < OUT_NFIELDS; i++)
+		if (!same_name(a->out[i], b->out[i]))
+			return 0;
+	return a->named == b->named && a->nweight == b->nweight &&
+	    a->reduce == b->reduce && a->null_unscored == b->null_unscored &&
+	    a->unwrap == b->unwrap && a->columnar == b->columnar &&
+	    a->has_cap == b->has_cap && (!a->has_cap || a->cap == b->cap);
+}

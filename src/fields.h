@@ -1,0 +1,101 @@
+/*
+ * fields.h - which fields of a record rladv reads, by which names, and
+ * the rules it reads them by (struct fields), as the options and the
+ * --from profiles set them.  A struct fields is plain data that the
+ * caller owns and copies freely; its names point into strings the caller
+ * keeps (argv, an optstore, or static tables).
+ */
+#ifndef RLADV_FIELDS_H
+#define RLADV_FIELDS_H
+
+#include "diag.h"
+
+#define FIELD_MAXNAMES	12	/* aliases of one field, or parts of one */
+
+/*
+ * The roles a field can play.  The first FR_NLISTED have lists of names:
+ * aliases tried in order (the first present wins), or, when an option
+ * named them, the one field (or, for the reward and the stratum, the
+ * parts that are combined).  The others have one name or none.
+ */
+enum frole {
+	FR_GROUP, FR_REWARD, FR_LOGPROBS, FR_MASK, FR_TOKENS, FR_STRATUM,
+	FR_NLISTED,
+	FR_LENGTH = FR_NLISTED, FR_SPANS, FR_PROMPT_LEN, FR_SAMPLE_MASK,
+	FR_BATCH, FR_TRAJ, FR_TRAJ_LAST, FR_BASELINE,
+	FR_NROLES
+};
+#define FN(role)	(1u << (role))
+
+/* Fields rladv writes, in the order it appends them. */
+enum out_field {
+	OUT_ADV, OUT_TADV, OUT_W, OUT_TW, OUT_ANN, OUT_NFIELDS
+};
+
+/* --reward-reduce: what an array reward becomes. */
+enum reward_reduce { REDUCE_SUM, REDUCE_LAST };
+
+struct fields {
+	const char	*group[FIELD_MAXNAMES];
+	int		 ngroup;
+	const char	*reward[FIELD_MAXNAMES];
+	int		 nreward;
+	const char	*logprobs[FIELD_MAXNAMES];
+	int		 nlogprobs;
+	const char	*mask[FIELD_MAXNAMES];
+	int		 nmask;
+	const char	*tokens[FIELD_MAXNAMES];
+	int		 ntokens;
+	const char	*stratum[FIELD_MAXNAMES];
+	int		 nstratum;
+	/* One name each, or NULL. */
+	const char	*length, *spans, *prompt_len, *sample_mask, *batch;
+	const char	*traj, *traj_last;
+	const char	*baseline;	/* remax's: read with need_baseline */
+	/*
+	 * FN() bits of the roles an option (or a profile) named: their
+	 * field must be present, and no alias is tried for them.  A named
+	 * list role with no names reads nothing (a profile's "none").
+	 */
+	unsigned	 named;
+	double		 weight[FIELD_MAXNAMES];	/* --reward-weights */
+	int		 nweight;
+	enum reward_reduce reduce;
+	int		 null_unscored;	/* --null-reward unscored */
+	int		 unwrap;	/* --unwrap */
+	int		 columnar;	/* --columnar */
+	int		 use_stratum;	/* read the stratum at all */
+	int		 need_stratum;	/* a missing stratum is an error */
+	int		 need_baseline;	/* read the baseline (remax) */
+	int		 has_cap;	/* --stratum-cap given */
+	double		 cap;
+	int		 watch_step;	/* note step/global_step (warnings) */
+	int		 need_group;	/* no --group-size: a key is needed */
+	const char	*out[OUT_NFIELDS];	/* the names rladv writes */
+	const char	*profile;	/* --from NAME, or NULL */
+};
+
+/* The default names and rules: the aliases of every role. */
+void	fields_default(struct fields *f);
+/* The names of role (n of them); NULL with *n 0 when none. */
+const char *const *fields_names(const struct fields *f, enum frole role,
+	    int *n);
+/*
+ * Names role by an option's value (a copy the caller keeps, split in
+ * place at commas where the role takes several): the alias list goes.
+ * A bad path is status 2.
+ */
+int	fields_set(struct fields *f, enum frole role, char *value,
+	    struct diag *d);
+/* Every role named, to nothing: what a profile starts from. */
+void	fields_pin(struct fields *f);
+/* The option that names role ("--group-key"). */
+const char *fields_option(enum frole role);
+/* What the role is, in a word ("group", "reward", ...). */
+const char *fields_role(enum frole role);
+/* Checks across the field options (weights for every reward key...). */
+int	fields_check(const struct fields *f, struct diag *d);
+/* Whether two sets read records the same way (diff's two sides). */
+int	fields_same(const struct fields *a, const struct fields *b);
+
+#endif

@@ -1,0 +1,128 @@
+/*
+ * recint.h - what record.c (the member walk) and recfields.c (each
+ * role's value) share: the reader and the state of the line it read.
+ * Internal to those two files; the reader owns everything here.
+ */
+#ifndef RLADV_RECINT_H
+#define RLADV_RECINT_H
+
+#include "fieldpath.h"
+#include "mask.h"
+#include "record.h"
+
+#define REC_MAXSLOTS	112
+
+/* Slot roles past enum frole's: names watched, not read as a role. */
+enum {
+	SR_WATCH_MASK = FR_NROLES,	/* a mask alias that is not the mask */
+	SR_STEP,			/* step, global_step */
+	SR_OUT,				/* a field rladv writes */
+	SR_NROLES
+};
+
+/* One name to look for. */
+struct rslot {
+	struct fpath	 path;
+	int		 role, idx;	/* role, index in its list */
+	int		 head;		/* its top-level member */
+	int		 next;		/* the next slot of that head, or -1 */
+	int		 direct;	/* the member itself: parsed by the walk */
+};
+
+/* A top-level name, and what the line held under it. */
+struct rhead {
+	const char	*name;
+	size_t		 len;
+	int		 slot;		/* its first slot */
+	int		 next;		/* next head of that first byte, + 1 */
+	int		 seen;
+	const char	*beg, *end;	/* the member's value */
+	enum json_type	 type;
+	size_t		 prev;		/* end of the member before it */
+	size_t		 eoff;		/* --columnar: its elements in elems */
+};
+
+enum { RV_NONE, RV_FOUND, RV_MISS };
+
+/* What a slot found for the record at hand. */
+struct rval {
+	int		 state;
+	unsigned	 gen;		/* the line it was parsed on */
+	const char	*beg, *end;
+	enum json_type	 type;
+	int		 numflags;
+	int		 miss, miss_at;	/* RV_MISS: why, at which step */
+	int		 bad;		/* a parse for the role failed, */
+	enum json_code	 why;		/* why (the log-probs) */
+	size_t		 bad_elem;
+	const char	*bad_at;
+	size_t		 count;		/* array elements */
+	struct mask	 m;		/* a mask's runs, in the reader's */
+};
+
+struct rlayout {
+	size_t	close;
+	int	nmembers;
+	char	comma_space, colon_space;
+};
+
+struct record_reader {
+	const struct fields	*f;
+	struct rslot		 slot[REC_MAXSLOTS];
+	int			 nslot;
+	int			 rfirst[SR_NROLES], rn[SR_NROLES];
+	struct rhead		 head[REC_MAXSLOTS];
+	int			 nhead;
+	int			 first[256];	/* head by first byte, + 1 */
+	/* The line at hand. */
+	const char		*line;
+	size_t			 len;
+	const char		*file;
+	unsigned long long	 lineno;
+	unsigned		 gen;
+	struct rlayout		 lay;
+	struct rval		 val[REC_MAXSLOTS];
+	struct buf		 runs;		/* masks parsed, then built */
+	size_t			 walk_runs;	/* runs.len after the walk */
+	struct buf		 elems;		/* --columnar: element offsets */
+	size_t			 ncol_line;	/* --columnar: the length */
+	const char		*col0;		/* and the column that set it */
+	size_t			 col0len;
+};
+
+/* One record being read. */
+struct rctx {
+	struct record_reader	*rd;
+	const char		*end;
+	struct diag		*d;
+	size_t			 k;		/* --columnar: the record */
+};
+
+/* "FILE:LINE: ..." (and the record of a columnar line); returns status. */
+int	record_err(struct rctx *c, int status, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+
+/* recfields.c: the roles' values, and what the others share. */
+int	recfields_take(struct rctx *c, struct record *r, struct buf *keys,
+	    struct buf *runs);
+/* The slot that gives role (part i when named), or -1; skip_null: a
+ * null alias counts as absent. */
+int	recfields_pick(struct rctx *c, int role, int i, int skip_null);
+/* The slot of a role with one name, which must be there when named:
+ * else the error (status); *s is -1 when the role is not asked for. */
+int	recfields_needed(struct rctx *c, int role, int *s);
+/* The error for a role whose field is not there (part i), listing the
+ * names tried and the fields the record has; note follows the name. */
+int	recfields_missing(struct rctx *c, int role, int i, const char *note);
+int	recfields_type_err(struct rctx *c, const struct rslot *s,
+	    const struct rval *v, const char *want);
+/* The error for a bad element of the log-probs or the mask. */
+int	recfields_value_error(struct rctx *c, const struct rslot *s,
+	    const struct rval *v);
+/* The error for a line that is not an object (p at its first byte). */
+int	recfields_not_object(struct rctx *c, const char *p);
+
+/* rectokens.c: the response length and its trained tokens. */
+int	rectokens_take(struct rctx *c, struct record *r, struct buf *runs);
+
+#endif

@@ -1,0 +1,213 @@
+/*
+ * warn.c - warnings on what is legal but probably not what was meant.
+ *
+ * Each names its first occurrence and says what to type; none changes a
+ * number.  They come from the frameworks' dumps: verl's agent loop writes
+ * both a mask and token ids, slime's tool_call_count sits beside
+ * metrics dicts, verl's metrics.tool_calls is seconds, a dump of two
+ * steps read as one batch normalizes across steps, a prompt text shared
+ * by two dataset rows makes one group of twice the size.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "fieldpath.h"
+#include "warn.h"
+
+/* How many groups had a size, and where the first of them was. */
+struct wsize {
+	size_t			 size;
+	unsigned long long	 groups;
+	char			*where;		/* "FILE:LINE", label */
+	char			*label;
+};
+
+void
+warn_init(struct warn *w, const struct fields *f, int group_size, int on)
+{
+	memset(w, 0, sizeof(*w));
+	w->f = f;
+	w->group_size = group_size;
+	w->on = on;
+}
+
+void
+warn_free(struct warn *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nsizes; i++) {
+		free(w->sizes[i].where);
+		free(w->sizes[i].label);
+	}
+	free(w->sizes);
+	free(w->step);
+	memset(w, 0, sizeof(*w));
+}
+
+static void
+say(const char *file, unsigned long long lineno, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+say(const char *file, unsigned long long lineno, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "rladv: %s:%llu: warning: ", file, lineno);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* What the mask is, in words, for the warning about another one. */
+static void
+mask_read(const struct warn *w, const struct record *r, char *buf,
+    size_t n)
+{
+	const struct fields *f = w->f;
+
+	if (f->spans != NULL)
+		snprintf(buf, n, "the trained tokens are --mask-spans \"%s\"",
+		    f->spans);
+	else if (r->alias[FR_MASK] >= 0)
+		snprintf(buf, n, "the mask read is \"%s\"",
+		    f->mask[(int)r->alias[FR_MASK]]);
+	else
+		snprintf(buf, n, "no mask is read: every token is trained");
+}
+
+void
+warn_record(struct warn *w, const struct record *r, const char *keys,
+    const char *file, unsigned long long lineno)
+{
+	struct buf a = { 0 }, b = { 0 };
+	char what[200];
+	unsigned bits;
+	int i;
+
+	if (!w->on)
+		return;
+	if ((bits = r->unused_mask & ~w->masks) != 0) {
+		mask_read(w, r, what, sizeof(what));
+		for (i = 0; bits != 0; i++, bits >>= 1)
+			if (bits & 1)
+				say(file, lineno, "field \"%s\" looks like a "
+				    "mask of trained tokens, but %s; name it "
+				    "with --mask-key to read it",
+				    record_mask_alias(i), what);
+		w->masks |= r->unused_mask;
+	}
+	if (r->has_step && !w->step_said) {
+		if (w->step == NULL) {
+			w->step = diag_malloc(r->wkeylen + 1);
+			memcpy(w->step, keys + r->wkey, r->wkeylen);
+			w->steplen = r->wkeylen;
+		} else if (w->steplen != r->wkeylen || memcmp(w->step, keys +
+		    r->wkey, r->wkeylen) != 0) {
+			record_key_label(w->step, w->steplen, &a);
+			record_key_label(keys + r->wkey, r->wkeylen, &b);
+			say(file, lineno, "\"%s\" changes from %.*s to %.*s, "
+			    "but without --batch-key the input is one batch "
+			    "(groups of different steps are then normalized "
+			    "together); give --batch-key %s for one batch per "
+			    "step", r->wname ? "global_step" : "step",
+			    (int)a.len, a.p, (int)b.len, b.p, r->wname ?
+			    "global_step" : "step");
+			w->step_said = 1;
+			buf_free(&a);
+			buf_free(&b);
+		}
+	}
+	if (r->strat_frac && !w->frac_said) {
+		record_key_label(keys + r->skey, r->skeylen, &a);
+		say(file, lineno, "the stratum is %.*s, not a count: each "
+		    "distinct value is a stratum (verl's metrics.tool_calls "
+		    "is seconds; its count of tool rounds is num_turns)",
+		    (int)a.len, a.p);
+		w->frac_said = 1;
+		buf_free(&a);
+	}
+}
+
+/* Group g as the warning names it: its key, quoted, or its block. */
+static char *
+label(const struct gbatch *b, size_t g)
+{
+	struct buf lab = { 0 };
+	const char *key;
+	char q[200];
+	size_t len;
+
+	key = batch_gkey(b, g, &len);
+	if (len == 0)
+		snprintf(q, sizeof(q), "block %zu", g + 1);
+	else {
+		record_key_label(key, len, &lab);
+		fieldpath_quote(lab.p, lab.len, q, sizeof(q));
+		buf_free(&lab);
+	}
+	return diag_strdup(q);
+}
+
+void
+warn_batch(struct warn *w, const struct gbatch *b)
+{
+	struct wsize *s;
+	unsigned long long line;
+	const char *file;
+	char where[512];
+	size_t g, i, n;
+
+	if (w->group_size || !w->on)
+		return;
+	for (g = 0; g < batch_ngroups(b); g++) {
+		n = batch_gsize(b, g);
+		for (i = 0; i < w->nsizes && w->sizes[i].size != n; i++)
+			;
+		if (i == w->nsizes) {
+			if (w->nsizes == w->cap) {
+				w->cap = w->cap ? 2 * w->cap : 8;
+				w->sizes = diag_realloc(w->sizes, w->cap *
+				    sizeof(*w->sizes));
+			}
+			s = &w->sizes[w->nsizes++];
+			memset(s, 0, sizeof(*s));
+			s->size = n;
+			file = batch_gwhere(b, g, &line, NULL);
+			snprintf(where, sizeof(where), "%s:%llu", file, line);
+			s->where = diag_strdup(where);
+			s->label = label(b, g);
+		}
+		w->sizes[i].groups++;
+	}
+}
+
+void
+warn_end(struct warn *w)
+{
+	const struct wsize *usual = NULL, *big = NULL;
+	size_t i;
+
+	for (i = 0; i < w->nsizes; i++)
+		if (usual == NULL || w->sizes[i].groups > usual->groups ||
+		    (w->sizes[i].groups == usual->groups &&
+		    w->sizes[i].size < usual->size))
+			usual = &w->sizes[i];
+	for (i = 0; i < w->nsizes; i++)
+		if (usual != NULL && w->sizes[i].size >= 2 * usual->size &&
+		    usual->size > 0 && (big == NULL || w->sizes[i].size >
+		    big->size))
+			big = &w->sizes[i];
+	if (big == NULL)
+		return;
+	fprintf(stderr, "rladv: %s: warning: group %s has %zu records, "
+	    "%s%zu times the usual %zu (no --group-size): its key may stand "
+	    "for two prompts, or a prompt of two steps (give --batch-key)\n",
+	    big->where, big->label, big->size, big->size % usual->size ?
+	    "over " : "", big->size / usual->size, usual->size);
+}

@@ -1,0 +1,44 @@
+/*
+ * warn.h - the warnings that keep a likely wrong number from passing in
+ * silence: a mask-like field that is not read, a step that changes inside
+ * one batch, a group far larger than the others, a stratum value that is
+ * not a count.  Each is said once, on standard error, as
+ * "rladv: FILE:LINE: warning: ...".  A struct warn is the caller's; it
+ * owns what it copies until warn_free().
+ */
+#ifndef RLADV_WARN_H
+#define RLADV_WARN_H
+
+#include <stddef.h>
+
+#include "batch.h"
+#include "fields.h"
+#include "record.h"
+
+struct wsize;
+
+struct warn {
+	const struct fields	*f;
+	int			 on;
+	int			 group_size;	/* --group-size given */
+	unsigned		 masks;		/* aliases already named */
+	int			 step_said, frac_said;
+	char			*step;		/* the first step's key */
+	size_t			 steplen;
+	struct wsize		*sizes;		/* group sizes seen */
+	size_t			 nsizes, cap;
+};
+
+/* on 0: a warn that says nothing. */
+void	warn_init(struct warn *w, const struct fields *f, int group_size,
+	    int on);
+/* A record as it joins its batch (keys: the arena its keys index). */
+void	warn_record(struct warn *w, const struct record *r, const char *keys,
+	    const char *file, unsigned long long lineno);
+/* The groups of a batch, as it is handed over. */
+void	warn_batch(struct warn *w, const struct gbatch *b);
+/* At the end of the input: a group twice the usual size. */
+void	warn_end(struct warn *w);
+void	warn_free(struct warn *w);
+
+#endif

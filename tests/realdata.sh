@@ -1,0 +1,438 @@
+#!/bin/sh
+# realdata.sh RLADV - end-to-end tests of reading the shapes frameworks
+# really write: field paths, log-probs optional, rewards and masks in
+# their forms, trajectories of several rows, columnar lines, one-element
+# wrappers, --from profiles, the warnings and errors that keep a wrong
+# number from passing in silence, and the names of the fields written.
+# Numbers are computed by hand in the comments; python3 (stdlib) reads the
+# JSON.  Last line: "N passed, M failed"; exit 1 on any failure.
+rladv=${1:-./rladv}
+case $rladv in
+/*) ;;
+*) rladv=$(pwd)/$rladv ;;
+esac
+S=$(pwd)/samples
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rladv-realdata.XXXXXX") || exit 3
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 3
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); }
+no() { fail=$((fail + 1)); echo "FAIL $1"; }
+# check NAME COMMAND...: the command must succeed.
+check() { name=$1; shift; if "$@"; then ok; else no "$name"; fi; }
+# run ARGS...: rladv, stdout in o, stderr in e, status in st.
+run() { "$rladv" "$@" >o 2>e; st=$?; }
+# get LINE KEY: the JSON value of KEY on output line LINE (of file o).
+get() {
+	python3 -c 'import json,sys; r=json.loads(open("o").read().split("\n")[int(sys.argv[1])-1]); print(json.dumps(r.get(sys.argv[2]), separators=(",", ":")))' "$@"
+}
+# near A B: |A - B| <= 1e-8 max(1, |B|).
+near() { python3 -c 'import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); sys.exit(0 if abs(a-b)<=1e-8*max(1,abs(b)) else 1)' "$1" "$2"; }
+# good NAME: the run succeeded with nothing on stderr.
+good() {
+	if [ "$st" -eq 0 ] && [ ! -s e ]; then ok; else
+		no "$1: exit $st: $(head -c 300 e)"; fi
+}
+# bad NAME STATUS TEXT...: the run failed with STATUS, one line on stderr
+# holding every TEXT, nothing on stdout.
+bad() {
+	name=$1 want=$2
+	shift 2
+	if [ "$st" -ne "$want" ]; then
+		no "$name: exit $st, expected $want: $(head -c 300 e)"
+		return
+	fi
+	if [ "$(wc -l <e)" -ne 1 ] || [ -s o ]; then
+		no "$name: $(wc -l <e) lines on stderr, $(wc -c <o) bytes out"
+		return
+	fi
+	for t in "$@"; do
+		if ! grep -qF -- "$t" e; then
+			no "$name: no \"$t\" in: $(cat e)"
+			return
+		fi
+	done
+	ok
+}
+# warned NAME TEXT...: the run succeeded and warned, holding every TEXT.
+warned() {
+	name=$1
+	shift
+	if [ "$st" -ne 0 ] || ! grep -q "warning: " e; then
+		no "$name: exit $st, no warning: $(head -c 300 e)"
+		return
+	fi
+	for t in "$@"; do
+		grep -qF -- "$t" e || { no "$name: no \"$t\" in: $(cat e)"; return; }
+	done
+	ok
+}
+
+# GRPO on 1,0,0,0, population deviation sqrt(3)/4, eps 1e-6:
+# 1.73204681 and -0.577348936.  Sample deviation 1/2: 1.499997 and
+# -0.499999.
+A1=1.7320468143 A0=-0.5773489381
+
+# --- 1. Field paths ------------------------------------------------------
+cat >paths.jsonl <<'J'
+{"trajectory_ids": {"instance_id": "7", "repetition_id": 0}, "reward": {"score": 1.0, "acc": true}, "metrics": {"tool_calls": 2}, "logprobs": [-1]}
+{"trajectory_ids": {"instance_id": "7", "repetition_id": 1}, "reward": {"score": 0.0, "acc": false}, "metrics": {"tool_calls": 2}, "logprobs": [-1]}
+{"trajectory_ids": {"instance_id": "7", "repetition_id": 2}, "reward": {"score": 0.0, "acc": false}, "metrics": {"tool_calls": 0}, "logprobs": [-1]}
+{"trajectory_ids": {"instance_id": "7", "repetition_id": 3}, "reward": {"score": 0.0, "acc": false}, "metrics": {"tool_calls": 0}, "logprobs": [-1]}
+J
+run --group-key trajectory_ids.instance_id --reward-key reward.score paths.jsonl
+good paths_group_reward
+check "a.b: the group of four, rewards 1,0,0,0" near "$(get 1 advantage)" $A1
+# SAN by metrics.tool_calls: strata {1,0} (mean 1/2, std 1/2) and {0,0}:
+# (1 - 1/2)/(1/2 + 1e-6) = 0.999998, and 0 for the equal stratum.
+run -a san --group-key .trajectory_ids.instance_id --reward-key reward.score \
+    --stratum-key metrics.tool_calls paths.jsonl
+good paths_stratum
+check "a.b as the stratum" near "$(get 1 advantage)" 0.999998
+check "equal stratum 0" [ "$(get 3 advantage)" = 0 ]
+# An index, a member of an element, a quoted name.
+cat >idx.jsonl <<'J'
+{"content": [["q1", "a"]], "r": [{"v": 1}, {"v": 0.5, "w": 3}], "x.y": {"z": 1}, "logprobs": []}
+{"content": [["q1", "b"]], "r": [{"v": 0}, {"v": 0.5, "w": 3}], "x.y": {"z": 0}, "logprobs": []}
+J
+run --group-key 'content[0][0]' --reward-key 'r[0].v' -g seq-sum idx.jsonl
+good paths_index
+# rewards 1, 0: mean 1/2, population std 1/2: 0.999998, -0.999998
+check "a[0][0] groups, a[0].b rewards" near "$(get 2 advantage)" -0.999998
+run --group-key 'content[0][0]' --reward-key '["x.y"].z' -g seq-sum idx.jsonl
+check "[\"x.y\"] names a dotted member" near "$(get 1 advantage)" 0.999998
+run --group-key 'content[0][0]' --reward-key 'r[1].v' -g seq-sum idx.jsonl
+check "equal rewards by path give 0" [ "$(get 1 advantage)" = 0 ]
+# What is not there, and why.
+run --group-key 'content[0][0]' --reward-key 'r[2].v' idx.jsonl
+bad path_past_end 1 'field "r[2].v" is missing' '"r" has no element 2'
+run --group-key 'content[0][0]' --reward-key 'r.v' idx.jsonl
+bad path_not_object 1 '"r" is an array, not an object'
+run --reward-key 'r[x]' idx.jsonl
+bad path_syntax 2 '--reward-key' 'not a field path'
+run --group-key '[0]' idx.jsonl
+bad path_starts_with_index 2 'name a field first'
+
+# --- 2. Log-probs optional ----------------------------------------------
+cat >nolp.jsonl <<'J'
+{"uid": "u", "reward": 1}
+{"uid": "u", "reward": 0}
+{"uid": "u", "reward": 0}
+{"uid": "u", "reward": 0}
+J
+run nolp.jsonl
+bad no_length_token_mode 1 'nolp.jsonl:1:' 'no response length' '-g token' \
+    '--logprobs-key' '--tokens-key' '--length-key' '-g seq-sum' '--no-tokens'
+run -a opo -g seq-sum nolp.jsonl
+bad no_length_opo 1 '-a opo needs token counts'
+run -g seq-sum nolp.jsonl
+good no_length_seq_sum
+# seq-sum: 1/n, n = 4 records; no token arrays without a length.
+check "seq-sum weight 1/4" near "$(get 1 loss_weight)" 0.25
+check "no token arrays" [ "$(get 1 token_advantages)" = null ]
+check "advantage computed" near "$(get 1 advantage)" $A1
+run --no-tokens nolp.jsonl
+good no_length_no_tokens
+check "--no-tokens: the advantage alone" [ "$(get 2 loss_weight)" = null ]
+check "--no-tokens: advantage" near "$(get 2 advantage)" $A0
+# The length from a mask, token ids, or a length field.
+cat >lens.jsonl <<'J'
+{"uid": "u", "reward": 1, "response_mask": [1, 1, 0]}
+{"uid": "u", "reward": 0, "response_ids": [5, 6]}
+{"uid": "u", "reward": 0, "n": 4}
+J
+run --length-key n lens.jsonl
+bad length_key_named_absent 1 'field "n" is missing'
+printf '%s\n' '{"uid": "u", "reward": 1, "response_mask": [1, 1, 0]}' \
+    '{"uid": "u", "reward": 0, "response_ids": [5, 6]}' \
+    '{"uid": "u", "reward": 0, "completion_ids": [7]}' >lens.jsonl
+run lens.jsonl
+good length_from_mask_and_ids
+# T = 2, 2, 1: N = 5, token-mean 1/5.
+check "mask gives L 3" [ "$(get 1 token_loss_weights)" = "[0.2,0.2,0]" ]
+check "token ids give L 2" [ "$(get 2 token_loss_weights)" = "[0.2,0.2]" ]
+printf '%s\n' '{"uid": "u", "reward": 1, "n": 3}' \
+    '{"uid": "u", "reward": 0, "n": 1}' >lenkey.jsonl
+run --length-key n lenkey.jsonl
+good length_key
+check "--length-key 3 and 1: token-mean 1/4" near "$(get 1 loss_weight)" 0.25
+check "--length-key: arrays of that length" [ "$(get 2 token_loss_weights)" = "[0.25]" ]
+printf '%s\n' '{"uid": "u", "reward": 1, "logprobs": [-1, -1], "ids": [1]}' >dis.jsonl
+run --tokens-key ids dis.jsonl
+bad named_sources_disagree 1 'field "ids" has 1 elements, but "logprobs" has 2'
+# stats and diff without log-probs.
+run stats nolp.jsonl
+good stats_without_logprobs
+check "stats: length unknown" grep -q 'response length T *unknown' o
+run diff --a "-g seq-sum" --b "-a drgrpo -g seq-sum" nolp.jsonl
+good diff_without_logprobs
+
+# --- 3. Rewards ------------------------------------------------------------
+cat >rew.jsonl <<'J'
+{"uid": "u", "acc": true, "ok": 1, "scores": [0, 0, 1], "f": 1, "g": null, "logprobs": [-1]}
+{"uid": "u", "acc": false, "ok": 0, "scores": [0, 1, 0], "f": 0, "g": 1, "logprobs": [-1]}
+{"uid": "u", "acc": false, "ok": 0, "scores": [0, 0, 0], "f": null, "g": null, "logprobs": [-1]}
+{"uid": "u", "acc": false, "ok": 0, "scores": [1, -1, 0], "f": 0, "g": 0, "logprobs": [-1]}
+J
+run --reward-key acc rew.jsonl
+good reward_boolean
+check "true, false, false, false: 1, 0, 0, 0" near "$(get 1 advantage)" $A1
+printf '%s\n' '{"uid": "u", "reward": true, "logprobs": [-1]}' >boolalias.jsonl
+run boolalias.jsonl
+bad reward_boolean_alias 1 'field "reward" is a boolean' '--reward-key'
+# scores summed: 1, 1, 0, 0: mean 1/2, std 1/2: +-0.999998.
+run --reward-key scores rew.jsonl
+good reward_array_sum
+check "array summed" near "$(get 2 advantage)" 0.999998
+# last element: 1, 0, 0, 0.
+run --reward-key scores --reward-reduce last rew.jsonl
+check "--reward-reduce last" near "$(get 1 advantage)" $A1
+# ok + 0.5 acc... weighted: 2*ok + 0.5*acc = 2.5, 0, 0, 0.
+run --reward-key ok,acc --reward-weights 2,0.5 rew.jsonl
+good reward_weights
+# 2.5, 0, 0, 0: 1.875 / (2.5 sqrt(3)/4 + 1e-6).
+check "weighted sum" near "$(get 1 advantage)" 1.7320492076
+run --reward-key ok,acc --reward-weights 2,0.5 -a drgrpo rew.jsonl
+# Dr. GRPO keeps the scale: 2.5 - 2.5/4 = 1.875.
+check "weights scale the reward" near "$(get 1 advantage)" 1.875
+run --reward-key ok,acc --reward-weights 2 rew.jsonl
+bad reward_weights_count 2 '--reward-weights gives 1 weights for 2'
+run --reward-key f,g rew.jsonl
+bad reward_null 1 'rew.jsonl:1:' 'field "g" is null' '--null-reward unscored'
+# TRL's rule: f,g with nulls: 1, 1, (both null: unscored), 0 -> scored
+# 1, 1, 0: mean 2/3, population std sqrt(2)/3: (1/3)/(0.4714045+1e-6)
+# = 0.7071053, 0 -> -1.4142106; the unscored record 0, weight 0.
+run --reward-key f,g --null-reward unscored -a drgrpo rew.jsonl
+good reward_unscored
+check "null counts 0 beside a number (drgrpo: 1 - 2/3)" near "$(get 1 advantage)" 0.333333333
+check "all null: unscored, advantage 0" [ "$(get 3 advantage)" = 0 ]
+check "unscored: weight 0" [ "$(get 3 loss_weight)" = 0 ]
+check "unscored: out of the baseline (0 - 2/3)" near "$(get 4 advantage)" -0.666666667
+check "unscored: out of the token count (1/3)" near "$(get 1 loss_weight)" 0.333333333
+
+# --- 4. Masks ------------------------------------------------------------
+cat >masks.jsonl <<'J'
+{"uid": "u", "reward": 1, "logprobs": [-1, -1, -1], "env_mask": [1.0, 0.0, 1.0]}
+{"uid": "u", "reward": 0, "logprobs": [-1, -1], "action_mask": [true, false]}
+J
+run masks.jsonl
+good mask_floats_booleans
+# T = 2 and 1: N = 3.
+check "1.0/0.0 mask" [ "$(get 1 token_loss_weights)" = "[0.333333333,0,0.333333333]" ]
+check "boolean mask" [ "$(get 2 token_loss_weights)" = "[0.333333333,0]" ]
+cat >spans.jsonl <<'J'
+{"reward": 1, "observation_tokens": [9, 9, 9, 9, 9, 9, 9], "action_ranges": [[1, 3], [5, 6]]}
+{"reward": 0, "observation_tokens": [9, 9, 9], "action_ranges": [[2, 3]]}
+J
+run --group-size 2 --tokens-key observation_tokens --mask-spans action_ranges spans.jsonl
+good mask_spans
+# T = 3 and 1: N = 4.
+check "spans [1,3) [5,6)" [ "$(get 1 token_loss_weights)" = "[0,0.25,0.25,0,0,0.25,0]" ]
+check "span [2,3)" [ "$(get 2 token_loss_weights)" = "[0,0,0.25]" ]
+printf '%s\n' '{"reward": 1, "observation_tokens": [9, 9], "action_ranges": [[1, 3]]}' >span_bad.jsonl
+run --group-size 1 --tokens-key observation_tokens --mask-spans action_ranges span_bad.jsonl
+bad mask_spans_past_end 1 'span 0 is it ends past the last token'
+run --group-size 1 --mask-key m --mask-spans action_ranges span_bad.jsonl
+bad mask_spans_and_key 2 '--mask-spans and --mask-key'
+cat >prompt.jsonl <<'J'
+{"uid": "u", "reward": 1, "seqlen": 5, "prompt_len": 3}
+{"uid": "u", "reward": 0, "seqlen": 4, "prompt_len": 3}
+J
+run --length-key seqlen --prompt-len-key prompt_len prompt.jsonl
+good prompt_len
+# T = 2 and 1: N = 3.
+check "the prompt untrained" [ "$(get 1 token_loss_weights)" = "[0,0,0,0.333333333,0.333333333]" ]
+cat >sample.jsonl <<'J'
+{"uid": "u", "reward": 1, "logprobs": [-1, -1], "sample_loss_mask": 1.0}
+{"uid": "u", "reward": 0, "logprobs": [-1, -1], "sample_loss_mask": 0.0}
+J
+run --sample-mask-key sample_loss_mask sample.jsonl
+good sample_mask
+# The second trains nothing (weight 0, N = 2) but stays in the baseline.
+check "sample mask 0: weight 0" [ "$(get 2 loss_weight)" = 0 ]
+check "sample mask 0: token weights 0" [ "$(get 2 token_loss_weights)" = "[0,0]" ]
+check "sample mask 0: in the baseline" near "$(get 2 advantage)" -0.999998
+check "sample mask 1: N = 2" near "$(get 1 loss_weight)" 0.5
+# Aliases from the frameworks.
+for a in example_id task_id traj_group_id; do
+	printf '{"%s": 1, "reward": 1, "logprobs": [-1]}\n{"%s": 1, "reward": 0, "logprobs": [-1]}\n' $a $a >al.jsonl
+	run al.jsonl
+	check "group alias $a" near "$(get 1 advantage)" 0.999998
+done
+for a in scores reward_score rewards; do
+	printf '{"uid": 1, "%s": 1, "logprobs": [-1]}\n{"uid": 1, "%s": 0, "logprobs": [-1]}\n' $a $a >al.jsonl
+	run al.jsonl
+	check "reward alias $a" near "$(get 1 advantage)" 0.999998
+done
+for a in response_logprobs rollout_logprobs completion_logprobs action_log_probs; do
+	printf '{"uid": 1, "reward": 1, "%s": [-1, -1]}\n{"uid": 1, "reward": 0, "%s": [-1, -1]}\n' $a $a >al.jsonl
+	run al.jsonl
+	check "log-probs alias $a" [ "$(get 1 token_loss_weights)" = "[0.25,0.25]" ]
+done
+for a in env_mask action_mask completion_mask loss_masks tool_mask; do
+	printf '{"uid": 1, "reward": 1, "logprobs": [-1, -1], "%s": [0, 1]}\n' $a >al.jsonl
+	run al.jsonl
+	check "mask alias $a" [ "$(get 1 token_loss_weights)" = "[0,1]" ]
+done
+for a in num_turns tool_call_count; do
+	printf '{"uid": 1, "reward": 1, "logprobs": [-1], "%s": 2}\n{"uid": 1, "reward": 0, "logprobs": [-1], "%s": 3}\n' $a $a >al.jsonl
+	run -a san al.jsonl
+	check "stratum alias $a: two strata of one" [ "$(get 1 advantage)" = 0 ]
+done
+# An array under the stratum name counts its elements: [a, b] and [c, d]
+# are both 2, one stratum; rewards 1, 0: +-0.999998 under SAN.
+cat >arr.jsonl <<'J'
+{"uid": 1, "reward": 1, "logprobs": [-1], "tool_calls": ["a", "b"]}
+{"uid": 1, "reward": 0, "logprobs": [-1], "tool_calls": ["c", "d"]}
+{"uid": 1, "reward": 1, "logprobs": [-1], "tool_calls": []}
+J
+run -a san arr.jsonl
+good stratum_array
+check "arrays of two: one stratum" near "$(get 1 advantage)" 0.999998
+check "empty array: a stratum of its own" [ "$(get 3 advantage)" = 0 ]
+
+# --- 5. Trajectories ---------------------------------------------------
+cat >traj.jsonl <<'J'
+{"gid": "a", "tid": 1, "last": false, "reward": -5, "logprobs": [-1, -1]}
+{"gid": "a", "tid": 1, "last": true, "reward": 1, "logprobs": [-1]}
+{"gid": "a", "tid": 2, "last": true, "reward": 0, "logprobs": [-1]}
+{"gid": "a", "tid": 3, "last": false, "logprobs": [-1, -1, -1]}
+{"gid": "a", "tid": 3, "last": true, "reward": 0, "logprobs": [-1]}
+{"gid": "a", "tid": 4, "last": true, "reward": 0, "logprobs": []}
+J
+run --group-key gid --trajectory-key tid --trajectory-last-key last traj.jsonl
+good trajectories
+# Four responses, rewards 1, 0, 0, 0 (the last rows'; -5 is ignored).
+check "every row of a trajectory: its advantage" [ "$(get 1 advantage)" = "$(get 2 advantage)" ]
+check "the last row's reward" near "$(get 1 advantage)" $A1
+check "rows 4 and 5 one response" near "$(get 4 advantage)" $A0
+# T = 3, 1, 4, 0: N = 8, token-mean 1/8 on each row's own tokens.
+check "each row's tokens weighted" [ "$(get 4 token_loss_weights)" = "[0.125,0.125,0.125]" ]
+run -v --group-key gid --trajectory-key tid --trajectory-last-key last traj.jsonl
+check "rows in = rows out" grep -q '6 records in, 6 out' e
+printf '%s\n' '{"gid": "a", "tid": 1, "last": false, "reward": 1, "logprobs": [-1]}' \
+    '{"gid": "a", "tid": 2, "last": true, "reward": 0, "logprobs": [-1]}' >traj_open.jsonl
+run --group-key gid --trajectory-key tid --trajectory-last-key last traj_open.jsonl
+bad trajectory_unended 1 'traj_open.jsonl:1:' 'last-row field'
+printf '%s\n' '{"gid": "a", "tid": 1, "reward": 1, "logprobs": [-1]}' \
+    '{"gid": "b", "tid": 1, "reward": 0, "logprobs": [-1]}' >traj_groups.jsonl
+run --group-key gid --trajectory-key tid traj_groups.jsonl
+bad trajectory_two_groups 1 'traj_groups.jsonl:2:' 'group key differs'
+
+# --- 6. Columnar lines -------------------------------------------------
+cat >cols.jsonl <<'J'
+{"id": ["p", "p", "p", "p", "q", "q", "q", "q"], "scores": [1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0], "global_step": [3, 3, 3, 3, 3, 3, 3, 3]}
+J
+run --columnar --group-key id --reward-key scores --no-tokens cols.jsonl
+good columnar
+check "one line out" [ "$(wc -l <o)" -eq 1 ]
+check "advantage is a column" python3 -c '
+import json, sys
+r = json.loads(open("o").read())
+a = r["advantage"]
+assert len(a) == 8 and r["id"][0] == "p", r
+assert abs(a[0] - 1.7320468143) < 1e-8 and abs(a[1] + 0.5773489381) < 1e-8
+assert a[4] == 0 and a[7] == 0 and "loss_weight" not in r'
+check "the line's bytes kept" grep -q '^{"id": \["p", "p", "p", "p", "q", "q", "q", "q"\], "scores"' o
+printf '%s\n' '{"id": ["p", "p"], "scores": [1.0], "logprobs": [[-1], [-1, -1]]}' >cols_bad.jsonl
+run --columnar --group-key id --reward-key scores cols_bad.jsonl
+bad columnar_lengths 1 'column "scores" has 1 elements, but "id" has 2'
+printf '%s\n' '{"id": ["p", "p"], "scores": [1, 0], "logprobs": [[-1], [-1, -1]]}' >cols_tok.jsonl
+run --columnar --group-key id --reward-key scores cols_tok.jsonl
+good columnar_tokens
+check "token arrays as a column of arrays" [ "$(get 1 token_loss_weights)" = "[[0.333333333],[0.333333333,0.333333333]]" ]
+run --columnar --on-error skip cols.jsonl
+bad columnar_skip 2 '--columnar' '--on-error skip'
+
+# --- 7. One-element wrappers ---------------------------------------------
+cat >wrap.jsonl <<'J'
+{"uid": ["u"], "rewards": [1.0], "token_loss_mask": [[0, 1, 1]], "generation_logprobs": [[0.0, -1, -1]], "sample_loss_mask": [1.0]}
+{"uid": ["u"], "rewards": [0.0], "token_loss_mask": [[0, 1, 0]], "generation_logprobs": [[0.0, -1, 0.0]], "sample_loss_mask": [0.0]}
+J
+run --unwrap --sample-mask-key sample_loss_mask wrap.jsonl
+good unwrap
+check "[x] is x, [[...]] is [...]" [ "$(get 1 token_loss_weights)" = "[0,0.5,0.5]" ]
+check "unwrapped sample mask 0" [ "$(get 2 loss_weight)" = 0 ]
+run --sample-mask-key sample_loss_mask --group-key uid wrap.jsonl
+bad unwrap_needed 1 'an array of one element' '--unwrap'
+
+# --- 8. Profiles -------------------------------------------------------
+run --from verl-agent --digits 17 "$S"/verl_agent_loop.jsonl
+good profile_verl_agent
+base=$(get 1 advantage)
+run --from verl-agent --reward-key num_turns "$S"/verl_agent_loop.jsonl
+check "options after --from override it" [ "$(get 1 advantage)" != "$base" ]
+run stats --from skyrl "$S"/skyrl_generator_output.jsonl
+check "stats names the profile" grep -q 'profile *--from skyrl' o
+run stats "$S"/verl_agent_loop.jsonl
+check "stats says whose fields it found" grep -q 'looks like *--from verl-agent' o
+run --from nosuch "$S"/verl_agent_loop.jsonl
+bad profile_unknown 2 '--from' 'verl-agent' 'verifiers'
+run "$S"/verl_rollout_dump.jsonl
+bad profile_hint 1 'try --from verl'
+
+# --- 9. No silent wrong numbers -----------------------------------------
+printf '%s\n' '{"uid": "u", "reward": 1, "logprobs": [-1]}' \
+    '{"uid": "u", "reward": 0, "logprobs": [-1]}' >two.jsonl
+run --group-key prompt --group-size 2 two.jsonl
+bad named_field_absent 1 'field "prompt" is missing' '--group-key' '"uid", "reward", "logprobs"'
+run --mask-key m two.jsonl
+bad named_mask_absent 1 'field "m" is missing'
+printf '%s\n' '{"uid": "u", "reward": 1, "logprobs": [-1, -1], "loss_mask": [1, 0], "response_mask": [0, 1]}' >masks2.jsonl
+run masks2.jsonl
+warned unused_mask_alias 'masks2.jsonl:1:' '"loss_mask" looks like a mask' 'the mask read is "response_mask"'
+run --mask-key loss_mask masks2.jsonl
+warned unused_mask_named '"response_mask" looks like a mask' '--mask-key'
+{ for s in 1 1 2 2; do printf '{"uid": "u%s", "step": %s, "reward": 1, "logprobs": [-1]}\n' $s $s; done; } >steps.jsonl
+run steps.jsonl
+warned step_changes 'steps.jsonl:3:' '"step" changes from 1 to 2' '--batch-key step'
+run --batch-key step steps.jsonl
+good step_with_batch_key
+{ for i in 1 2 3 4 5 6 7 8; do printf '{"uid": "a", "reward": %s, "logprobs": [-1]}\n' $((i % 2)); done
+  for g in b c d; do for i in 1 2 3 4; do printf '{"uid": "%s", "reward": %s, "logprobs": [-1]}\n' $g $((i % 2)); done; done; } >big.jsonl
+run big.jsonl
+warned group_twice 'big.jsonl:1:' 'group "a" has 8 records' 'the usual 4'
+run --group-size 4 big.jsonl
+bad group_twice_size 1 '--group-size 4'
+# 2 and 2.0 are one stratum: rewards 1, 0 in it give +-0.999998.
+printf '%s\n' '{"uid": 1, "reward": 1, "logprobs": [-1], "n": 2}' \
+    '{"uid": 1, "reward": 0, "logprobs": [-1], "n": 2.0}' >strat.jsonl
+run -a san --stratum-key n strat.jsonl
+good strata_by_value
+check "2 and 2.0 one stratum" near "$(get 1 advantage)" 0.999998
+printf '%s\n' '{"uid": 1, "reward": 1, "logprobs": [-1], "tool_calls": {"n": 1}}' \
+    '{"uid": 1, "reward": 0, "logprobs": [-1], "tool_calls": {"n": 1}}' >objstrat.jsonl
+run objstrat.jsonl
+good stratum_unread_by_grpo
+run -a san objstrat.jsonl
+bad stratum_read_by_san 1 'field "tool_calls" is an object'
+printf '%s\n' '{"uid": 1, "reward": 1, "logprobs": [-1], "tool_calls": 0.25}' >frac.jsonl
+run -a san frac.jsonl
+warned stratum_not_count 'the stratum is 0.25, not a count'
+printf '{"uid": "a\\nb", "re\\"w": 1, "logprobs": [-1]}\n' >esc.jsonl
+run esc.jsonl
+bad keys_escaped 1 '"re\"w"'
+printf '{"uid": "a\\nb", "reward": 1, "logprobs": [-1]}\n{"uid": "c", "reward": 1, "logprobs": [-1]}\n{"uid": "a\\nb", "reward": 1, "logprobs": [-1]}\n' >esc2.jsonl
+run esc2.jsonl
+bad group_key_escaped 1 'group "a\nb" reappears'
+
+# --- 10. Output names --------------------------------------------------
+printf '%s\n' '{"uid": 1, "reward": 1, "logprobs": [-1], "advantage": 0.5}' \
+    '{"uid": 1, "reward": 0, "logprobs": [-1], "advantage": -0.5}' >own.jsonl
+run --output-names adv,tadv,w,tw own.jsonl
+good output_names
+check "the input's own advantage kept" [ "$(get 1 advantage)" = 0.5 ]
+check "written as adv" near "$(get 1 adv)" 0.999998
+check "tw written" [ "$(get 2 tw)" = "[0.5]" ]
+run --prefix rladv_ own.jsonl
+good output_prefix
+check "--prefix rladv_" near "$(get 2 rladv_advantage)" -0.999998
+check "--prefix keeps advantage" [ "$(get 2 advantage)" = -0.5 ]
+run own.jsonl
+check "by default the input's advantage is replaced" near "$(get 1 advantage)" 0.999998
+run --output-names a,b,c own.jsonl
+bad output_names_count 2 'give 4 names'
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
