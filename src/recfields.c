@@ -306,6 +306,12 @@ key_of(struct rctx *c, int s, struct buf *keys, enum keykind kind,
 			    (int)n, v->beg);
 		if (kind != K_STRATUM)
 			break;
+		/* A stratum is a count (stats averages it): finite. */
+		if ((v->numflags & JSON_NUM_BIG) &&
+		    !isfinite(json_strtod(v->beg, n)))
+			return record_err(c, EXIT_DATA, "field \"%s\" is %.*s, "
+			    "not a finite number", sl->path.text, (int)n,
+			    v->beg);
 		/* The capped tail is one stratum, "c>=CAP". */
 		if (f->has_cap && json_strtod(v->beg, n) >= f->cap) {
 			k = snprintf(lab, sizeof(lab), "c>=%.17g", f->cap);

@@ -645,5 +645,44 @@ if [ "$(cat r.jsonl)" = "not json" ]; then ok; else
 	no closed_stdout "rejects file: $(head -c 200 r.jsonl)"
 fi
 
+# --help and --version to a full disk: status 3 and a message.
+for opt in --help --version; do
+	"$rladv" $opt >/dev/full 2>err
+	st=$?
+	status "full_disk $opt" 3
+	said "full_disk $opt" 'standard output: write error'
+done
+# An option a command does not use is refused, not ignored.
+rm -f never.jsonl
+for args in "stats -o never.jsonl" "stats -z" \
+    "diff --b=-a_rloo --a=-a_grpo_-o_never.jsonl" \
+    "diff --b=-a_rloo --a=-a_grpo_-z"; do
+	run $(echo "$args" | tr '_' ' ') in.jsonl
+	status "unused_option $args" 2
+	said "unused_option $args" 'is an option of rladv compute'
+done
+absent unused_option never.jsonl
+run --group-key "" in.jsonl
+status group_key_empty 2
+said group_key_empty 'group-key: invalid value ""'
+# Subnormal values are values: > 0.
+sed 's/"step": 1/"tool_calls": 1/' in.jsonl >tc.jsonl
+for opt in "--eps 4.9e-324" "--alpha 1e-310" "--stratum-cap 1e-310"; do
+	run $opt -a stratified tc.jsonl
+	status "subnormal $opt" 0
+done
+# (1/(n L) is then past a double: the data's error, not the option's.)
+run -g seq-sum-norm --max-len 1e-310 --no-tokens in.jsonl
+status "subnormal --max-len" 1
+said "subnormal --max-len" 'the loss weight overflows a double'
+# A stratum past a double (stats averages the values) is bad data.
+printf '%s\n' '{"uid": "q0", "tool_calls": 1e400, "reward": 1.0, "logprobs": [-0.1]}' \
+    '{"uid": "q0", "tool_calls": 1, "reward": 0.0, "logprobs": [-0.1]}' >s400.jsonl
+run -a san s400.jsonl
+status stratum_1e400 1
+said stratum_1e400 's400.jsonl:1: field "tool_calls" is 1e400, not a finite number'
+run -a san --on-error skip --rejects rej.jsonl s400.jsonl
+accounts stratum_1e400_skip 2 1 1
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
