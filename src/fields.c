@@ -178,9 +178,61 @@ fields_role(enum frole role)
 	return roles[role];
 }
 
+/* Roles whose values are of different kinds: a field is one of them. */
+static const enum frole value_roles[] = { FR_GROUP, FR_REWARD, FR_LOGPROBS,
+	FR_MASK, FR_TOKENS, FR_LENGTH, FR_SPANS, FR_PROMPT_LEN, FR_SAMPLE_MASK,
+	FR_BASELINE };
+#define NVALUE_ROLES (sizeof(value_roles) / sizeof(value_roles[0]))
+
+/*
+ * A field an option names for one role that another role reads too (as
+ * named, or among its aliases): "--mask-key logprobs" made the log-probs
+ * the mask as well.  Status 2, saying what to type.
+ */
+static int
+two_roles(const struct fields *f, struct diag *d)
+{
+	const char *const *n1, *const *n2;
+	size_t a, b;
+	int i, j, c1, c2;
+	enum frole r1, r2;
+
+	for (a = 0; a < NVALUE_ROLES; a++) {
+		r1 = value_roles[a];
+		if (!(f->named & FN(r1)) || (n1 = fields_names(f, r1,
+		    &c1)) == NULL)
+			continue;
+		for (b = 0; b < NVALUE_ROLES; b++) {
+			r2 = value_roles[b];
+			if (b == a || (n2 = fields_names(f, r2, &c2)) == NULL)
+				continue;
+			for (i = 0; i < c1; i++)
+				for (j = 0; j < c2; j++) {
+					if (strcmp(n1[i], n2[j]) != 0)
+						continue;
+					if (f->named & FN(r2))
+						return diag_set(d, EXIT_USAGE,
+						    "%s and %s both name \"%s\"; "
+						    "a field has one role",
+						    options[r1], options[r2],
+						    n1[i]);
+					return diag_set(d, EXIT_USAGE, "%s %s: "
+					    "\"%s\" is read as the %s too (one "
+					    "of its default names); a field has "
+					    "one role: name the %s with %s",
+					    options[r1], n1[i], n1[i],
+					    roles[r2], roles[r2], options[r2]);
+				}
+		}
+	}
+	return 0;
+}
+
 int
 fields_check(const struct fields *f, struct diag *d)
 {
+	if (two_roles(f, d) != 0)
+		return d->status;
 	if (f->nweight > 0 && f->nweight != f->nreward)
 		return diag_set(d, EXIT_USAGE, "--reward-weights gives %d "
 		    "weights for %d reward fields; give one per field of "

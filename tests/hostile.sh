@@ -450,6 +450,18 @@ printf '%s\n' '{"uid":"a","step":1,"reward":1,"logprobs":[-1]}' \
 run --batch-key step --group-size 2 again.jsonl
 status group_again_next_step 0
 
+# A field named for two roles: a usage error saying what to type (the
+# mask read from the log-probs made token arrays of the wrong length).
+for args in "--mask-key logprobs" "--logprobs-key response_mask --mask-key response_mask" \
+    "--group-key reward" "--reward-key logprobs" "--tokens-key logprobs"; do
+	run $args in.jsonl
+	status "two_roles $args" 2
+	said "two_roles $args" 'a field has one role'
+done
+# The stratum and the batch key may be another role's field.
+run --stratum-key uid -a san --no-tokens in.jsonl
+status stratum_is_group 0
+
 # =====================================================================
 # (4) Every byte written is valid JSON; every message one line
 # =====================================================================
