@@ -135,10 +135,10 @@ MEDIAN='function median(a, n,  i, k, v) {
 
 # paired TITLE NAME FILE CMD [NAME FILE CMD]...: runs the commands (each a
 # line for sh -c, its standard error shown only if it fails) in the same
-# REPS rounds; prints TITLE and a row for each:
-# median seconds, MB/s and records/s of FILE ("-": no rate), largest
-# peak RSS, median CPU seconds.  Every run stays in $D/runs (round, index,
-# seconds, RSS KB, CPU seconds) for ratio.
+# REPS rounds; prints TITLE and a row for each: median seconds, MB/s and
+# records/s of FILE ("-": no rate), largest peak RSS, median CPU seconds.
+# Every run stays in $D/runs (round, index, seconds, RSS KB, CPU seconds)
+# for ratio and field.
 paired() {
 	echo
 	echo "$1"
