@@ -5,20 +5,12 @@
 # GRPO advantages: those of tests/frameworks/PROFILE.expected.jsonl, which
 # reference.py computes from the framework's rules without rladv.  Advantages are compared in output
 # order (a columnar line's column in index order), to 1e-9 relative.
-#
-# A profile whose framework's estimator rladv cannot reproduce yet prints
-# PENDING, never a pass: it runs (exit 0) and its numbers are not checked.
-# Last line: "N passed, M failed, P pending"; exit 1 on any failure.
+# Last line: "N passed, M failed"; exit 1 on any failure.
 rladv=${1:-./rladv}
 man=${2:-man/rladv.1}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rladv-frameworks.XXXXXX") || exit 3
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0 pend=0
-
-# The profiles whose framework's GRPO needs a --like preset rladv does not
-# have yet: NeMo-RL's leave-one-out baseline and deviation, AReaL's reward
-# transform and batch renormalization.
-PENDING=${PENDING-"nemo-rl areal"}
+pass=0 fail=0
 
 # profile NAME ARGS...: rladv --from NAME ARGS (options and the sample).
 profile() {
@@ -31,14 +23,6 @@ profile() {
 		echo "FAIL $name: exit $st: $(head -c 300 "$tmp/err")"
 		return
 	fi
-	case " $PENDING " in
-	*" $name "*)
-		pend=$((pend + 1))
-		echo "PENDING $name: its framework's estimator needs --like" \
-		    "$name (not in this rladv); numbers not checked"
-		return
-		;;
-	esac
 	if python3 - "tests/frameworks/$name.expected.jsonl" "$tmp/out" <<'PY'
 import json, sys
 want = [json.loads(l) for l in open(sys.argv[1])]
@@ -89,5 +73,5 @@ else
 	fail=$((fail + 1))
 	echo "FAIL reference.py --check: an expected file is not what it computes"
 fi
-echo "$pass passed, $fail failed, $pend pending"
+echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
