@@ -3,7 +3,7 @@
  * "reward.score", "content[0]", "a.b[1].c", with the leading '.' that jq
  * writes, and ["a.b"] for a member whose name holds a '.', '[' or ']'.
  * A parsed path points into the text it was parsed from, which the
- * caller keeps; resolving one points into the caller's line.
+ * caller owns and keeps; resolving one points into the caller's line.
  */
 #ifndef RLADV_FIELDPATH_H
 #define RLADV_FIELDPATH_H

@@ -2,8 +2,8 @@
  * mask.h - which tokens of a response are trained, as runs: the lengths
  * of alternating runs of ones and zeros, ones first (a mask of a few
  * long runs, as tool-output spans make, writes its token arrays as a few
- * block copies).  Runs are appended to the caller's buffer as uint32_t;
- * a struct mask says where they are and what they add up to.
+ * block copies).  Runs are appended to the buffer the caller owns, as
+ * uint32_t; a struct mask says where they are and what they add up to.
  */
 #ifndef RLADV_MASK_H
 #define RLADV_MASK_H

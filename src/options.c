@@ -5,7 +5,6 @@
  * the table and opthelp.c prints it as --help.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,13 +45,6 @@ static int	set_prefix(struct prefs *, struct optstore *,
 		    const struct opt *, const union optval *, struct diag *);
 static int	set_cap(struct prefs *, struct optstore *,
 		    const struct opt *, const union optval *, struct diag *);
-static void	show_estimator(const struct prefs *, struct buf *);
-static void	show_loss(const struct prefs *, struct buf *);
-static void	show_like(const struct prefs *, struct buf *);
-static void	show_cap(const struct prefs *, struct buf *);
-static void	show_from(const struct prefs *, struct buf *);
-static void	show_weights(const struct prefs *, struct buf *);
-static void	show_ms_weights(const struct prefs *, struct buf *);
 static int	set_ms_weights(struct prefs *, struct optstore *,
 		    const struct opt *, const union optval *, struct diag *);
 static const char *estimator_name(size_t);
@@ -77,7 +69,8 @@ static const char *const null_rewards[] = { "error", "unscored", NULL };
 const struct opt options_table[] = {
 	/* Advantages */
 	{ "advantage", 'a', OK_STR, "estimator", C_EST, OS_ADV,
-	    .set = set_estimator, .show = show_estimator, .list = estimator_name, .listdef = 1,
+	    .set = set_estimator, .show = options_show_estimator,
+	    .list = estimator_name, .listdef = 1,
 	    .alias = estimator_alias },
 	{ "std", 0, OK_CHOICE, NULL, C_EST, OS_ADV, .off = P(ap.sample),
 	    .choices = stds,
@@ -106,7 +99,7 @@ const struct opt options_table[] = {
 	    .help = "san, stratified: each group's stratum labels shuffled, "
 	    "seeded (Stratified GRPO's control)" },
 	{ "like", 0, OK_STR, "name[@version]", C_EST, OS_ADV,
-	    .set = set_preset, .show = show_like, .list = preset_name,
+	    .set = set_preset, .show = options_show_like, .list = preset_name,
 	    .help = "a framework's conventions, of its newest release or "
 	    "the one named; -a, -g and the options after it override "
 	    "them:" },
@@ -114,7 +107,7 @@ const struct opt options_table[] = {
 	    .min = 2, .clamp = 1e6,
 	    .help = "msgrpo: smallest scale, >= 2 (default 2)" },
 	{ "ms-weights", 0, OK_STR, "scheme|w,w,...", C_EST, OS_ADV,
-	    .set = set_ms_weights, .show = show_ms_weights,
+	    .set = set_ms_weights, .show = options_show_ms_weights,
 	    .list = ms_weight_name,
 	    .want = "uniform, global, local, flat, or weights w,w,... of "
 	    "the scales from --tau-min up (>= 0, one above 0)",
@@ -148,7 +141,8 @@ const struct opt options_table[] = {
 
 	/* Loss weights */
 	{ "agg", 'g', OK_STR, "mode", C_EST, OS_LOSS, .set = set_loss,
-	    .show = show_loss, .list = loss_name, .listdef = 1, .alias = loss_alias },
+	    .show = options_show_loss, .list = loss_name, .listdef = 1,
+	    .alias = loss_alias },
 	{ "scope", 0, OK_CHOICE, NULL, C_EST, OS_LOSS, .off = P(scope_group),
 	    .choices = lscopes,
 	    .help = "normalize over the batch (default) or each group" },
@@ -158,7 +152,7 @@ const struct opt options_table[] = {
 
 	/* Input */
 	{ "from", 0, OK_CHOICE, NULL, C_IN, OS_INPUT, .set = set_from,
-	    .show = show_from,
+	    .show = options_show_from,
 	    .choices = profile_names,
 	    .help = "read a framework's dump: its fields and rules; options "
 	    "after it override them" },
@@ -171,7 +165,7 @@ const struct opt options_table[] = {
 	    .help = "the reward; several fields are summed (weights: "
 	    "--reward-weights)" },
 	{ "reward-weights", 0, OK_STR, "w[,w...]", C_IN, OS_INPUT,
-	    .set = set_weights, .show = show_weights,
+	    .set = set_weights, .show = options_show_weights,
 	    .want = "numbers separated by commas",
 	    .help = "one weight per --reward-key field (default 1 each)" },
 	{ "reward-reduce", 0, OK_CHOICE, NULL, C_IN, OS_INPUT,
@@ -211,7 +205,7 @@ const struct opt options_table[] = {
 	    .off2 = P(fields.nstratum), .want = "field names separated by commas",
 	    .help = "the stratum; several fields make a composite key" },
 	{ "stratum-cap", 0, OK_NUM, "n", C_IN, OS_INPUT, .set = set_cap,
-	    .show = show_cap,
+	    .show = options_show_cap,
 	    .min = -HUGE_VAL, .max = HUGE_VAL,
 	    .help = "stratum values >= n share one stratum" },
 	{ "baseline-key", 0, OK_FIELD, "field", C_IN, OS_INPUT,
@@ -646,191 +640,6 @@ set_ms_weights(struct prefs *p, struct optstore *own, const struct opt *o,
 	if (w != NULL)
 		optparse_keep(own, w);
 	return 0;
-}
-
-/* ---- Values as the index records them ------------------------------- */
-
-int
-options_recorded(const struct opt *o)
-{
-	return (o->cmds & OPT_INDEX) && !o->local && o->kind != OK_HELP &&
-	    o->kind != OK_VERSION && o->kind != OK_MODE;
-}
-
-static void
-show_text(struct buf *out, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
-show_text(struct buf *out, const char *fmt, ...)
-{
-	char tmp[64];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	buf_add(out, tmp, (size_t)n < sizeof(tmp) ? (size_t)n :
-	    sizeof(tmp) - 1);
-}
-
-void
-options_show_num(struct buf *out, double v)
-{
-	char tmp[40];
-	int digits, n = 0;
-
-	for (digits = 15; digits <= 17; digits++) {
-		n = snprintf(tmp, sizeof(tmp), "%.*g", digits, v);
-		if (strtod(tmp, NULL) == v)
-			break;
-	}
-	buf_add(out, tmp, n);
-}
-
-static void
-show_estimator(const struct prefs *p, struct buf *out)
-{
-	buf_add(out, p->est->name, strlen(p->est->name));
-}
-
-static void
-show_loss(const struct prefs *p, struct buf *out)
-{
-	buf_add(out, p->loss->name, strlen(p->loss->name));
-}
-
-/* The preset's row by name and release: it sets values that no row
- * shows. */
-static void
-show_like(const struct prefs *p, struct buf *out)
-{
-	if (p->like == NULL) {
-		buf_add(out, "none", 4);
-		return;
-	}
-	buf_add(out, p->like->name, strlen(p->like->name));
-	buf_add(out, "@", 1);
-	buf_add(out, p->like->release, strlen(p->like->release));
-}
-
-/* A scheme's name, or the list of weights. */
-static void
-show_ms_weights(const struct prefs *p, struct buf *out)
-{
-	const struct ms_params *m = &p->ap.ms;
-	size_t i;
-
-	if (m->weights != MS_GIVEN) {
-		buf_add(out, msgrpo_weights_name(m->weights),
-		    strlen(msgrpo_weights_name(m->weights)));
-		return;
-	}
-	for (i = 0; i < m->ngiven; i++) {
-		if (i > 0)
-			buf_add(out, ",", 1);
-		options_show_num(out, m->given[i]);
-	}
-}
-
-static void
-show_cap(const struct prefs *p, struct buf *out)
-{
-	if (p->fields.has_cap)
-		options_show_num(out, p->fields.cap);
-	else
-		buf_add(out, "none", 4);
-}
-
-/* --from: the profile's name ("none"); its fields are the other rows'. */
-static void
-show_from(const struct prefs *p, struct buf *out)
-{
-	const char *s = p->fields.profile ? p->fields.profile : "none";
-
-	buf_add(out, s, strlen(s));
-}
-
-/* --reward-weights: the weights, or "none" (1 each). */
-static void
-show_weights(const struct prefs *p, struct buf *out)
-{
-	int i;
-
-	if (p->fields.nweight == 0)
-		buf_add(out, "none", 4);
-	for (i = 0; i < p->fields.nweight; i++) {
-		if (i > 0)
-			buf_add(out, ",", 1);
-		options_show_num(out, p->fields.weight[i]);
-	}
-}
-
-/* A list of names (a field and its aliases), commas in a name escaped. */
-static void
-show_names(const char *const *names, int n, struct buf *out)
-{
-	const char *s;
-	int i;
-
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			buf_add(out, ",", 1);
-		for (s = names[i]; *s; s++) {
-			if (*s == ',' || *s == '\\')
-				buf_add(out, "\\", 1);
-			buf_add(out, s, 1);
-		}
-	}
-}
-
-void
-options_show(const struct prefs *p, const struct opt *o, struct buf *out)
-{
-	const char *at = (const char *)p + o->off, *s;
-
-	if (o->show) {
-		o->show(p, out);
-		return;
-	}
-	switch (o->kind) {
-	case OK_FLAG:
-	case OK_CHOICE:
-		if (o->choices)
-			s = o->choices[*(const int *)(const void *)at];
-		else
-			s = *(const int *)(const void *)at ? "yes" : "no";
-		buf_add(out, s, strlen(s));
-		break;
-	case OK_NUM:
-		options_show_num(out, *(const double *)(const void *)at);
-		break;
-	case OK_INT:
-		if (o->ctype == CT_SIZE)
-			show_text(out, "%zu", *(const size_t *)(const void *)at);
-		else if (o->ctype == CT_U64)
-			show_text(out, "%llu", (unsigned long long)
-			    *(const uint64_t *)(const void *)at);
-		else
-			show_text(out, "%d", *(const int *)(const void *)at);
-		break;
-	case OK_BYTES:
-		show_text(out, "%zu", *(const size_t *)(const void *)at);
-		break;
-	case OK_FIELD:
-	case OK_FILE:
-	case OK_STR:
-		if (o->off2)
-			show_names((const char *const *)(const void *)at,
-			    *(const int *)(const void *)((const char *)p +
-			    o->off2), out);
-		else if ((s = *(const char *const *)(const void *)at) != NULL)
-			buf_add(out, s, strlen(s));
-		break;
-	default:
-		break;
-	}
 }
 
 /* ---- Looking rows up ------------------------------------------------ */

@@ -175,6 +175,15 @@ void	options_show(const struct prefs *p, const struct opt *o,
 	    struct buf *out);
 /* A double in the fewest digits that read back to it. */
 void	options_show_num(struct buf *out, double v);
+/* The rows' show functions (struct opt's show), for the values that the
+ * kind's store at off does not hold. */
+void	options_show_estimator(const struct prefs *p, struct buf *out);
+void	options_show_loss(const struct prefs *p, struct buf *out);
+void	options_show_like(const struct prefs *p, struct buf *out);
+void	options_show_ms_weights(const struct prefs *p, struct buf *out);
+void	options_show_cap(const struct prefs *p, struct buf *out);
+void	options_show_from(const struct prefs *p, struct buf *out);
+void	options_show_weights(const struct prefs *p, struct buf *out);
 /* "a, b, c": a row's list names (mark: "a (default), b, c"). */
 void	options_list(const struct opt *o, int mark, char *buf, size_t size);
 /* "x, y (a), z (b)": a row's aliases, those of one row together. */

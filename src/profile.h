@@ -2,7 +2,8 @@
  * profile.h - the --from profiles: for each framework's dump, the field
  * paths and rules that read it (a row of options, applied where --from
  * stands, so that options after it override it), what it looks like, and
- * the fields that tell it apart.  The table is static.
+ * the fields that tell it apart.  The table is static: no caller owns
+ * what it returns.
  */
 #ifndef RLADV_PROFILE_H
 #define RLADV_PROFILE_H

@@ -1,0 +1,352 @@
+/*
+ * batch_view.c - a batch's view in group order: the flat arrays the
+ * estimators read (batch.h's struct batch), the permutation back to the
+ * records, a trajectory's rows made one record, and the records of the
+ * groups left out.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "batchint.h"
+#include "diag.h"
+
+/* Whether the records are in group order already, none left out. */
+static int
+in_group_order(const struct gbatch *b)
+{
+	size_t g, o = 0;
+
+	if (b->ncont > 0)
+		return 0;	/* rows are not responses */
+	for (g = 0; g < b->ngroups; g++) {
+		if (b->grp[g].dropped || b->grp[g].first != o ||
+		    b->grp[g].last != o + b->grp[g].size - 1)
+			return 0;
+		o += b->grp[g].size;
+	}
+	return 1;
+}
+
+/* Room for n elements of size sz at *p, of *cap so far. */
+static void
+room(void *pp, size_t *cap, size_t n, size_t sz)
+{
+	void **p = pp;
+
+	if (n <= *cap && *p != NULL)
+		return;
+	*cap = n + n / 2 + 16;
+	*p = diag_realloc(*p, *cap * sz);
+}
+
+/* Room for the view of the records and groups held: the permutation
+ * and the copies only when the records are not in group order. */
+static void
+grow_view(struct gbatch *b, int need_tie)
+{
+	size_t g, cap;
+
+	cap = b->vcap;
+	room(&b->strat, &cap, b->n, sizeof(*b->strat));
+	b->vcap = cap;
+	if (need_tie) {
+		cap = b->tcap;
+		room(&b->tie, &cap, b->n, sizeof(*b->tie));
+		b->tcap = cap;
+	}
+	if (b->nunscored > 0)
+		room(&b->unscored, &b->ucap, b->n, sizeof(*b->unscored));
+	if (!b->ident) {
+		cap = b->pcap;
+		room(&b->perm, &cap, b->n, sizeof(*b->perm));
+		cap = b->pcap;
+		room(&b->order, &cap, b->n, sizeof(*b->order));
+		cap = b->pcap;
+		room(&b->orow, &cap, b->n, sizeof(*b->orow));
+		cap = b->pcap;
+		room(&b->sorted, &cap, b->n, sizeof(*b->sorted));
+		cap = b->pcap;
+		room(&b->r, &cap, b->n, sizeof(*b->r));
+		cap = b->pcap;
+		room(&b->T, &cap, b->n, sizeof(*b->T));
+		if (b->bl != NULL) {
+			cap = b->pcap;
+			room(&b->base, &cap, b->n, sizeof(*b->base));
+		}
+		b->pcap = cap;
+		room(&b->scratch, &b->scap, b->n, sizeof(*b->scratch));
+	}
+	if (b->ngroups + 1 > b->gvcap) {
+		size_t old = b->gvcap;
+
+		b->gvcap = b->ngroups + b->ngroups / 2 + 16;
+		b->goff = diag_realloc(b->goff, b->gvcap * sizeof(*b->goff));
+		b->nstrat = diag_realloc(b->nstrat, b->gvcap *
+		    sizeof(*b->nstrat));
+		b->ghash = diag_realloc(b->ghash, b->gvcap *
+		    sizeof(*b->ghash));
+		b->gname = diag_realloc(b->gname, b->gvcap *
+		    sizeof(*b->gname));
+		b->gfile = diag_realloc(b->gfile, b->gvcap *
+		    sizeof(*b->gfile));
+		b->gline = diag_realloc(b->gline, b->gvcap *
+		    sizeof(*b->gline));
+		for (g = old; g < b->gvcap; g++)
+			b->gname[g] = NULL;
+	}
+}
+
+/*
+ * Counting sort of the records of the groups dropped (or not) by group,
+ * input order kept inside a group, into out; returns how many.  end[g]
+ * (ngroups + 1 entries) is left at the end of group g in out.
+ */
+static size_t
+sort_by_group(const struct gbatch *b, int dropped, size_t *out, size_t *end)
+{
+	size_t g, i, o = 0, c;
+
+	for (g = 0; g < b->ngroups; g++) {
+		c = b->grp[g].dropped == dropped ? b->grp[g].rows : 0;
+		end[g] = o;
+		o += c;
+	}
+	end[b->ngroups] = o;
+	for (i = 0; i < b->n; i++)
+		if (b->grp[b->rec[i].group].dropped == dropped)
+			out[end[b->rec[i].group]++] = i;
+	return o;
+}
+
+size_t
+batch_rejects(struct gbatch *b, const size_t **ix)
+{
+	size_t n, g, *end;
+
+	room(&b->scratch, &b->scap, b->n, sizeof(*b->scratch));
+	end = diag_malloc((b->ngroups + 1) * sizeof(*end));
+	n = sort_by_group(b, 1, b->scratch, end);
+	free(end);
+	for (g = 0; g < b->ngroups; g++)
+		if (b->grp[g].dropped == 1)
+			b->grp[g].dropped = 2;
+	*ix = b->scratch;
+	return n;
+}
+
+/* Two canonical keys are equal (an empty one may have no bytes at all). */
+static int
+keyeq(const char *a, size_t alen, const char *b, size_t blen)
+{
+	return alen == blen && (alen == 0 || memcmp(a, b, alen) == 0);
+}
+
+/*
+ * The stratum index of view record k in its group: the order in which
+ * the group's stratum keys first came (nk so far, the first of each of
+ * the first FEW_STRATA at view indexes first[]).  Those are compared one
+ * by one; past them a hash table of the group's keys takes over, filled
+ * with the first ones, in order, when it is first needed.
+ */
+static uint32_t
+local_stratum(struct gbatch *b, size_t k, const size_t *first, size_t nk)
+{
+	const char *key, *fk;
+	size_t s, len, flen;
+
+	key = batch_skey(b, k, &len);
+	for (s = 0; s < nk && s < FEW_STRATA; s++) {
+		fk = batch_skey(b, first[s], &flen);
+		if (keyeq(fk, flen, key, len))
+			return (uint32_t)s;
+	}
+	if (nk < FEW_STRATA)
+		return (uint32_t)nk;
+	if (keymap_count(&b->strata) == 0)
+		for (s = 0; s < FEW_STRATA; s++) {
+			fk = batch_skey(b, first[s], &flen);
+			keymap_get(&b->strata, fk, flen, NULL);
+		}
+	return (uint32_t)keymap_get(&b->strata, key, len, NULL);
+}
+
+/* Whether record i continues the trajectory of the row before it. */
+static int
+continues(const struct gbatch *b, size_t i)
+{
+	const struct hrec *h = &b->rec[i];
+
+	return h->full && b->full[h->full - 1].traj_cont;
+}
+
+/* Whether record i is left out of its group's baseline. */
+static int
+unscored(const struct gbatch *b, size_t i)
+{
+	const struct hrec *h = &b->rec[i];
+
+	return h->full && b->full[h->full - 1].unscored;
+}
+
+/*
+ * With trajectories: the rows sorted[o .. e - 1] of one group as view
+ * records from "from" on.  A row that continues a trajectory joins the
+ * record before it, which then stands for its last row (whose reward
+ * it has) and has the trained tokens of all its rows.  Each row's view
+ * index goes to scratch.  Returns the records made.
+ */
+static size_t
+traj_rows(struct gbatch *b, size_t o, size_t e, size_t from)
+{
+	size_t k, i, n = 0;
+
+	for (k = o; k < e; k++) {
+		i = b->sorted[k];
+		if (continues(b, i) && n > 0)
+			b->T[from + n - 1] += b->Td[i];
+		else
+			b->T[from + n++] = b->Td[i];
+		b->perm[from + n - 1] = i;
+		b->scratch[i] = from + n - 1;
+	}
+	return n;
+}
+
+/* Fills the view's arrays for group g, view records o .. e - 1, as view
+ * group ng. */
+static void
+view_group(struct gbatch *b, size_t g, size_t ng, size_t o, size_t e,
+    int need_tie, struct buf *lab)
+{
+	const struct record *r;
+	struct record tmp;
+	const char *key, *bkey, *line;
+	size_t k, i, nk = 0, len, blen, first[FEW_STRATA];
+	uint32_t s;
+
+	b->goff[ng] = o;
+	key = batch_gkey(b, g, &len);
+	b->ghash[ng] = keymap_hash(key, len, 0);
+	/* A prompt that comes back at every step (--batch-key) must not
+	 * draw the same MS-GRPO samples each time. */
+	if ((bkey = batch_key(b, &blen)) != NULL && blen > 0)
+		b->ghash[ng] = keymap_hash(bkey, blen, b->ghash[ng]);
+	lab->len = 0;
+	batch_glabel(b, g, lab);
+	buf_add(lab, "", 1);
+	free(b->gname[ng]);
+	b->gname[ng] = diag_strdup(lab->p);
+	b->gfile[ng] = batch_gwhere(b, g, &b->gline[ng], NULL);
+	keymap_clear(&b->strata);
+	for (k = o; k < e; k++) {
+		i = at(b, k);
+		if (!b->ident) {
+			b->r[k] = b->rew[i];
+			if (b->ncont == 0)	/* else traj_rows() did */
+				b->T[k] = b->Td[i];
+			if (b->bl != NULL)
+				b->base[k] = b->bl[i];
+		}
+		if (b->nunscored > 0)
+			b->unscored[k] = (unsigned char)unscored(b, i);
+		s = local_stratum(b, k, first, nk);
+		if (s == nk) {
+			if (nk < FEW_STRATA)
+				first[nk] = k;
+			nk++;
+		}
+		b->strat[k] = s;
+		if (need_tie) {
+			r = batch_hrec(b, i, &tmp);
+			line = batch_hline(b, i, &len);
+			b->tie[k] = r->has_tie ? r->tie : batch_tie(line, len);
+		}
+	}
+	b->nstrat[ng] = (uint32_t)nk;
+}
+
+uint64_t
+batch_tie(const char *line, size_t len)
+{
+	return keymap_hash(line, len, 1);
+}
+
+/*
+ * The view's order when the records are not in group order already:
+ * perm (group order to record), end[g] the end of group g in it, and
+ * scratch (each record's view index).  Returns the records in the view.
+ */
+static size_t
+permute(struct gbatch *b, size_t *end)
+{
+	size_t g, o, k, nv = 0;
+
+	if (b->ncont == 0) {
+		nv = sort_by_group(b, 0, b->perm, end);
+		for (k = 0; k < nv; k++)
+			b->scratch[b->perm[k]] = k;
+		return nv;
+	}
+	/* Trajectories: rows in group order, then each made one record. */
+	sort_by_group(b, 0, b->sorted, end);
+	for (g = 0, o = 0; g < b->ngroups; g++) {
+		k = end[g];
+		nv += traj_rows(b, o, k, nv);
+		o = k;
+		end[g] = nv;
+	}
+	return nv;
+}
+
+void
+batch_view(struct gbatch *b, struct batch *v, int need_tie)
+{
+	size_t g, i, j, o, ng = 0, *end;
+	struct buf lab = { 0 };
+
+	b->ident = in_group_order(b);
+	grow_view(b, need_tie);
+	end = diag_malloc((b->ngroups + 1) * sizeof(*end));
+	if (b->ident) {
+		for (g = 0, o = 0; g < b->ngroups; g++)
+			end[g] = o += b->grp[g].size;
+		b->nv = b->nrows = b->n;
+	} else
+		b->nv = permute(b, end);
+	/* end[g] is the end of group g in the view; dropped groups are
+	 * empty, and vanish. */
+	for (g = 0, o = 0; g < b->ngroups; g++) {
+		if (end[g] == o)
+			continue;
+		view_group(b, g, ng++, o, end[g], need_tie, &lab);
+		o = end[g];
+	}
+	b->goff[ng] = o;
+	if (!b->ident) {
+		/* Each row and the view index of its record, in input
+		 * order. */
+		for (i = 0, j = 0; i < b->n; i++)
+			if (!b->grp[b->rec[i].group].dropped) {
+				b->orow[j] = i;
+				b->order[j++] = b->scratch[i];
+			}
+		b->nrows = j;
+	}
+	free(end);
+	buf_free(&lab);
+
+	v->n = b->nv;
+	v->ngroups = ng;
+	v->r = b->ident ? b->rew : b->r;
+	v->T = b->ident ? b->Td : b->T;
+	v->base = b->bl == NULL ? NULL : b->ident ? b->bl : b->base;
+	v->goff = b->goff;
+	v->strat = b->strat;
+	v->nstrat = b->nstrat;
+	v->ghash = b->ghash;
+	v->tie = need_tie ? b->tie : NULL;
+	v->unscored = b->nunscored > 0 ? b->unscored : NULL;
+	v->gname = (const char *const *)b->gname;
+	v->gfile = (const char *const *)b->gfile;
+	v->gline = b->gline;
+}
