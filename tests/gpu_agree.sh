@@ -227,6 +227,10 @@ def shape(x):
 
 
 def compare(a, b):
+    # The same bytes agree (with -fmad=false, most outputs are the
+    # CPU's bits): only outputs that differ are read as numbers.
+    if a == b:
+        return []
     la, lb = a.decode().splitlines(), b.decode().splitlines()
     if len(la) != len(lb):
         return [f"{len(lb)} records on cuda, {len(la)} on cpu"]
