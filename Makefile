@@ -264,7 +264,7 @@ J	 = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
 CHECKS	 = slurm emu broken_binary html jobs papers stats_diff io shard \
 	   hostile skip_random faults unit e2e errors realdata frameworks \
 	   help_synopsis man_examples conformance fuzz-replay make_deps gpu \
-	   presets
+	   presets limits
 SH_CHECKS = e2e errors faults skip_random stats_diff papers html shard jobs \
 	   slurm realdata
 MAN_CHECKS = hostile help_synopsis man_examples frameworks
