@@ -99,10 +99,11 @@ agree() {
 	recs=0
 	for f in $D/agree-t$TOKENS.jsonl $D/agree-2.jsonl $D/agree-3.jsonl \
 	    $D/agree-4.jsonl; do
-		./rladv --digits 17 $f > $D/agree-r.out
+		./rladv --digits 17 $f > $D/agree-r.out 2>$D/err ||
+		    { cat $D/err; exit 1; }
 		"$@" < $f > $D/agree-p.out
 		if ! ./rladv diff --outputs --tol 1e-12 --atol 1e-12 $D/agree-r.out \
-		    $D/agree-p.out > $D/agree.txt; then
+		    $D/agree-p.out > $D/agree.txt 2>&1; then
 			echo "bench: $name does not compute rladv's numbers on $f:"
 			head -5 $D/agree.txt
 			exit 1
@@ -199,6 +200,9 @@ field() {
 		else v[++m] = C == 1 ? $3 : $5 }
 	    END { print C == 2 ? x : median(v, m) }' R=$1 C=$2 $D/runs
 }
+# cpu A B: row A's median CPU seconds over row B's, the ratio that others'
+# load on the machine moves least.
+cpu() { awk -v a=$(field $1 3) -v b=$(field $2 3) 'BEGIN { print a / b }'; }
 echo
 printf '  %-38s %7s %8s %9s %8s %6s\n' "what" "s" "MB/s" "records/s" \
     "RSS MB" "CPU s"
@@ -209,7 +213,7 @@ paired "threads: -j 1 against -j $N (every core) on the main input; bench/spin: 
     "bench/spin 1 (one thread)" - "bench/spin 1" \
     "bench/spin $N ($N threads, same work)" - "bench/spin $N"
 r_jobs=$(ratio 1 2) r_spin=$(ratio 3 4)
-c_jobs=$(awk -v a=$(field 2 3) -v b=$(field 1 3) 'BEGIN { print a / b }')
+c_jobs=$(cpu 2 1)
 busy_jobs=$(awk -v a=$(field 2 3) -v b=$(field 2 1) 'BEGIN { print a / b }')
 rss_main=$(field 2 2)
 
@@ -250,6 +254,7 @@ paired "parsing: a cJSON tree per line (parse only, nothing written) on the main
     "cJSON parse only" $M "bench/cjson_parse < $M" \
     "rladv -a grpo" $M "./rladv $M"
 r_cjson=$(ratio 2 3)
+c_cjson=$(cpu 2 3)
 
 # The Python rows: each script, then rladv, on the same input in the same
 # rounds, typical records and then 20-token ones; SKIP where no interpreter
@@ -278,8 +283,9 @@ paired "Python: $PY_MB MB of typical ($TOKENS-token) records and of 20-token rec
 r_py=$(ratio 1 $i_r_typical)
 for k in np or; do
 	for size in typical 20; do
-		eval "i=\$i_${k}_$size j=\$i_r_$size r_${k}_$size="
-		[ -n "$i" ] && eval "r_${k}_$size=$(ratio $i $j)"
+		eval "i=\$i_${k}_$size j=\$i_r_$size r_${k}_$size= c_${k}_$size="
+		[ -n "$i" ] && eval "r_${k}_$size=$(ratio $i $j)" \
+		    "c_${k}_$size=$(cpu $i $j)"
 	done
 done
 
@@ -334,16 +340,18 @@ goal "20- vs 1000-token records, MB/s" $r_small ">=" 0.6 \
 goal "peak RSS / text, $TOKENS-token records" $(x $rss_main $(($(wc -c < $M) / 1024))) "<=" 1.5
 goal "peak RSS / text, 1000-token records" $(x $rss_1k $(($(wc -c < $T1K) / 1024))) "<=" 1.5
 goal "peak RSS / text, 20-token records" $(x $rss_20 $(($(wc -c < $T20) / 1024))) "<=" 1.5
-goal "rladv vs cJSON parse only" $r_cjson ">=" 4
+goal "rladv vs cJSON parse only" $r_cjson ">=" 4 \
+    "in CPU seconds: $(x $c_cjson 1)x"
 goal "rladv vs python3 json (stdlib)" $r_py ">=" 30
 for k in np or; do
 	pylib $k
 	for size in typical 20; do
 		label=typical bound=20
 		[ $size = 20 ] && label="20 tokens" bound=10
-		eval "r=\$r_${k}_$size"
+		eval "r=\$r_${k}_$size c=\$c_${k}_$size"
 		if [ -n "$r" ]; then
-			goal "rladv vs python3 $lib+numpy, $label" $r ">=" $bound
+			goal "rladv vs python3 $lib+numpy, $label" $r ">=" $bound \
+			    "in CPU seconds: $(x $c 1)x"
 		else
 			skip "rladv vs python3 $lib+numpy, $label" ">=" $bound \
 			    "no python3 here has $lib and numpy"

@@ -19,8 +19,12 @@ rm -rf $D
 mkdir -p $D
 split -n l/$K -d -a 2 --additional-suffix=.jsonl "$M" $D/part-
 # t CMD...: its seconds.  Every step writes its output to a file, as a
-# cluster's would.
-t() { set -- $(bench/measure - - "$@"); [ "$4" -eq 0 ] || exit 1; echo $1; }
+# cluster's would; its warnings are shown only if it fails.
+t() {
+	set -- $(bench/measure - - "$@" 2>$D/err)
+	[ "$4" -eq 0 ] || { cat $D/err >&2; exit 1; }
+	echo $1
+}
 single=$(t ./rladv -o $D/single.out "$M")
 map=0 mapmax=0 apply=0 applymax=0
 for f in $D/part-*.jsonl; do
