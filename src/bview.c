@@ -89,12 +89,15 @@ bview_point(struct bview *w, const struct batch *b, size_t n, size_t ng)
 	w->v.gline = b->gline != NULL ? w->gline : NULL;
 }
 
-/* Appends group g of b to w as its group ng, records from n on. */
-static void
+/*
+ * Appends group g of b to w as its group ng, records from n on, but for
+ * those that skip (NULL: none) marks; returns how many it took.
+ */
+static size_t
 bview_take(struct bview *w, const struct batch *b, size_t g, size_t ng,
-    size_t n)
+    size_t n, const unsigned char *skip)
 {
-	size_t i;
+	size_t i, n0 = n;
 
 	w->goff[ng] = n;
 	w->nstrat[ng] = b->nstrat != NULL ? b->nstrat[g] : 1;
@@ -102,7 +105,9 @@ bview_take(struct bview *w, const struct batch *b, size_t g, size_t ng,
 	w->gname[ng] = b->gname != NULL ? b->gname[g] : NULL;
 	w->gfile[ng] = b->gfile != NULL ? b->gfile[g] : NULL;
 	w->gline[ng] = b->gline != NULL ? b->gline[g] : 0;
-	for (i = b->goff[g]; i < b->goff[g + 1]; i++, n++) {
+	for (i = b->goff[g]; i < b->goff[g + 1]; i++) {
+		if (skip != NULL && skip[i])
+			continue;
 		w->from[n] = i;
 		w->r[n] = b->r[i];
 		w->T[n] = b->T[i];
@@ -111,7 +116,9 @@ bview_take(struct bview *w, const struct batch *b, size_t g, size_t ng,
 			w->base[n] = b->base[i];
 		if (w->tie != NULL)
 			w->tie[n] = b->tie[i];
+		n++;
 	}
+	return n - n0;
 }
 
 int
@@ -127,10 +134,8 @@ bview_groups(struct bview *w, const struct batch *b, const char *keep)
 	if (bview_alloc(w, b, n, ng) != 0)
 		return -1;
 	for (g = 0, n = 0, ng = 0; g < b->ngroups; g++)
-		if (keep[g]) {
-			bview_take(w, b, g, ng++, n);
-			n += b->goff[g + 1] - b->goff[g];
-		}
+		if (keep[g])
+			n += bview_take(w, b, g, ng++, n, NULL);
 	w->goff[ng] = n;
 	bview_point(w, b, n, ng);
 	return 0;
@@ -155,42 +160,19 @@ bview_unequal(struct bview *w, const struct batch *b)
 int
 bview_scored(struct bview *w, const struct batch *b)
 {
-	size_t g, i, n = 0, ng = 0, m;
+	size_t g, i, n = 0, ng, m;
 
-	for (g = 0; g < b->ngroups; g++) {
-		for (i = b->goff[g], m = 0; i < b->goff[g + 1]; i++)
-			m += !b->unscored[i];
-		n += m;
-		ng += m > 0;
-	}
-	if (bview_alloc(w, b, n, ng) != 0)
+	for (i = 0; i < b->n; i++)
+		n += !b->unscored[i];
+	/* Room for every group: one left with no record is written, then
+	 * overwritten by the next (or left past the end). */
+	if (bview_alloc(w, b, n, b->ngroups) != 0)
 		return -1;
-	for (g = 0, n = 0, ng = 0; g < b->ngroups; g++) {
-		m = n;
-		w->goff[ng] = n;
-		w->nstrat[ng] = b->nstrat != NULL ? b->nstrat[g] : 1;
-		w->ghash[ng] = b->ghash != NULL ? b->ghash[g] : 0;
-		w->gname[ng] = b->gname != NULL ? b->gname[g] : NULL;
-		w->gfile[ng] = b->gfile != NULL ? b->gfile[g] : NULL;
-		w->gline[ng] = b->gline != NULL ? b->gline[g] : 0;
-		for (i = b->goff[g]; i < b->goff[g + 1]; i++) {
-			if (b->unscored[i])
-				continue;
-			w->from[m] = i;
-			w->r[m] = b->r[i];
-			w->T[m] = b->T[i];
-			w->strat[m] = b->strat != NULL ? b->strat[i] : 0;
-			if (w->base != NULL)
-				w->base[m] = b->base[i];
-			if (w->tie != NULL)
-				w->tie[m] = b->tie[i];
-			m++;
-		}
-		if (m > n) {
-			n = m;
+	for (g = 0, n = 0, ng = 0; g < b->ngroups; g++)
+		if ((m = bview_take(w, b, g, ng, n, b->unscored)) > 0) {
+			n += m;
 			ng++;
 		}
-	}
 	w->goff[ng] = n;
 	bview_point(w, b, n, ng);
 	return 0;
@@ -206,7 +188,7 @@ bview_shuffle(struct bview *w, const struct batch *b, uint64_t seed)
 	if (bview_alloc(w, b, b->n, b->ngroups) != 0)
 		return -1;
 	for (g = 0; g < b->ngroups; g++)
-		bview_take(w, b, g, g, b->goff[g]);
+		(void)bview_take(w, b, g, g, b->goff[g], NULL);
 	w->goff[b->ngroups] = b->n;
 	for (g = 0; g < b->ngroups; g++) {
 		/* A stream of its own: the same group shuffles alike

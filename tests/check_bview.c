@@ -112,6 +112,35 @@ START_TEST(shuffle)
 }
 END_TEST
 
+/*
+ * --null-reward unscored: record 1 of group a, the whole of b and of d
+ * (the last group) unscored; a keeps record 0, c its one record.  A group
+ * left empty at the end is where a view sized by the groups that stay
+ * wrote past its arrays (AddressSanitizer, make check SANITIZE=1).
+ */
+START_TEST(scored)
+{
+	static const unsigned char unscored[11] = { 0, 1, 1, 1, 0,
+	    1, 1, 1, 1, 1, 1 };
+	struct batch b;
+	struct bview w;
+
+	make(&b);
+	b.unscored = unscored;
+	ck_assert_int_eq(bview_scored(&w, &b), 0);
+	ck_assert_uint_eq(w.v.n, 2);
+	ck_assert_uint_eq(w.v.ngroups, 2);
+	ck_assert(w.v.goff[0] == 0 && w.v.goff[1] == 1 && w.v.goff[2] == 2);
+	ck_assert(w.from[0] == 0 && w.from[1] == 4);
+	ck_assert(w.v.r[0] == 1 && w.v.r[1] == 5);
+	ck_assert_str_eq(w.v.gname[0], "a");
+	ck_assert_str_eq(w.v.gname[1], "c");
+	ck_assert_uint_eq(w.v.gline[1], 5);
+	ck_assert_uint_eq(w.v.ghash[1], 12);
+	bview_free(&w);
+}
+END_TEST
+
 static Suite *
 bview_suite(void)
 {
@@ -120,6 +149,7 @@ bview_suite(void)
 
 	tcase_add_test(tc, unequal);
 	tcase_add_test(tc, shuffle);
+	tcase_add_test(tc, scored);
 	suite_add_tcase(s, tc);
 	return s;
 }
