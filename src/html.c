@@ -11,6 +11,7 @@
 
 #include "diag.h"
 #include "html.h"
+#include "json.h"
 #include "outfile.h"
 
 /* One character of the output as it will be shown. */
@@ -21,52 +22,6 @@ struct hchar {
 };
 
 static const char replacement[] = "\xef\xbf\xbd";	/* U+FFFD */
-
-/*
- * The length of the valid UTF-8 sequence at s (n bytes left) and its code
- * point, or 0 when the byte at s starts none (RFC 3629's table: no
- * overlong forms, no surrogates, nothing past U+10FFFF).
- */
-static size_t
-utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t len, i;
-
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-		*cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		*cp = s[0] & 0x0f;
-		if (s[0] == 0xe0)
-			lo = 0xa0;
-		else if (s[0] == 0xed)
-			hi = 0x9f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		*cp = s[0] & 0x07;
-		if (s[0] == 0xf0)
-			lo = 0x90;
-		else if (s[0] == 0xf4)
-			hi = 0x8f;
-	} else
-		return 0;
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if (s[i] < lo || s[i] > hi)
-			return 0;
-		*cp = *cp << 6 | (s[i] & 0x3f);
-		lo = 0x80;
-		hi = 0xbf;
-	}
-	return len;
-}
 
 /* The next character of s (n > 0 bytes left) as the page shows it. */
 static void
@@ -79,7 +34,7 @@ next_char(const char *s, size_t n, struct hchar *c)
 	size_t len;
 
 	c->width = 1;
-	len = utf8_seq((const unsigned char *)s, n, &cp);
+	len = json_utf8((const unsigned char *)s, n, &cp);
 	if (len == 0) {
 		c->in = 1;
 		memcpy(c->out, replacement, sizeof(replacement));

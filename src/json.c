@@ -58,33 +58,37 @@ hexval(int c)
 	return -1;
 }
 
-/* Length of the valid UTF-8 sequence at p, or 0. */
-static size_t
-utf8_len(const unsigned char *p, const unsigned char *end)
+size_t
+json_utf8(const unsigned char *p, size_t avail, uint32_t *cp)
 {
 	unsigned c = p[0];
 	size_t n, i;
-	unsigned cp;
+	uint32_t v;
 
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
 	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, cp = c & 0x1f;
+		n = 2, v = c & 0x1f;
 	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, cp = c & 0x0f;
+		n = 3, v = c & 0x0f;
 	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, cp = c & 0x07;
+		n = 4, v = c & 0x07;
 	else
 		return 0;
-	if ((size_t)(end - p) < n)
+	if (avail < n)
 		return 0;
 	for (i = 1; i < n; i++) {
 		if ((p[i] & 0xc0) != 0x80)
 			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
+		v = v << 6 | (p[i] & 0x3f);
 	}
 	/* Overlong forms, surrogates and code points past U+10FFFF. */
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+	if ((n == 3 && v < 0x800) || (n == 4 && v < 0x10000) ||
+	    (v >= 0xd800 && v <= 0xdfff) || v > 0x10ffff)
 		return 0;
+	*cp = v;
 	return n;
 }
 
@@ -122,6 +126,7 @@ json_string(const char *p, const char *end, int *escaped,
 {
 	const unsigned char *s = (const unsigned char *)p + 1;
 	const unsigned char *se = (const unsigned char *)end;
+	uint32_t cp;
 	size_t n;
 	int i;
 
@@ -163,7 +168,7 @@ json_string(const char *p, const char *end, int *escaped,
 			return fail(e, (const char *)s, *s == 0 ?
 			    JSON_E_NUL :
 			    JSON_E_CONTROL);
-		if ((n = utf8_len(s, se)) == 0)
+		if ((n = json_utf8(s, (size_t)(se - s), &cp)) == 0)
 			return fail(e, (const char *)s, JSON_E_UTF8);
 		s += n;
 	}
@@ -577,7 +582,7 @@ escape(struct buf *b, const char *s, size_t n, enum esc_mode mode)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + n;
 	const unsigned char *run = p;
-	unsigned cp;
+	uint32_t cp;
 	size_t k;
 	char esc[2];
 
@@ -587,7 +592,8 @@ escape(struct buf *b, const char *s, size_t n, enum esc_mode mode)
 			p++;
 			continue;
 		}
-		if (*p >= 0x80 && (k = utf8_len(p, end)) > 0 &&
+		if (*p >= 0x80 &&
+		    (k = json_utf8(p, (size_t)(end - p), &cp)) > 0 &&
 		    !(p[0] == 0xc2 && p[1] < 0xa0)) {
 			p += k;
 			continue;

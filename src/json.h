@@ -10,6 +10,7 @@
 #define RLADV_JSON_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct buf;
@@ -92,6 +93,12 @@ void		 json_escape_text(struct buf *b, const char *s, size_t n);
 /* A JSON text whose strings may hold any bytes (cJSON prints them as
  * they are) made valid UTF-8: past ASCII, json_quote()'s escapes. */
 void		 json_fix_text(struct buf *b, const char *s, size_t n);
+/*
+ * The length of the valid UTF-8 sequence at p (avail > 0 bytes left) and
+ * its code point in *cp, or 0 when the byte at p starts none (RFC 3629:
+ * no overlong form, no surrogate, nothing past U+10FFFF).
+ */
+size_t		 json_utf8(const unsigned char *p, size_t avail, uint32_t *cp);
 /* What went wrong, in words ("bad number"): a static string. */
 const char	*json_strerror(enum json_code c);
 /* The name of a type, for messages ("a string", "an array", ...). */
