@@ -129,14 +129,15 @@ advmath_lw_seq_sum_norm(const struct advmath_lw *p,
 }
 
 /*
- * The power of two that brings the largest |a_i| of one sign (sgn) with
- * T_i > 0 into [0.5, 1): the -gen sums of a_i and a_i T_i overflow for
- * advantages near 1e308 (written as weight 0 before).  Only ratios of
- * the sums of one sign are used, so each sign takes its own scale.
+ * The exponent e of the power of two 2^-e that brings the largest |a_i|
+ * of one sign (sgn) with T_i > 0 into [0.5, 1): the -gen sums of a_i and
+ * a_i T_i overflow for advantages near 1e308 (written as weight 0
+ * before), and lose their digits near 1e-314.  Only ratios of the sums of
+ * one sign are used, so each sign takes its own scale.  An exponent, not
+ * the factor: 2^1042 for subnormal advantages is past a double.
  */
-ADV_HD static inline double
-advmath_lw_sign_scale(const double *T, const double *adv, size_t n,
-    int sgn)
+ADV_HD static inline int
+advmath_lw_sign_exp(const double *T, const double *adv, size_t n, int sgn)
 {
 	double mx = 0;
 	size_t i;
@@ -146,9 +147,9 @@ advmath_lw_sign_scale(const double *T, const double *adv, size_t n,
 		if (T[i] > 0 && adv[i] * sgn > mx)
 			mx = adv[i] * sgn;
 	if (mx == 0)
-		return 1;
+		return 0;
 	(void)frexp(mx, &e);
-	return ldexp(1, -e);
+	return e;
 }
 
 /*
@@ -163,12 +164,13 @@ advmath_lw_balanced_any(const struct advmath_lscope *s, const double *T,
     const double *adv, size_t n, int gen, double *w)
 {
 	double Gv = 0, k = 0, m = 0, Np = 0, Nm = 0, Mp = 0, Mm = 0, Zp = 0,
-	    Zm = 0, sp = 1, sm = 1;
+	    Zm = 0, a;
 	size_t i;
+	int ep = 0, em = 0;
 
 	if (gen) {
-		sp = advmath_lw_sign_scale(T, adv, n, 1);
-		sm = advmath_lw_sign_scale(T, adv, n, -1);
+		ep = advmath_lw_sign_exp(T, adv, n, 1);
+		em = advmath_lw_sign_exp(T, adv, n, -1);
 	}
 	for (i = 0; i < n; i++) {
 		if (T[i] <= 0)
@@ -177,13 +179,15 @@ advmath_lw_balanced_any(const struct advmath_lscope *s, const double *T,
 		if (adv[i] > 0) {
 			k++;
 			Np += T[i];
-			Mp += adv[i] * sp;
-			Zp += adv[i] * sp * T[i];
+			a = ldexp(adv[i], -ep);
+			Mp += a;
+			Zp += a * T[i];
 		} else if (adv[i] < 0) {
 			m++;
 			Nm += T[i];
-			Mm -= adv[i] * sm;
-			Zm -= adv[i] * sm * T[i];
+			a = ldexp(adv[i], -em);
+			Mm -= a;
+			Zm -= a * T[i];
 		}
 	}
 	for (i = 0; i < n; i++) {

@@ -38,13 +38,19 @@ struct side {
 	const char		*opts;
 	double			*adv, *w;
 	struct strata_mom	 all;
-	double			 mass;	/* sum |A| c T, all records */
+	/* The sums below are of advantages that may be near 1e308 (an
+	 * estimator that scales with the rewards): each group's are taken
+	 * on its advantages divided by 2^ka (advmath_tame_exp()) and kept
+	 * as struct xsum. */
+	struct xsum		 mass;	/* sum |A| c T, all records */
 	/* The on-policy loss -sum c A T of its batches (Balanced
 	 * Aggregation Fig. 2): the batch at hand's, the sum of the others',
 	 * and how many. */
-	double			 loss, loss_sum, nloss;
+	struct xsum		 loss, loss_sum;
+	double			 nloss;
 	/* Cell means of groups with two strata or more. */
-	double			 off_ss, off_n;
+	struct xsum		 off_ss;
+	double			 off_n;
 	/* --html: the advantages, T of records with A > 0 and A < 0. */
 	struct bins		 hadv, len_pos, len_neg;
 };
@@ -54,9 +60,9 @@ struct dstr {
 	struct strata_mom	 a[2];
 	/* Around the mean of each (group, stratum) cell, over the records
 	 * of cells with a spread (cell_n). */
-	double			 cell_ss[2];
+	struct xsum		 cell_ss[2];
 	double			 cell_n;
-	double			 mass[2];
+	struct xsum		 mass[2];
 	struct bins		 adv[2];	/* --html */
 };
 
@@ -70,8 +76,8 @@ struct dctx {
 	struct side		 s[2];
 	struct keymap		 keys;	/* values: struct dstr */
 	unsigned long long	 records, groups, flips;
-	/* Bivariate Welford for the correlation of the two vectors. */
-	double			 cn, ma, mb, cab, m2a, m2b;
+	/* For the correlation of the two vectors. */
+	struct strata_cov	 cov;
 	struct top		*top;
 	size_t			 ntop, maxtop;
 	size_t			 cap;
@@ -150,15 +156,15 @@ html_add(struct side *sd, struct dstr *ds, int s, double A, double T)
 		bins_add(&sd->len_neg, T);
 }
 
+static void	diff_group(struct dctx *, const struct gbatch *,
+		    const struct batch *, size_t);
+
 static int
 on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
     struct diag *d)
 {
 	struct dctx *x = ctx;
-	struct strata_cells *c = &x->cells;
-	struct dstr *ds;
-	size_t g, k, o, n, ns, j;
-	double A, m, da, db;
+	size_t g, k;
 	struct record tmp;
 	int s, wts, a;
 
@@ -173,92 +179,112 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 		    compute_batch(&x->s[s].c, &x->s[s].ap, v, x->s[s].adv,
 		    x->s[s].w, d) != 0)
 			return d->status;
-	for (s = 0; s < 2; s++) {
+	for (s = 0; s < 2; s++)
 		/* A batch handed over in parts (streaming) sums its parts. */
 		if (batch_starts(b) && x->s[s].nloss++ > 0) {
-			x->s[s].loss_sum += x->s[s].loss;
-			x->s[s].loss = 0;
+			xsum_merge(&x->s[s].loss_sum, &x->s[s].loss);
+			memset(&x->s[s].loss, 0, sizeof(x->s[s].loss));
 		}
-		for (k = 0; k < v->n; k++)
-			x->s[s].loss -= x->s[s].w[k] * x->s[s].adv[k] * v->T[k];
-	}
 	x->groups += v->ngroups;
-	for (g = 0; g < v->ngroups; g++) {
-		o = v->goff[g];
-		n = v->goff[g + 1] - o;
-		ns = v->nstrat[g];
-		strata_cells_fill(c, &x->keys, b, v, g);
-		for (k = o; k < o + n; k++)
-			for (s = 0; s < 2; s++)
-				c->sum[s][v->strat[k]] += x->s[s].adv[k];
-		for (k = o; k < o + n; k++) {
-			uint32_t t = v->strat[k];
-			double a0 = x->s[0].adv[k], a1 = x->s[1].adv[k];
-
-			ds = dstr_of(x, c->loc[t]);
-			for (s = 0; s < 2; s++) {
-				A = x->s[s].adv[k];
-				strata_mom_add(&ds->a[s], A);
-				strata_mom_add(&x->s[s].all, A);
-				m = fabs(A) * x->s[s].w[k] * v->T[k];
-				ds->mass[s] += m;
-				x->s[s].mass += m;
-				if (x->html)
-					html_add(&x->s[s], ds, s, A, v->T[k]);
-				/* Theorem 4 speaks of strata with a reward
-				 * spread; a cell of equal rewards has none. */
-				if (!c->eq[t]) {
-					A -= c->sum[s][t] / (double)c->cnt[t];
-					ds->cell_ss[s] += A * A;
-				}
-			}
-			if (!c->eq[t])
-				ds->cell_n++;
-			x->records++;
-			if ((a0 < 0 && a1 > 0) || (a0 > 0 && a1 < 0))
-				x->flips++;
-			x->cn++;
-			da = a0 - x->ma;
-			x->ma += da / x->cn;
-			db = a1 - x->mb;
-			x->mb += db / x->cn;
-			x->cab += da * (a1 - x->mb);
-			x->m2a += da * (a0 - x->ma);
-			x->m2b += db * (a1 - x->mb);
-			top_add(x, a0, a1, b, k, v->gname[g]);
-		}
-		/* The offset between strata of one group (Theorem 4's
-		 * E[A | k] - 0): a group of one stratum has none. */
-		if (ns < 2)
-			continue;
-		for (j = 0; j < ns; j++)
-			for (s = 0; s < 2; s++) {
-				m = c->sum[s][j] / (double)c->cnt[j];
-				x->s[s].off_ss += m * m * (double)c->cnt[j];
-				x->s[s].off_n += (double)c->cnt[j];
-			}
-	}
+	for (g = 0; g < v->ngroups; g++)
+		diff_group(x, b, v, g);
 	return 0;
+}
+
+/* The exponent that brings side s's advantages of group g to where
+ * their sums and squares are doubles (0 for ordinary ones). */
+static int
+group_exp(const struct dctx *x, const struct batch *v, size_t g, int s)
+{
+	double mx = 0;
+	size_t k;
+
+	for (k = v->goff[g]; k < v->goff[g + 1]; k++)
+		mx = fmax(mx, fabs(x->s[s].adv[k]));
+	return advmath_tame_exp(mx);
+}
+
+/* Group g of v into the sums: per stratum, per side, both. */
+static void
+diff_group(struct dctx *x, const struct gbatch *b, const struct batch *v,
+    size_t g)
+{
+	struct strata_cells *c = &x->cells;
+	struct dstr *ds;
+	size_t k, o = v->goff[g], n = v->goff[g + 1] - o, ns = v->nstrat[g], j;
+	double A, As, m;
+	int s, ka[2];
+
+	strata_cells_fill(c, &x->keys, b, v, g);
+	for (s = 0; s < 2; s++)
+		ka[s] = group_exp(x, v, g, s);
+	for (k = o; k < o + n; k++)
+		for (s = 0; s < 2; s++)
+			c->sum[s][v->strat[k]] += ka[s] ? ldexp(x->s[s].adv[k],
+			    -ka[s]) : x->s[s].adv[k];
+	for (k = o; k < o + n; k++) {
+		uint32_t t = v->strat[k];
+		double a0 = x->s[0].adv[k], a1 = x->s[1].adv[k];
+
+		ds = dstr_of(x, c->loc[t]);
+		for (s = 0; s < 2; s++) {
+			A = x->s[s].adv[k];
+			As = ka[s] ? ldexp(A, -ka[s]) : A;
+			strata_mom_add(&ds->a[s], A);
+			strata_mom_add(&x->s[s].all, A);
+			m = fabs(As) * x->s[s].w[k] * v->T[k];
+			xsum_add(&ds->mass[s], m, ka[s]);
+			xsum_add(&x->s[s].mass, m, ka[s]);
+			xsum_add(&x->s[s].loss, -(x->s[s].w[k] * As * v->T[k]),
+			    ka[s]);
+			if (x->html)
+				html_add(&x->s[s], ds, s, A, v->T[k]);
+			/* Theorem 4 speaks of strata with a reward
+			 * spread; a cell of equal rewards has none. */
+			if (!c->eq[t]) {
+				As -= c->sum[s][t] / (double)c->cnt[t];
+				xsum_add(&ds->cell_ss[s], As * As, 2 * ka[s]);
+			}
+		}
+		if (!c->eq[t])
+			ds->cell_n++;
+		x->records++;
+		if ((a0 < 0 && a1 > 0) || (a0 > 0 && a1 < 0))
+			x->flips++;
+		strata_cov_add(&x->cov, a0, a1);
+		top_add(x, a0, a1, b, k, v->gname[g]);
+	}
+	/* The offset between strata of one group (Theorem 4's
+	 * E[A | k] - 0): a group of one stratum has none. */
+	if (ns < 2)
+		return;
+	for (j = 0; j < ns; j++)
+		for (s = 0; s < 2; s++) {
+			m = c->sum[s][j] / (double)c->cnt[j];
+			xsum_add(&x->s[s].off_ss, m * m * (double)c->cnt[j],
+			    2 * ka[s]);
+			x->s[s].off_n += (double)c->cnt[j];
+		}
 }
 
 /* ---- Figures derived from the sums --------------------------------- */
 
 static double
-share(double part, double whole)
+share(const struct xsum *part, const struct xsum *whole)
 {
-	return whole > 0 ? part / whole : NAN;
+	return whole->s > 0 ? xsum_ratio(part, whole) : NAN;
 }
 
 static double
 cell_var(const struct dstr *ds, int s)
 {
-	return ds->cell_n > 0 ? ds->cell_ss[s] / ds->cell_n : NAN;
+	return xsum_over(&ds->cell_ss[s], ds->cell_n);
 }
 
 static double
 offset_rms(const struct side *sd)
 {
-	return sd->off_n > 0 ? sqrt(sd->off_ss / sd->off_n) : 0;
+	return sd->off_n > 0 ? xsum_rms(&sd->off_ss, sd->off_n) : 0;
 }
 
 /* The spread of the per-stratum mean advantages, max - min. */
@@ -274,28 +300,30 @@ offset_range(const struct dctx *x, int s)
 		m = &dstr_of(x, i)->a[s];
 		if (m->n == 0)
 			continue;
-		if (!any || m->mean < lo)
-			lo = m->mean;
-		if (!any || m->mean > hi)
-			hi = m->mean;
+		if (!any || strata_mom_rmean(m) < lo)
+			lo = strata_mom_rmean(m);
+		if (!any || strata_mom_rmean(m) > hi)
+			hi = strata_mom_rmean(m);
 		any = 1;
 	}
 	return hi - lo;
 }
 
-/* The mean over batches of side s's on-policy loss. */
+/* The mean over batches of side s's on-policy loss (Inf past a
+ * double). */
 static double
 loss_mean(const struct side *sd)
 {
-	return sd->nloss > 0 ? (sd->loss_sum + sd->loss) / sd->nloss : NAN;
+	struct xsum t = sd->loss_sum;
+
+	xsum_merge(&t, &sd->loss);
+	return xsum_over(&t, sd->nloss);
 }
 
 static double
 correlation(const struct dctx *x)
 {
-	if (!(x->m2a > 0) || !(x->m2b > 0))
-		return NAN;
-	return x->cab / sqrt(x->m2a * x->m2b);
+	return strata_cov_corr(&x->cov);
 }
 
 static int
@@ -316,11 +344,11 @@ print_json(const struct dctx *x)
 		cJSON_AddStringToObject(o, "options", sd->opts);
 		cJSON_AddStringToObject(o, "advantage", sd->c.est->name);
 		cJSON_AddStringToObject(o, "agg", sd->c.loss->name);
-		cJSON_AddNumberToObject(o, "mean", sd->all.mean);
+		cJSON_AddNumberToObject(o, "mean", strata_mom_rmean(&sd->all));
 		cJSON_AddNumberToObject(o, "var", strata_mom_var(&sd->all));
 		cJSON_AddNumberToObject(o, "offset_rms", offset_rms(sd));
 		cJSON_AddNumberToObject(o, "offset_range", offset_range(x, s));
-		cJSON_AddNumberToObject(o, "mass", sd->mass);
+		cJSON_AddNumberToObject(o, "mass", xsum_value(&sd->mass));
 		cJSON_AddNumberToObject(o, "on_policy_loss", loss_mean(sd));
 	}
 	arr = cJSON_AddArrayToObject(root, "strata");
@@ -337,12 +365,13 @@ print_json(const struct dctx *x)
 		cJSON_AddNumberToObject(e, "cell_records", ds->cell_n);
 		for (s = 0; s < 2; s++) {
 			o = cJSON_AddObjectToObject(e, nm[s]);
-			cJSON_AddNumberToObject(o, "mean", ds->a[s].mean);
+			cJSON_AddNumberToObject(o, "mean",
+			    strata_mom_rmean(&ds->a[s]));
 			cJSON_AddNumberToObject(o, "var",
 			    strata_mom_var(&ds->a[s]));
 			cJSON_AddNumberToObject(o, "cell_var", cell_var(ds, s));
 			cJSON_AddNumberToObject(o, "mass_share",
-			    share(ds->mass[s], x->s[s].mass));
+			    share(&ds->mass[s], &x->s[s].mass));
 		}
 		cJSON_AddItemToArray(arr, e);
 	}
@@ -403,12 +432,13 @@ print_human(const struct dctx *x)
 		const struct dstr *ds = dstr_of(x, ix[i]);
 
 		for (s = 0; s < 2; s++) {
-			report_fmt(m[s][0], 32, "%+.4f", ds->a[s].mean);
+			report_fmt(m[s][0], 32, "%+.4f",
+			    strata_mom_rmean(&ds->a[s]));
 			report_fmt(m[s][1], 32, "%.4f",
 			    strata_mom_var(&ds->a[s]));
 			report_fmt(m[s][2], 32, "%.4f", cell_var(ds, s));
-			fmt_share(m[s][3], 32, share(ds->mass[s],
-			    x->s[s].mass));
+			fmt_share(m[s][3], 32, share(&ds->mass[s],
+			    &x->s[s].mass));
 		}
 		lab = strata_label_of(&x->keys, ix[i]);
 		printf("%-10s %7.0f | %8s %7s %7s %6s | %8s %7s %7s %6s\n",
@@ -418,15 +448,18 @@ print_human(const struct dctx *x)
 	}
 	free(ix);
 	for (s = 0; s < 2; s++) {
-		report_fmt(m[s][0], 32, "%+.4f", x->s[s].all.mean);
+		report_fmt(m[s][0], 32, "%+.4f", strata_mom_rmean(&x->s[s].all));
 		report_fmt(m[s][1], 32, "%.4f", strata_mom_var(&x->s[s].all));
 	}
 	printf("%-10s %7llu | %8s %7s %7s %6s | %8s %7s\n", "all",
 	    x->records, m[0][0], m[0][1], "", "", m[1][0], m[1][1]);
 	putchar('\n');
-	printf("%-21s A: rms %.4f, range %.4f   B: rms %.4f, range %.4f\n",
-	    "cross-stratum offset", offset_rms(&x->s[0]), offset_range(x, 0),
-	    offset_rms(&x->s[1]), offset_range(x, 1));
+	for (s = 0; s < 2; s++) {
+		report_fmt(m[s][0], 32, "%.4f", offset_rms(&x->s[s]));
+		report_fmt(m[s][1], 32, "%.4f", offset_range(x, s));
+	}
+	printf("%-21s A: rms %s, range %s   B: rms %s, range %s\n",
+	    "cross-stratum offset", m[0][0], m[0][1], m[1][0], m[1][1]);
 	report_fmt(m[0][0], 32, "%+.6f", loss_mean(&x->s[0]));
 	report_fmt(m[1][0], 32, "%+.6f", loss_mean(&x->s[1]));
 	printf("%-21s A: %s   B: %s  (-sum c A T per batch, mean; Balanced "
@@ -438,8 +471,10 @@ print_human(const struct dctx *x)
 	if (isnan(corr))
 		printf("%-21s undefined (an advantage vector is constant)\n",
 		    "correlation");
-	else
-		printf("%-21s %.6f\n", "correlation", corr);
+	else {
+		report_fmt(m[0][0], 32, "%.6f", corr);
+		printf("%-21s %s\n", "correlation", m[0][0]);
+	}
 	if (x->ntop == 0)
 		return;
 	printf("\n%-30s %-8s %10s %10s %10s\n", "largest |B - A|", "stratum",
@@ -449,8 +484,11 @@ print_human(const struct dctx *x)
 		char where[512];
 
 		snprintf(where, sizeof(where), "%s:%llu", t->file, t->line);
-		printf("%-30s %-8s %+10.6f %+10.6f %+10.6f\n",
-		    report_text(where), report_text(t->stratum), t->a, t->b, t->b - t->a);
+		report_fmt(m[0][0], 32, "%+.6f", t->a);
+		report_fmt(m[0][1], 32, "%+.6f", t->b);
+		report_fmt(m[0][2], 32, "%+.6f", t->b - t->a);
+		printf("%-30s %-8s %10s %10s %10s\n", report_text(where),
+		    report_text(t->stratum), m[0][0], m[0][1], m[0][2]);
 	}
 }
 
@@ -483,8 +521,9 @@ print_page(const struct dctx *x, const struct prefs *c, FILE *f,
 			const struct dstr *t = dstr_of(x, ix[i]);
 
 			ds[i].records = t->a[0].n;
-			ds[i].mean[s] = t->a[s].n ? t->a[s].mean : NAN;
-			ds[i].mass[s] = share(t->mass[s], x->s[s].mass);
+			ds[i].mean[s] = t->a[s].n ? strata_mom_rmean(&t->a[s]) :
+			    NAN;
+			ds[i].mass[s] = share(&t->mass[s], &x->s[s].mass);
 			ds[i].adv[s] = &t->adv[s];
 		}
 	}

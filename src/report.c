@@ -62,11 +62,24 @@ report_json_print(struct cJSON *root)
 void
 report_fmt(char *buf, size_t n, const char *f, double v)
 {
-	char *p;
+	char g[32], *p;
+	const char *c;
+	size_t k;
 
 	if (isnan(v) || isinf(v)) {
 		snprintf(buf, n, "-");
 		return;
+	}
+	/* %f of 1e308 is 309 digits: past 1e9 the figure goes as %.4g,
+	 * with the flags, the width and what follows the conversion. */
+	c = f + strcspn(f, ".fgeE");
+	if (*c == '.')
+		c += 1 + strspn(c + 1, "0123456789");
+	k = (size_t)(c - f);
+	if (*c == 'f' && fabs(v) >= 1e9 && k < 16 && f[0] == '%') {
+		k = strcspn(f, ".f");
+		snprintf(g, sizeof(g), "%.*s.4g%s", (int)k, f, c + 1);
+		f = g;
 	}
 	snprintf(buf, n, f, v);
 	if (buf[0] != '-')

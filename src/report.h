@@ -34,10 +34,12 @@ void	report_json_init(void);
  */
 int	report_json_print(struct cJSON *root);
 /*
- * v printed by the printf format f into buf (n bytes), "-" when it is
- * undefined (NaN or infinite); a value that rounds to zero loses its
- * sign, as "-0.0000" beside a mean of exactly 0 suggests a bias or a
- * drift that is not there ("+" stays when f asks for a sign).
+ * v printed by the printf format f (one conversion, f, g or e) into buf
+ * (n bytes), "-" when it is undefined (NaN) or past a double (Inf); a %f
+ * of 1e9 or more as %.4g, so that no figure is hundreds of digits; a
+ * value that rounds to zero loses its sign, as "-0.0000" beside a mean
+ * of exactly 0 suggests a bias or a drift that is not there ("+" stays
+ * when f asks for a sign).
  */
 void	report_fmt(char *buf, size_t n, const char *f, double v);
 /*

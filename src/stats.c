@@ -123,9 +123,9 @@ acc_merge(struct stats_acc *t, const struct stats_acc *o)
 	strata_mom_merge(&t->pos, &o->pos);
 	strata_mom_merge(&t->neg, &o->neg);
 	t->zero += o->zero;
-	t->ss_total += o->ss_total;
-	t->ss_within += o->ss_within;
-	t->ss_between += o->ss_between;
+	xsum_merge(&t->ss_total, &o->ss_total);
+	xsum_merge(&t->ss_within, &o->ss_within);
+	xsum_merge(&t->ss_between, &o->ss_between);
 	t->share_sum += o->share_sum;
 	t->share_groups += o->share_groups;
 }
@@ -171,6 +171,9 @@ stats_free(struct stats *s)
 		free(s->joined[i]);
 	free(s->adv);
 	free(s->w);
+	free(s->rs);
+	free(s->kg);
+	free(s->as);
 	strata_cells_free(&s->cells);
 }
 
@@ -244,7 +247,7 @@ add_records(struct stats *st, struct stats_acc *a, const struct gbatch *b,
 	for (k = o; k < o + n; k++) {
 		r = batch_rec(b, k, &tmp);
 		s = v->strat[k];
-		c->sum[0][s] += v->r[k];
+		c->sum[0][s] += st->rs[k];
 		a->records++;
 		if (r->has_stratum)
 			a->with_stratum++;
@@ -277,10 +280,12 @@ add_records(struct stats *st, struct stats_acc *a, const struct gbatch *b,
  * Theorem 1: sum (r - mu)^2 = sum (r - mu_k)^2 + sum_k n_k (mu_k - mu)^2,
  * group by group.  Each cell's sum becomes its mean; a cell of equal
  * rewards takes the reward itself, which sum / n may miss by a rounding.
+ * v's rewards are the group's divided by 2^k: its sums of squares are
+ * added on the scale 2^2k.
  */
 static void
 add_variance(struct stats_acc *a, struct strata_cells *c,
-    const struct batch *v, size_t o, size_t n, size_t ns, double mu)
+    const struct batch *v, size_t o, size_t n, size_t ns, double mu, int k2)
 {
 	double tot = 0, wit = 0, bet = 0, dev, *mean = c->sum[0];
 	size_t j, k;
@@ -297,13 +302,45 @@ add_variance(struct stats_acc *a, struct strata_cells *c,
 		dev = mean[j] - mu;
 		bet += (double)c->cnt[j] * dev * dev;
 	}
-	a->ss_total += tot;
-	a->ss_within += wit;
-	a->ss_between += bet;
+	xsum_add(&a->ss_total, tot, 2 * k2);
+	xsum_add(&a->ss_within, wit, 2 * k2);
+	xsum_add(&a->ss_between, bet, 2 * k2);
 	if (tot > 0) {
 		a->share_sum += bet / tot;
 		a->share_groups++;
 	}
+}
+
+/*
+ * sv: v with each group's rewards divided by 2^kg[g], as the estimators
+ * prescale a group past 2^500 (advmath_tame_exp()), so that the figures
+ * summed from them never overflow; the sums are put back on their scale
+ * (struct xsum).  A group below 2^-500 (rewards near 1e-320, whose
+ * squares underflow) is brought near 1 the same way, so that its shares
+ * are figures, not 0/0.  Other groups are as they are (kg 0).
+ */
+static void
+prescale(struct stats *s, const struct batch *v, struct batch *sv)
+{
+	size_t g, i;
+	double mx;
+
+	if (v->ngroups > s->gcap) {
+		s->gcap = v->ngroups + v->ngroups / 2;
+		s->kg = diag_realloc(s->kg, s->gcap * sizeof(*s->kg));
+	}
+	for (g = 0; g < v->ngroups; g++) {
+		for (mx = 0, i = v->goff[g]; i < v->goff[g + 1]; i++)
+			mx = fmax(mx, fabs(v->r[i]));
+		s->kg[g] = advmath_tame_exp(mx);
+		if (mx > 0 && mx < 0x1p-500)
+			(void)frexp(mx, &s->kg[g]);
+		for (i = v->goff[g]; i < v->goff[g + 1]; i++)
+			s->rs[i] = s->kg[g] ? ldexp(v->r[i], -s->kg[g]) :
+			    v->r[i];
+	}
+	*sv = *v;
+	sv->r = s->rs;
 }
 
 int
@@ -313,6 +350,7 @@ stats_add(void *ctx, const struct gbatch *b, const struct batch *v,
 	struct stats *s = ctx;
 	struct stats_acc *a;
 	struct advmath_mom gm;
+	struct batch sv;
 	const char *line;
 	size_t g, o, n;
 
@@ -320,6 +358,8 @@ stats_add(void *ctx, const struct gbatch *b, const struct batch *v,
 		s->cap = v->n + v->n / 2;
 		s->adv = diag_realloc(s->adv, s->cap * sizeof(*s->adv));
 		s->w = diag_realloc(s->w, s->cap * sizeof(*s->w));
+		s->rs = diag_realloc(s->rs, s->cap * sizeof(*s->rs));
+		s->as = diag_realloc(s->as, s->cap * sizeof(*s->as));
 	}
 	/* Whose dump this looks like, from its first record. */
 	if (s->nbatch == 0 && s->guess == NULL && v->n > 0 &&
@@ -334,11 +374,12 @@ stats_add(void *ctx, const struct gbatch *b, const struct batch *v,
 	if (compute_batch(s->c, &s->ap, v, s->adv, NULL, d) != 0)
 		return d->status;
 	a = batch_for(s, b);
+	prescale(s, v, &sv);
 	for (g = 0; g < v->ngroups; g++) {
 		o = v->goff[g];
 		n = v->goff[g + 1] - o;
-		strata_cells_fill(&s->cells, &a->strata, b, v, g);
-		gm = advmath_moments(v->r + o, NULL, 0, n, 0);
+		strata_cells_fill(&s->cells, &a->strata, b, &sv, g);
+		gm = advmath_moments(sv.r + o, NULL, 0, n, 0);
 		a->groups++;
 		hist_add(a, n, 1);
 		if (gm.equal)
@@ -346,7 +387,8 @@ stats_add(void *ctx, const struct gbatch *b, const struct batch *v,
 		add_records(s, a, b, v, o, n);
 		if (stats_papers_group(s, a, b, v, g, s->adv, d) != 0)
 			return d->status;
-		add_variance(a, &s->cells, v, o, n, v->nstrat[g], gm.mean);
+		add_variance(a, &s->cells, &sv, o, n, v->nstrat[g], gm.mean,
+		    s->kg[g]);
 	}
 	return 0;
 }
@@ -451,9 +493,15 @@ stats_reading_text(const struct stats_acc *a, char *verdict, char *cmp,
 }
 
 double
-stats_pooled(double ss, unsigned long long n)
+stats_pooled(const struct xsum *ss, unsigned long long n)
 {
-	return n ? ss / (double)n : 0;
+	return n ? xsum_over(ss, (double)n) : 0;
+}
+
+double
+stats_share(const struct xsum *a, const struct xsum *b)
+{
+	return xsum_ratio(a, b);
 }
 
 void
@@ -467,14 +515,16 @@ stats_row_of(const struct stats_acc *a, struct stats_row *r)
 	r->zero_std = a->groups ? (double)a->zero_std / (double)a->groups :
 	    NAN;
 	r->reward = a->records ? strata_mom_mean(&a->reward) : NAN;
-	r->tool_calls = a->p.tc_n > 0 ? a->p.tc_sum / a->p.tc_n : NAN;
+	r->tool_calls = xsum_over(&a->p.tc_sum, a->p.tc_n);
 	r->len_pos = a->pos.n ? strata_mom_mean(&a->pos) : NAN;
 	r->len_neg = a->neg.n ? strata_mom_mean(&a->neg) : NAN;
 	r->gap = r->len_pos - r->len_neg;
-	r->within = a->records ? stats_pooled(a->ss_within, a->records) : NAN;
-	r->between_var = a->records ? stats_pooled(a->ss_between,
+	r->within = a->records ? stats_pooled(&a->ss_within, a->records) :
+	    NAN;
+	r->between_var = a->records ? stats_pooled(&a->ss_between,
 	    a->records) : NAN;
-	r->between = a->ss_total > 0 ? a->ss_between / a->ss_total : NAN;
+	r->between = a->ss_total.s > 0 ? stats_share(&a->ss_between,
+	    &a->ss_total) : NAN;
 	for (k = 0; k < STATS_NLOSS; k++)
 		r->loss[k] = a->p.final[k];
 }

@@ -49,8 +49,9 @@ struct stats_acc {
 	struct strata_mom	 len, pos, neg;
 	unsigned long long	 zero;		/* records with A = 0 */
 	/* Sums of squares over groups: pooled over records they give the
-	 * record-weighted mean of the groups' variances. */
-	double			 ss_total, ss_within, ss_between;
+	 * record-weighted mean of the groups' variances.  Each group's are
+	 * taken on its prescaled rewards (stats_add()). */
+	struct xsum		 ss_total, ss_within, ss_between;
 	double			 share_sum;	/* per-group shares */
 	unsigned long long	 share_groups;	/* groups with variance */
 	struct stats_papers	 p;		/* the papers' diagnostics */
@@ -74,6 +75,13 @@ struct stats {
 	struct adv_params	 ap;
 	double			*adv, *w;
 	size_t			 cap;
+	/* The batch's rewards, each group's divided by 2^kg[g] as the
+	 * estimators prescale them (past 2^500), so that its sums and
+	 * squares stay doubles. */
+	double			*rs;
+	int			*kg;
+	double			*as;	/* advantages rescaled (losses) */
+	size_t			 gcap;
 };
 
 /* The roles of the fields whose use stats counts (enum frole's first). */
@@ -130,7 +138,10 @@ void	stats_reading_text(const struct stats_acc *a, char *verdict,
 struct stats_row;
 /* a as one row of the per-step figures (stats_html.h). */
 void	stats_row_of(const struct stats_acc *a, struct stats_row *r);
-/* A sum of squares pooled over n records (0 when none). */
-double	stats_pooled(double ss, unsigned long long n);
+/* A sum of squares pooled over n records (0 when none; Inf when past a
+ * double). */
+double	stats_pooled(const struct xsum *ss, unsigned long long n);
+/* The share a / b (NaN when b is 0). */
+double	stats_share(const struct xsum *a, const struct xsum *b);
 
 #endif

@@ -18,7 +18,9 @@
 static void
 jnum(cJSON *o, const char *name, double v)
 {
-	cJSON_AddNumberToObject(o, name, v);
+	/* A figure past a double, or undefined, is null (cJSON's Inf and
+	 * NaN); -0 is 0. */
+	cJSON_AddNumberToObject(o, name, v == 0 ? 0 : v);
 }
 
 /* The table of fields used: {"group": {"prompt_id": 12}, ...}. */
@@ -138,10 +140,10 @@ json_stratified(cJSON *o, const struct stats_acc *a)
 	jnum(e, "san_forced_share", a->records ? a->p.forced /
 	    (double)a->records : NAN);
 	x = cJSON_AddObjectToObject(e, "theorem2");
-	jnum(x, "var_ag", stats_pooled(a->ss_total, a->records));
-	jnum(x, "var_san", stats_pooled(a->p.san_ss, a->records));
-	jnum(x, "term_a", stats_pooled(a->ss_between, a->records));
-	jnum(x, "term_b", stats_pooled(a->p.termb_ss, a->records));
+	jnum(x, "var_ag", stats_pooled(&a->ss_total, a->records));
+	jnum(x, "var_san", stats_pooled(&a->p.san_ss, a->records));
+	jnum(x, "term_a", stats_pooled(&a->ss_between, a->records));
+	jnum(x, "term_b", stats_pooled(&a->p.termb_ss, a->records));
 }
 
 /* The on-policy loss of every mode, and MS-GRPO's figures. */
@@ -163,11 +165,10 @@ json_losses(cJSON *o, const struct stats *s, const struct stats_acc *a)
 	e = cJSON_AddObjectToObject(o, "msgrpo");
 	jnum(e, "groups", p->ms_groups);
 	jnum(e, "past_budget", p->ms_skipped);
-	jnum(e, "es_sigma", p->ms_groups > 0 ? p->es / p->ms_groups : NAN);
-	jnum(e, "sigma_o", p->ms_groups > 0 ? p->sigma / p->ms_groups : NAN);
-	jnum(e, "var_mu", p->ms_groups > 0 ? p->vmu / p->ms_groups : NAN);
-	jnum(e, "var_sigma", p->ms_groups > 0 ? p->vsig / p->ms_groups :
-	    NAN);
+	jnum(e, "es_sigma", xsum_over(&p->es, p->ms_groups));
+	jnum(e, "sigma_o", xsum_over(&p->sigma, p->ms_groups));
+	jnum(e, "var_mu", xsum_over(&p->vmu, p->ms_groups));
+	jnum(e, "var_sigma", xsum_over(&p->vsig, p->ms_groups));
 	jnum(e, "records", n);
 	jnum(e, "actual_rms", n > 0 ? sqrt(p->dact2 / n) : NAN);
 	jnum(e, "approx_rms", n > 0 ? sqrt(p->dapp2 / n) : NAN);
@@ -232,11 +233,11 @@ json_acc(const struct stats *s, const struct stats_acc *a, int batch)
 	    (double)a->groups : NAN);
 	json_lengths(o, a);
 	e = cJSON_AddObjectToObject(o, "reward_variance");
-	jnum(e, "total", stats_pooled(a->ss_total, a->records));
-	jnum(e, "within", stats_pooled(a->ss_within, a->records));
-	jnum(e, "between", stats_pooled(a->ss_between, a->records));
-	jnum(e, "between_share", a->ss_total > 0 ? a->ss_between /
-	    a->ss_total : NAN);
+	jnum(e, "total", stats_pooled(&a->ss_total, a->records));
+	jnum(e, "within", stats_pooled(&a->ss_within, a->records));
+	jnum(e, "between", stats_pooled(&a->ss_between, a->records));
+	jnum(e, "between_share", a->ss_total.s > 0 ?
+	    stats_share(&a->ss_between, &a->ss_total) : NAN);
 	jnum(e, "groups_with_variance", (double)a->share_groups);
 	jnum(e, "mean_group_between_share", a->share_groups ? a->share_sum /
 	    (double)a->share_groups : NAN);

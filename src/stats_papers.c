@@ -77,7 +77,14 @@ normalizer(const struct loss_mode *m, const struct advmath_lw *lp,
 	}
 }
 
-/* Stratified GRPO's figures of group g's cells. */
+/*
+ * Stratified GRPO's figures of group g's cells, on its rewards divided by
+ * 2^k (st->rs, stats.c's prescaling) with eps along: alpha_k, Delta_k
+ * and Var[A_SAN] do not change; Term B's first part is put back on the
+ * scale 2^2k, the weight 1/(s_k + eps) on 2^-k.  A group of tiny rewards
+ * (k < 0) is taken as it is: eps outweighs its spread, as it does in the
+ * estimators, and scaled along it would be past a double.
+ */
 static void
 stratified(struct stats *st, struct stats_acc *a, const struct batch *v,
     size_t g)
@@ -85,12 +92,14 @@ stratified(struct stats *st, struct stats_acc *a, const struct batch *v,
 	size_t o = v->goff[g], n = v->goff[g + 1] - o;
 	struct advmath_mom gm, m;
 	struct stats_pstratum *ps;
-	double eps = st->c->ap.eps, K = (double)n, den;
+	const double *r = st->kg[g] > 0 ? st->rs + o : v->r + o;
+	int k = st->kg[g] > 0 ? st->kg[g] : 0;
+	double eps = ldexp(st->c->ap.eps, -k), K = (double)n, den;
 	uint32_t j;
 
-	gm = advmath_moments(v->r + o, NULL, 0, n, 0);
+	gm = advmath_moments(r, NULL, 0, n, 0);
 	for (j = 0; j < v->nstrat[g]; j++) {
-		m = advmath_moments(v->r + o, v->strat + o, j, n, 0);
+		m = advmath_moments(r, v->strat + o, j, n, 0);
 		if (m.n == 0)
 			continue;
 		ps = stats_pstratum(a, st->cells.loc[j]);
@@ -100,13 +109,21 @@ stratified(struct stats *st, struct stats_acc *a, const struct batch *v,
 		ps->off2 += (m.mean - gm.mean) / (gm.std + eps) *
 		    ((m.mean - gm.mean) / (gm.std + eps));
 		den = (m.std + eps) * (m.std + eps);
-		a->p.termb_ss += m.n * m.var * (1 - 1 / den);
-		a->p.san_ss += m.n * m.var / den;
+		/* n s_k^2 (1 - 1/(s_k + eps)^2), prescaled its parts on
+		 * their scales */
+		if (k == 0)
+			xsum_add(&a->p.termb_ss, m.n * m.var * (1 - 1 / den),
+			    0);
+		else {
+			xsum_add(&a->p.termb_ss, m.n * m.var, 2 * k);
+			xsum_add(&a->p.termb_ss, -m.n * m.var / den, 0);
+		}
+		xsum_add(&a->p.san_ss, m.n * m.var / den, 0);
 		if (m.n == 1 || m.equal) {
 			ps->forced += m.n;
 			a->p.forced += m.n;
 		} else {
-			ps->weight += m.n / K / (m.std + eps);
+			ps->weight += ldexp(m.n / K / (m.std + eps), -k);
 			ps->wcells++;
 		}
 	}
@@ -121,36 +138,42 @@ losses(struct stats *st, struct stats_acc *a, const struct batch *v,
 	const struct loss_mode *m;
 	struct advmath_lscope s;
 	size_t o = v->goff[g], n = v->goff[g + 1] - o, i, k;
-	double L;
+	double L, mx = 0;
+	int ka;
 
+	/* The advantages on a scale where their sums stay doubles (an
+	 * estimator that scales with the rewards gives ~1e308). */
+	for (i = o; i < o + n; i++)
+		mx = fmax(mx, fabs(adv[i]));
+	ka = advmath_tame_exp(mx);
 	memset(&s, 0, sizeof(s));
 	advmath_lw_scope(v->T + o, n, &s);
 	advmath_lw_scope(v->T + o, n, &a->p.scope);
+	if (ka != 0) {
+		for (i = o; i < o + n; i++)
+			st->as[i] = ldexp(adv[i], -ka);
+		adv = st->as;
+	}
 	for (k = 0; k < STATS_NLOSS; k++) {
 		if ((m = stats_papers_mode(c, k)) == NULL)
 			continue;
+		/* (The weights do not change with the scale of A.) */
 		m->fn(&c->lp, &s, v->T + o, adv + o, n, st->w + o);
 		for (L = 0, i = o; i < o + n; i++)
 			L -= st->w[i] * adv[i] * v->T[i];
-		a->p.loss[k] += c->scope_group ? L : normalizer(m, &c->lp,
-		    &s) * L;
+		xsum_add(&a->p.loss[k], c->scope_group ? L : normalizer(m,
+		    &c->lp, &s) * L, ka);
 	}
 }
 
-/* The scale back to the rewards' units of a canonical group's (which
- * msgrpo_canon.c may have divided by a power of two). */
-static double
-canon_scale(const struct ms_canon *g, const double *r)
-{
-	size_t i;
-
-	for (i = 0; i < g->G; i++)
-		if (g->r[i] != 0)
-			return r[g->ord[i]] / g->r[i];
-	return 1;
-}
-
-/* MS-GRPO's moments of group g and its advantage change. */
+/*
+ * MS-GRPO's moments of group g and its advantage change, on the group's
+ * rewards divided by 2^K, K the exponent of the largest |r| (eps along),
+ * so that near 1e308 nothing overflows and near 1e-320 1/E_S[sigma_S]
+ * does not: the moments are summed on their scales, and the change of
+ * the advantage is scale-free.  Scaling by a power of two is exact, so
+ * ordinary rewards give the same bits.
+ */
 static int
 msgrpo(struct stats *st, struct stats_acc *a, const struct batch *v,
     size_t g, const double *adv, struct diag *d)
@@ -159,14 +182,24 @@ msgrpo(struct stats *st, struct stats_acc *a, const struct batch *v,
 	struct ms_canon cn;
 	struct ms_moments mm;
 	size_t o = v->goff[g], n = v->goff[g + 1] - o, i;
-	double so, mo, sw, sc, act, app, r;
-	int rc;
+	double so, mo, sw, act, app, r, eps, mx = 0, *rn;
+	int rc, K = 0;
 
-	msgrpo_from(&p, st->ap.eps, st->ap.sample, st->ap.eps_inside);
+	for (i = o; i < o + n; i++)
+		mx = fmax(mx, fabs(v->r[i]));
+	if (mx > 0)
+		(void)frexp(mx, &K);
+	eps = ldexp(st->ap.eps, -K);
+	msgrpo_from(&p, st->ap.eps_inside ? ldexp(eps, -K) : eps,
+	    st->ap.sample, st->ap.eps_inside);
 	if (n < msgrpo_tau_min(&p))
 		return 0;
-	rc = msgrpo_canon_init(&cn, v->r + o, v->T + o, v->tie ? v->tie + o :
-	    NULL, n, &p);
+	rn = diag_malloc(n * sizeof(*rn));
+	for (i = 0; i < n; i++)
+		rn[i] = ldexp(v->r[o + i], -K);
+	rc = msgrpo_canon_init(&cn, rn, v->T + o, v->tie ? v->tie + o : NULL,
+	    n, &p);
+	free(rn);
 	if (rc == MSGRPO_NOMEM)
 		return diag_set(d, EXIT_IO, "out of memory");
 	if (rc != 0)
@@ -189,22 +222,19 @@ msgrpo(struct stats *st, struct stats_acc *a, const struct batch *v,
 	for (i = 0; i < n; i++)
 		so += cn.t[i] * (cn.r[i] - mo) * (cn.r[i] - mo);
 	so = sw > 0 ? sqrt(so / sw) : 0;
-	sc = canon_scale(&cn, v->r + o);
 	msgrpo_canon_free(&cn);
-	mo *= sc;
-	so *= sc;
 	a->p.ms_groups++;
-	a->p.es += mm.es * sc;
-	a->p.sigma += so;
-	a->p.vmu += mm.vmu * sc * sc;
-	a->p.vsig += mm.vsig * sc * sc;
+	xsum_add(&a->p.es, mm.es, K);
+	xsum_add(&a->p.sigma, so, K);
+	xsum_add(&a->p.vmu, mm.vmu, 2 * K);
+	xsum_add(&a->p.vsig, mm.vsig, 2 * K);
 	if (!(so > 0) || !(mm.es > 0))
 		return 0;
 	for (i = o; i < o + n; i++) {
-		r = v->r[i];
-		act = adv[i] - (r - mo) / (so + st->ap.eps);
-		app = (r - mo) * (1 / (mm.es * sc) - 1 / so) +
-		    r * (mm.vsig * sc * sc) / pow(mm.es * sc, 3);
+		r = ldexp(v->r[i], -K);
+		act = adv[i] - (r - mo) / (so + eps);
+		app = (r - mo) * (1 / mm.es - 1 / so) +
+		    r * mm.vsig / pow(mm.es, 3);
 		a->p.dn++;
 		a->p.dact += act;
 		a->p.dapp += app;
@@ -231,7 +261,7 @@ tool_calls(struct stats_acc *a, const struct gbatch *b, size_t o, size_t n)
 			continue;
 		memcpy(buf, key + 1, len - 1);
 		buf[len - 1] = '\0';
-		a->p.tc_sum += strtod(buf, NULL);
+		xsum_add(&a->p.tc_sum, strtod(buf, NULL), 0);
 		a->p.tc_n++;
 	}
 }
@@ -269,7 +299,10 @@ stats_papers_finish(const struct prefs *c, struct stats_papers *p)
 			continue;
 		}
 		den = c->scope_group ? 1 : normalizer(m, &c->lp, &p->scope);
-		p->final[k] = den > 0 ? p->loss[k] / den : NAN;
+		/* Past a double it is left out, as an undefined one. */
+		p->final[k] = den > 0 ? xsum_over(&p->loss[k], den) : NAN;
+		if (isinf(p->final[k]))
+			p->final[k] = NAN;
 		p->nfinal[k] = !isnan(p->final[k]);
 	}
 }
@@ -293,10 +326,10 @@ stats_papers_merge(struct stats_papers *t, const struct stats_papers *o)
 	size_t k;
 
 	t->forced += o->forced;
-	t->termb_ss += o->termb_ss;
-	t->san_ss += o->san_ss;
+	xsum_merge(&t->termb_ss, &o->termb_ss);
+	xsum_merge(&t->san_ss, &o->san_ss);
 	for (k = 0; k < STATS_NLOSS; k++) {
-		t->loss[k] += o->loss[k];
+		xsum_merge(&t->loss[k], &o->loss[k]);
 		/* Undefined in a batch (no trained token): left out. */
 		if (o->nfinal[k] > 0)
 			t->final[k] += o->final[k];
@@ -304,10 +337,10 @@ stats_papers_merge(struct stats_papers *t, const struct stats_papers *o)
 	}
 	t->ms_groups += o->ms_groups;
 	t->ms_skipped += o->ms_skipped;
-	t->es += o->es;
-	t->sigma += o->sigma;
-	t->vmu += o->vmu;
-	t->vsig += o->vsig;
+	xsum_merge(&t->es, &o->es);
+	xsum_merge(&t->sigma, &o->sigma);
+	xsum_merge(&t->vmu, &o->vmu);
+	xsum_merge(&t->vsig, &o->vsig);
 	t->dn += o->dn;
 	t->dact += o->dact;
 	t->dapp += o->dapp;
@@ -315,7 +348,7 @@ stats_papers_merge(struct stats_papers *t, const struct stats_papers *o)
 	t->dapp2 += o->dapp2;
 	t->dcross += o->dcross;
 	t->derr2 += o->derr2;
-	t->tc_sum += o->tc_sum;
+	xsum_merge(&t->tc_sum, &o->tc_sum);
 	t->tc_n += o->tc_n;
 }
 

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "advmath_lw.h"
+#include "strata.h"
 
 struct batch;
 struct diag;
@@ -40,12 +41,13 @@ struct stats_papers {
 	/* Stratified GRPO: records in cells whose SAN is forced to 0; K
 	 * times Term B and Var[A_SAN], pooled over groups (Term A is the
 	 * between-stratum sum of squares, stats_acc's ss_between). */
-	double			forced, termb_ss, san_ss;
+	double			forced;
+	struct xsum		termb_ss, san_ss;
 	/* Balanced Aggregation: per loss mode, the sum over groups of the
 	 * group's loss times its share of the mode's normalizer, the
 	 * totals of the groups summed, and (stats_papers_finish()) the
 	 * batch's loss, or in the total the mean over batches. */
-	double			loss[STATS_NLOSS];
+	struct xsum		loss[STATS_NLOSS];
 	struct advmath_lscope	scope;
 	double			final[STATS_NLOSS];
 	double			nfinal[STATS_NLOSS];	/* batches in it */
@@ -54,10 +56,11 @@ struct stats_papers {
 	 * records, sums of actual, approximate, their squares, product,
 	 * squared difference. */
 	double			ms_groups, ms_skipped;
-	double			es, sigma, vmu, vsig;
+	struct xsum		es, sigma, vmu, vsig;
 	double			dn, dact, dapp, dact2, dapp2, dcross, derr2;
 	/* --by-batch: numeric stratum values (tool calls) and records. */
-	double			tc_sum, tc_n;
+	struct xsum		tc_sum;
+	double			tc_n;
 };
 
 /* The loss mode of column m, NULL past the table or when it cannot be

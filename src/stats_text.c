@@ -58,10 +58,27 @@ bar(double frac, int utf8)
 static void
 pct(char *buf, size_t n, double num, double den)
 {
-	if (den > 0)
-		snprintf(buf, n, "%.1f%%", 100 * num / den);
-	else
-		snprintf(buf, n, "-");
+	report_fmt(buf, n, "%.1f%%", den > 0 ? 100 * num / den : NAN);
+}
+
+/* A share of two sums (the reward variance's parts), as pct() says it. */
+static void
+share(char *buf, size_t n, const struct xsum *num, const struct xsum *den)
+{
+	report_fmt(buf, n, "%.1f%%", den->s > 0 ? 100 *
+	    stats_share(num, den) : NAN);
+}
+
+/* A figure that may be undefined or past a double, %.6g or "-". */
+static const char *
+fig(double v)
+{
+	static char ring[8][32];
+	static unsigned next;
+	char *b = ring[next++ % 8];
+
+	report_fmt(b, 32, "%.6g", v);
+	return b;
 }
 
 /* The table of fields used, a line per role. */
@@ -117,7 +134,7 @@ print_strata(const struct stats *s, const struct stats_acc *a, int utf8)
 	const struct strata_mom *m;
 	double smax = 0;
 	size_t *ix, i;
-	char p[32], name[300], *lab;
+	char p[32], mean[32], sd[32], name[300], *lab;
 
 	stats_stratum_name(s, a, name, sizeof(name));
 	ix = strata_sorted(&a->strata);
@@ -131,9 +148,10 @@ print_strata(const struct stats *s, const struct stats_acc *a, int utf8)
 		m = stats_rewards(a, ix[i]);
 		lab = strata_label_of(&a->strata, ix[i]);
 		pct(p, sizeof(p), m->n, (double)a->records);
-		printf("%-10s %8.0f %7s %12.4f %11.4f  ", report_text(lab),
-		    m->n, p,
-		    strata_mom_mean(m), strata_mom_std(m));
+		report_fmt(mean, sizeof(mean), "%.4f", strata_mom_mean(m));
+		report_fmt(sd, sizeof(sd), "%.4f", strata_mom_std(m));
+		printf("%-10s %8.0f %7s %12s %11s  ", report_text(lab), m->n, p,
+		    mean, sd);
 		bar(m->n / smax, utf8);
 		putchar('\n');
 		free(lab);
@@ -213,13 +231,13 @@ print_stratified(const struct stats *s, const struct stats_acc *a)
 	printf("%-22s %.0f of %llu records (%s): a cell of one record, or of "
 	    "equal rewards\n", "SAN forced to 0", a->p.forced, a->records,
 	    f[0]);
-	tb = stats_pooled(a->p.termb_ss, a->records);
+	tb = stats_pooled(&a->p.termb_ss, a->records);
 	printf("%-22s Var[A_G] - Var[A_SAN] = Term A + Term B  [Theorem 2]\n"
-	    "%-22s %.6g - %.6g = %.6g %c %.6g\n", "pooled over groups", "",
-	    stats_pooled(a->ss_total, a->records),
-	    stats_pooled(a->p.san_ss, a->records),
-	    stats_pooled(a->ss_between, a->records), tb < 0 ? '-' : '+',
-	    fabs(tb));
+	    "%-22s %s - %s = %s %c %s\n", "pooled over groups", "",
+	    fig(stats_pooled(&a->ss_total, a->records)),
+	    fig(stats_pooled(&a->p.san_ss, a->records)),
+	    fig(stats_pooled(&a->ss_between, a->records)), tb < 0 ? '-' : '+',
+	    fig(fabs(tb)));
 }
 
 /* Balanced Aggregation's on-policy loss of every mode. */
@@ -248,15 +266,17 @@ print_msgrpo(const struct stats_acc *a)
 {
 	const struct stats_papers *p = &a->p;
 	double n = p->dn, ma, mp, va, vp, corr;
+	char cs[32];
 
 	printf("MS-GRPO subgroups  [Appendix A, D]: %.0f groups, %.0f past "
 	    "--ms-budget\n", p->ms_groups, p->ms_skipped);
 	if (p->ms_groups > 0)
-		printf("%-22s E_S[sigma_S] %.4g, sigma_O %.4g,\n%-22s "
-		    "Var_S(mu_S) %.4g, Var_S(sigma_S) %.4g\n",
-		    "mean per group", p->es / p->ms_groups,
-		    p->sigma / p->ms_groups, "", p->vmu / p->ms_groups,
-		    p->vsig / p->ms_groups);
+		printf("%-22s E_S[sigma_S] %s, sigma_O %s,\n%-22s "
+		    "Var_S(mu_S) %s, Var_S(sigma_S) %s\n",
+		    "mean per group", fig(xsum_over(&p->es, p->ms_groups)),
+		    fig(xsum_over(&p->sigma, p->ms_groups)), "",
+		    fig(xsum_over(&p->vmu, p->ms_groups)),
+		    fig(xsum_over(&p->vsig, p->ms_groups)));
 	if (!(n > 0))
 		return;
 	ma = p->dact / n;
@@ -265,10 +285,11 @@ print_msgrpo(const struct stats_acc *a)
 	vp = p->dapp2 / n - mp * mp;
 	corr = va > 0 && vp > 0 ? (p->dcross / n - ma * mp) / sqrt(va * vp) :
 	    NAN;
-	printf("%-22s actual rms %.4g, Eq. 10's rms %.4g over %.0f records\n"
-	    "%-22s correlation %.4f, rms of the error %.4g\n",
-	    "A_MS - A_GRPO", sqrt(p->dact2 / n), sqrt(p->dapp2 / n), n, "",
-	    corr, sqrt(p->derr2 / n));
+	report_fmt(cs, sizeof(cs), "%.4f", corr);
+	printf("%-22s actual rms %s, Eq. 10's rms %s over %.0f records\n"
+	    "%-22s correlation %s, rms of the error %s\n",
+	    "A_MS - A_GRPO", fig(sqrt(p->dact2 / n)), fig(sqrt(p->dapp2 / n)),
+	    n, "", cs, fig(sqrt(p->derr2 / n)));
 }
 
 /* --by-batch: a row per batch, the trend of a run. */
@@ -321,11 +342,11 @@ print_acc(const struct stats *s, const struct stats_acc *a, int utf8)
 	putchar('\n');
 	printf("reward variance inside groups, pooled (Stratified GRPO "
 	    "Theorem 1)\n");
-	pct(p, sizeof(p), a->ss_between, a->ss_total);
-	printf("%-22s %.6g = within %.6g + between %.6g\n", "total",
-	    stats_pooled(a->ss_total, a->records),
-	    stats_pooled(a->ss_within, a->records),
-	    stats_pooled(a->ss_between, a->records));
+	share(p, sizeof(p), &a->ss_between, &a->ss_total);
+	printf("%-22s %s = within %s + between %s\n", "total",
+	    fig(stats_pooled(&a->ss_total, a->records)),
+	    fig(stats_pooled(&a->ss_within, a->records)),
+	    fig(stats_pooled(&a->ss_between, a->records)));
 	printf("%-22s %s\n", "between-stratum share", p);
 	pct(p, sizeof(p), a->share_sum, (double)a->share_groups);
 	printf("%-22s %s over %llu groups with variance\n",
@@ -356,7 +377,7 @@ print_batches(const struct stats *s)
 	for (i = 0; i < s->nbatch; i++) {
 		a = &s->batch[i];
 		pct(z, sizeof(z), (double)a->zero_std, (double)a->groups);
-		pct(b, sizeof(b), a->ss_between, a->ss_total);
+		share(b, sizeof(b), &a->ss_between, &a->ss_total);
 		if (stats_reading(a, &gap, &rel, &cv) != STATS_FAV_NONE)
 			snprintf(g, sizeof(g), "%+.1f", gap);
 		else

@@ -203,11 +203,45 @@ strata_cells_free(struct strata_cells *c)
 
 /* ---- Moments ------------------------------------------------------- */
 
+#define MOM_TAME	0x1p400	/* values past it are kept scaled */
+
+/* Divides m's values by 2^k (k > 0). */
+static void
+mom_scale(struct strata_mom *m, int k)
+{
+	m->mean = ldexp(m->mean, -k);
+	m->sum = ldexp(m->sum, -k);
+	m->m2 = ldexp(m->m2, -2 * k);
+	m->e += k;
+}
+
+/* The scale a series starts on: values below 2^-400 (near 1e-320, whose
+ * squares underflow) are brought near 1, as are those past 2^400. */
+static int
+first_exp(double x)
+{
+	int k = 0;
+
+	if (x != 0 && (fabs(x) < 1 / MOM_TAME || fabs(x) > MOM_TAME))
+		(void)frexp(x, &k);
+	return k;
+}
+
 void
 strata_mom_add(struct strata_mom *m, double x)
 {
 	double d;
+	int k;
 
+	if (m->n == 0 || (m->m2 == 0 && m->mean == 0 && m->sum == 0))
+		m->e = first_exp(x);
+	if (m->e != 0)
+		x = ldexp(x, -m->e);
+	if (fabs(x) > MOM_TAME) {
+		(void)frexp(x, &k);
+		mom_scale(m, k);
+		x = ldexp(x, -k);
+	}
 	m->n++;
 	m->sum += x;
 	d = x - m->mean;
@@ -219,6 +253,7 @@ strata_mom_add(struct strata_mom *m, double x)
 void
 strata_mom_merge(struct strata_mom *m, const struct strata_mom *o)
 {
+	struct strata_mom t = *o;
 	double n, d;
 
 	if (o->n == 0)
@@ -227,29 +262,151 @@ strata_mom_merge(struct strata_mom *m, const struct strata_mom *o)
 		*m = *o;
 		return;
 	}
-	n = m->n + o->n;
-	d = o->mean - m->mean;
-	m->mean += d * o->n / n;
-	m->m2 += o->m2 + d * d * m->n * o->n / n;
+	/* On the larger scale of the two. */
+	if (t.e > m->e)
+		mom_scale(m, t.e - m->e);
+	else if (m->e > t.e)
+		mom_scale(&t, m->e - t.e);
+	n = m->n + t.n;
+	d = t.mean - m->mean;
+	m->mean += d * t.n / n;
+	m->m2 += t.m2 + d * d * m->n * t.n / n;
 	m->n = n;
-	m->sum += o->sum;
+	m->sum += t.sum;
 }
 
 double
 strata_mom_mean(const struct strata_mom *m)
 {
-	return m->n > 0 ? m->sum / m->n : 0;
+	return m->n > 0 ? ldexp(m->sum / m->n, m->e) : 0;
 }
 
 double
 strata_mom_var(const struct strata_mom *m)
 {
-	return m->n > 0 ? m->m2 / m->n : 0;
+	return m->n > 0 ? ldexp(m->m2 / m->n, 2 * m->e) : 0;
 }
 
 double
 strata_mom_std(const struct strata_mom *m)
 {
 	/* m2 is 0 for equal values: a deviation of exactly 0. */
-	return m->n > 0 && m->m2 > 0 ? sqrt(m->m2 / m->n) : 0;
+	return m->n > 0 && m->m2 > 0 ? ldexp(sqrt(m->m2 / m->n), m->e) : 0;
+}
+
+double
+strata_mom_rmean(const struct strata_mom *m)
+{
+	return ldexp(m->mean, m->e);
+}
+
+/* Brings x, a value of a series kept in units of 2^*e, into them,
+ * scaling the series' moments (*m1 by 2^-k, *m2 by 2^-2k, *mc by 2^-k)
+ * when it is past MOM_TAME there. */
+static double
+cov_tame(double x, int *e, double *m1, double *m2, double *mc)
+{
+	int k;
+
+	if (*e != 0)
+		x = ldexp(x, -*e);
+	if (fabs(x) > MOM_TAME) {
+		(void)frexp(x, &k);
+		*m1 = ldexp(*m1, -k);
+		*m2 = ldexp(*m2, -2 * k);
+		*mc = ldexp(*mc, -k);
+		*e += k;
+		x = ldexp(x, -k);
+	}
+	return x;
+}
+
+void
+strata_cov_add(struct strata_cov *c, double a, double b)
+{
+	double da, db;
+
+	if (c->ma == 0 && c->m2a == 0)
+		c->ea = first_exp(a);
+	if (c->mb == 0 && c->m2b == 0)
+		c->eb = first_exp(b);
+	a = cov_tame(a, &c->ea, &c->ma, &c->m2a, &c->cab);
+	b = cov_tame(b, &c->eb, &c->mb, &c->m2b, &c->cab);
+	c->n++;
+	da = a - c->ma;
+	c->ma += da / c->n;
+	db = b - c->mb;
+	c->mb += db / c->n;
+	c->cab += da * (b - c->mb);
+	c->m2a += da * (a - c->ma);
+	c->m2b += db * (b - c->mb);
+}
+
+double
+strata_cov_corr(const struct strata_cov *c)
+{
+	double p = c->m2a * c->m2b;
+
+	if (!(c->m2a > 0) || !(c->m2b > 0))
+		return NAN;
+	return c->cab / (isfinite(p) && p > 0 ? sqrt(p) : sqrt(c->m2a) *
+	    sqrt(c->m2b));
+}
+
+/* ---- Sums past a double -------------------------------------------- */
+
+void
+xsum_add_slow(struct xsum *x, double v, int e)
+{
+	int k;
+
+	if (v == 0)
+		return;
+	if (x->s == 0) {
+		x->s = v;
+		x->e = e;
+	} else if (e > x->e) {
+		x->s = ldexp(x->s, x->e - e) + v;
+		x->e = e;
+	} else
+		x->s += ldexp(v, e - x->e);
+	if (fabs(x->s) > 0x1p512) {
+		(void)frexp(x->s, &k);
+		x->s = ldexp(x->s, -k);
+		x->e += k;
+	}
+}
+
+void
+xsum_merge(struct xsum *x, const struct xsum *o)
+{
+	xsum_add(x, o->s, o->e);
+}
+
+double
+xsum_value(const struct xsum *x)
+{
+	return ldexp(x->s, x->e);
+}
+
+double
+xsum_over(const struct xsum *x, double n)
+{
+	return n > 0 ? ldexp(x->s / n, x->e) : NAN;
+}
+
+double
+xsum_ratio(const struct xsum *a, const struct xsum *b)
+{
+	return b->s != 0 ? ldexp(a->s / b->s, a->e - b->e) : NAN;
+}
+
+double
+xsum_rms(const struct xsum *x, double n)
+{
+	int h = x->e >> 1;	/* floor(e / 2) */
+
+	if (!(n > 0))
+		return NAN;
+	return ldexp(sqrt(ldexp(x->s / n, x->e - 2 * h)), h);
 }

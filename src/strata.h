@@ -20,11 +20,27 @@ struct gbatch;
 
 /*
  * Count, mean and sum of squared deviations (Welford): stable in one pass
- * and mergeable, so that batches add up to the total exactly.
+ * and mergeable, so that batches add up to the total exactly.  Values
+ * past 2^400 (rewards near 1e308) are kept divided by a power of two,
+ * 2^e, as the estimators prescale them, so that no sum or square
+ * overflows; below, e is 0 and the sums are the values'.
  */
 struct strata_mom {
 	double	n, mean, m2;
 	double	sum;	/* exact for integers: strata_mom_mean() */
+	int	e;	/* mean and sum in units of 2^e, m2 of 2^2e */
+};
+
+/*
+ * A sum kept as s 2^e, e growing only when s would pass 2^512: sums of
+ * squares of rewards near 1e308 (each added on its own scale, v 2^e, as
+ * a group's prescaled figures are) add up without overflowing, and a
+ * ratio of two of them is a double even when they are not.  For ordinary
+ * values e stays 0 and s is the plain sum.
+ */
+struct xsum {
+	double	s;
+	int	e;
 };
 
 /*
@@ -61,8 +77,48 @@ void	 strata_mom_add(struct strata_mom *m, double x);
 void	 strata_mom_merge(struct strata_mom *m, const struct strata_mom *o);
 /* sum / n, not the running mean: exact for integer data. */
 double	 strata_mom_mean(const struct strata_mom *m);
-/* Population variance and deviation, as the estimators see the spread. */
+/* Population variance and deviation, as the estimators see the spread
+ * (the deviation is at most the largest |value|; the variance may be
+ * past a double: Inf). */
 double	 strata_mom_var(const struct strata_mom *m);
 double	 strata_mom_std(const struct strata_mom *m);
+
+/* The running mean (not sum / n: the figure the tests of diff read). */
+double	 strata_mom_rmean(const struct strata_mom *m);
+
+/*
+ * Two series' running moments and co-moment (bivariate Welford), for
+ * their correlation, each series scaled past 2^400 as strata_mom is, so
+ * that advantages near 1e308 correlate as any others.
+ */
+struct strata_cov {
+	double	n, ma, mb, m2a, m2b, cab;
+	int	ea, eb;		/* a's in units of 2^ea, b's of 2^eb */
+};
+void	 strata_cov_add(struct strata_cov *c, double a, double b);
+/* The correlation; NaN when a series is constant. */
+double	 strata_cov_corr(const struct strata_cov *c);
+
+/* x += v 2^e: inline where the scales agree, as for ordinary values. */
+void	 xsum_add_slow(struct xsum *x, double v, int e);
+static inline void
+xsum_add(struct xsum *x, double v, int e)
+{
+	double t;
+
+	if (e == x->e && (t = x->s + v) < 0x1p512 && t > -0x1p512 &&
+	    x->s != 0)
+		x->s = t;
+	else
+		xsum_add_slow(x, v, e);
+}
+void	 xsum_merge(struct xsum *x, const struct xsum *o);
+/* The sum (Inf when past a double), the sum over n (NaN when n is 0),
+ * and a / b (NaN when b is 0). */
+double	 xsum_value(const struct xsum *x);
+double	 xsum_over(const struct xsum *x, double n);
+double	 xsum_ratio(const struct xsum *a, const struct xsum *b);
+/* sqrt(x / n): a double whenever x / n is a square of one. */
+double	 xsum_rms(const struct xsum *x, double n);
 
 #endif

@@ -97,8 +97,8 @@ START_TEST(two_batches)
 	ck_assert_str_eq(a->label, "1");
 	ck_assert_str_eq(a->where, "s.jsonl:1");
 	ck_assert(a->records == 4 && a->groups == 1 && a->zero_std == 0);
-	ck_assert(a->ss_total == 0.75 && a->ss_within == 0.5 &&
-	    a->ss_between == 0.25);
+	ck_assert(xsum_value(&a->ss_total) == 0.75 && xsum_value(&a->ss_within) == 0.5 &&
+	    xsum_value(&a->ss_between) == 0.25);
 	ck_assert(a->share_groups == 1);
 	ck_assert_rel(a->share_sum, 1.0 / 3, 1e-15);
 	/* Advantages' signs: + - + +, lengths 2 4 4 against 2. */
@@ -109,7 +109,7 @@ START_TEST(two_batches)
 	a = &s.batch[1];
 	ck_assert_str_eq(a->label, "2");
 	ck_assert_str_eq(a->where, "s.jsonl:5");
-	ck_assert(a->zero_std == 1 && a->ss_total == 0 && a->zero == 2);
+	ck_assert(a->zero_std == 1 && xsum_value(&a->ss_total) == 0 && a->zero == 2);
 	ck_assert(a->share_groups == 0 && a->with_stratum == 1);
 
 	/* The total. */
@@ -117,9 +117,9 @@ START_TEST(two_batches)
 	ck_assert(t->records == 6 && t->groups == 2 && t->zero_std == 1);
 	ck_assert(t->nhist == 2 && t->hist[0].size == 2 &&
 	    t->hist[0].groups == 1 && t->hist[1].size == 4);
-	ck_assert(t->ss_total == 0.75 && t->ss_between == 0.25);
-	ck_assert_rel(stats_pooled(t->ss_within, t->records), 0.5 / 6, 1e-15);
-	ck_assert(stats_pooled(1, 0) == 0);
+	ck_assert(xsum_value(&t->ss_total) == 0.75 && xsum_value(&t->ss_between) == 0.25);
+	ck_assert_rel(stats_pooled(&t->ss_within, t->records), 0.5 / 6, 1e-15);
+	ck_assert(stats_pooled(&t->ss_total, 0) == 0);
 	/* Lengths 2 2 4 4 1 3: mean 8/3, population variance 11/9. */
 	ck_assert_rel(strata_mom_mean(&t->len), 8.0 / 3, 1e-15);
 	ck_assert_rel(strata_mom_var(&t->len), 11.0 / 9, 1e-14);
@@ -232,15 +232,15 @@ START_TEST(papers)
 	ck_assert(ps->alpha == 1 && ps->off == 0 && ps->forced == 1);
 	free(ix);
 	ck_assert(t->p.forced == 4);
-	ck_assert_rel(stats_pooled(a->ss_between, a->records), 1.0 / 16,
+	ck_assert_rel(stats_pooled(&a->ss_between, a->records), 1.0 / 16,
 	    1e-15);
-	ck_assert_rel(stats_pooled(a->p.termb_ss, a->records),
+	ck_assert_rel(stats_pooled(&a->p.termb_ss, a->records),
 	    0.5 * (1 - 1 / ((0.5 + e) * (0.5 + e))) / 4, 1e-12);
-	ck_assert_rel(stats_pooled(a->p.san_ss, a->records),
+	ck_assert_rel(stats_pooled(&a->p.san_ss, a->records),
 	    0.5 / ((0.5 + e) * (0.5 + e)) / 4, 1e-12);
 	/* Theorem 2 holds as an identity. */
-	ck_assert_rel(a->ss_total - a->p.san_ss, a->ss_between +
-	    a->p.termb_ss, 1e-12);
+	ck_assert_rel(xsum_value(&a->ss_total) - xsum_value(&a->p.san_ss),
+	    xsum_value(&a->ss_between) + xsum_value(&a->p.termb_ss), 1e-12);
 	/* Losses, in the order of loss_weights_table: token, seq,
 	 * seq-sum, seq-sum-norm (no --max-len: none), balanced,
 	 * balanced-gen. */
@@ -253,8 +253,9 @@ START_TEST(papers)
 	ck_assert(s.batch[1].p.final[0] == 0);
 	ck_assert_rel(t->p.final[0], -ap / 6, 1e-12);
 	ck_assert_rel(t->p.final[2], -ap / 2, 1e-12);
-	ck_assert(a->p.tc_sum == 2 && a->p.tc_n == 4);
-	ck_assert(s.batch[1].p.tc_sum == 2 && s.batch[1].p.tc_n == 1);
+	ck_assert(xsum_value(&a->p.tc_sum) == 2 && a->p.tc_n == 4);
+	ck_assert(xsum_value(&s.batch[1].p.tc_sum) == 2 &&
+	    s.batch[1].p.tc_n == 1);
 	stats_free(&s);
 	batch_free(b);
 }

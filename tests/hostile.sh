@@ -401,6 +401,18 @@ small=$("$rladv" -a drgrpo -g balanced-gen --no-tokens bgen1.jsonl | w)
 if [ "$big" = "$small" ] && [ "$big" != "0 0 0" ]; then ok; else
 	no balanced_gen_overflow "weights $big, expected $small"
 fi
+# And on advantages near 1e-314 (drgrpo on rewards near 1e-320): the
+# scale 2^1042 of its sums was past a double, so the weight was refused.
+printf '%s\n' \
+    '{"uid":"a","reward":1.7e-320,"logprobs":[-1,-1,-1]}' \
+    '{"uid":"a","reward":-1.7e-320,"logprobs":[-1,-1]}' \
+    '{"uid":"a","reward":1e-321,"logprobs":[-1,-1]}' >bgen2.jsonl
+tiny=$("$rladv" -a drgrpo -g balanced-gen --no-tokens bgen2.jsonl | w)
+# (subnormal rewards carry a dozen bits: the same weights to 1e-4)
+if python3 -c 'import sys; a, b = sys.argv[1].split(), sys.argv[2].split(); sys.exit(0 if len(a) == len(b) == 3 and all(abs(float(x) - float(y)) <= 1e-4 * float(y) for x, y in zip(a, b)) else 1)' "$tiny" "$small"
+then ok; else
+	no balanced_gen_tiny "weights $tiny, expected $small"
+fi
 # seq-sum-norm with --max-len 1e308: 1/(n L) is 2.5e-309, a double.
 run -g seq-sum-norm --max-len 1e308 --no-tokens in.jsonl
 status seq_sum_norm_big_L 0
@@ -595,6 +607,104 @@ run diff --outputs ename1.jsonl ename2.jsonl
 if [ "$(wc -l <out | tr -d ' ')" -eq 2 ] &&
     ! LC_ALL=C grep -q "$(printf '\033')" out; then ok; else
 	no outputs_name_escaped "$(od -c out | head -5)"
+fi
+
+# =====================================================================
+# (8) stats and diff print finite, bounded figures
+# =====================================================================
+# A log, and the same log with every reward times 2^1000 and times
+# 2^-1060 (exact: the rewards are multiples of 1/4).  Reports on them
+# must be text without inf, nan, -0.0 or a figure of 20 digits, strict
+# JSON, and the figures that do not depend on the rewards' scale (shares,
+# alpha_k, offsets, correlation) those of the log itself: the reports
+# take extreme rewards on the scale the estimators do.
+python3 - "$rladv" <<'EOF2' >figures.out
+import json, re, subprocess, sys
+rladv = sys.argv[1]
+rows = []
+for g in range(6):
+    for i in range(5):
+        rows.append((g, i % 3, [0.0, 0.25, 1.0, 0.5, 0.75][(g + 2 * i) % 5],
+                     1 + (g * i) % 4))
+def write(name, scale):
+    with open(name, "w") as f:
+        for g, tc, r, n in rows:
+            f.write(json.dumps({"uid": "q%d" % g, "step": 1 + g // 3,
+                                "tool_calls": tc, "reward": r * scale,
+                                "logprobs": [-0.5] * n}) + "\n")
+write("fig1.jsonl", 1.0)
+write("fig2.jsonl", 2.0 ** 1000)
+write("fig3.jsonl", 2.0 ** -1060)
+bad = 0
+def fail(what):
+    global bad
+    bad += 1
+    print("FAIL " + what)
+def run(args):
+    p = subprocess.run([rladv] + args, capture_output=True, text=True)
+    if p.returncode != 0:
+        fail("%s: exit %d %s" % (" ".join(args), p.returncode, p.stderr[:200]))
+    return p.stdout
+def strict(s):
+    def no(c):
+        raise ValueError(c)
+    return json.loads(s, parse_constant=no)
+text_bad = re.compile(r"inf|nan|\d{20}|(^|[\s(])[-+]?-0\.0+(?![0-9])", re.I)
+reports = [["stats"], ["stats", "-a", "msgrpo"], ["stats", "-a", "drgrpo"],
+           ["stats", "--by-batch", "--batch-key", "step", "-a", "drgrpo"],
+           ["diff", "--a", "-a drgrpo", "--b", "-a san"],
+           ["diff", "--a", "-a grpo", "--b", "-a rloo"]]
+for f in ("fig1.jsonl", "fig2.jsonl", "fig3.jsonl"):
+    for r in reports:
+        out = run(r + [f])
+        for line in out.splitlines():
+            if text_bad.search(line):
+                fail("%s %s: %r" % (" ".join(r), f, line))
+        if "--by-batch" not in r:
+            try:
+                strict(run(r + ["--json", f]))
+            except ValueError as e:
+                fail("%s --json %s: %s" % (" ".join(r), f, e))
+def figs(f):
+    t = strict(run(["stats", "-a", "msgrpo", "--json", f]))["total"]
+    d = strict(run(["diff", "--json", "--a", "-a grpo", "--b", "-a rloo", f]))
+    out = {"between_share": t["reward_variance"]["between_share"],
+           "group_share": t["reward_variance"]["mean_group_between_share"],
+           "groups_var": t["reward_variance"]["groups_with_variance"],
+           "actual_rms": t["msgrpo"]["actual_rms"],
+           "approx_rms": t["msgrpo"]["approx_rms"],
+           "corr": d["correlation"], "flips": d["sign_flips"]}
+    for s in t["stratified"]["strata"]:
+        for k in ("alpha_mean", "offset_mean", "offset_rms"):
+            out["%s %s" % (k, s["stratum"])] = s[k]
+    out["means"] = [s["reward_mean"] for s in t["strata"]]
+    return out
+base = figs("fig1.jsonl")
+for f, scale in (("fig2.jsonl", 2.0 ** 1000), ("fig3.jsonl", 2.0 ** -1060)):
+    got = figs(f)
+    for k, v in base.items():
+        # Near 1e-320 eps outweighs the spread in alpha_k, Delta_k and
+        # the estimators' advantages: those are not the log's.
+        if scale < 1 and k.startswith(("alpha", "offset", "actual")):
+            continue
+        # A cell without a spread has alpha_k = eps / (s + eps).
+        if k.startswith("alpha") and v is not None and abs(v) < 1e-3:
+            continue
+        w = got[k]
+        if k == "means":
+            ok = all(y is not None and abs(y - x * scale) <= 1e-12 * abs(x * scale) + 1e-320
+                     for x, y in zip(v, w))
+        elif v is None or w is None:
+            ok = v is None and w is None
+        else:
+            # eps does not scale with the rewards: 1e-4 for what it moves
+            ok = abs(v - w) <= 1e-4 * max(abs(v), 1e-3)
+        if not ok:
+            fail("%s: %s is %r, %r on the log itself" % (f, k, w, v))
+print("done %d" % bad)
+EOF2
+if grep -q '^done 0$' figures.out; then ok; else
+	no bounded_figures "$(grep FAIL figures.out | head -5)"
 fi
 
 # =====================================================================
