@@ -198,6 +198,20 @@ sharded "skip keyless 7" keyless-bad.jsonl "--on-error skip --group-size 7" "" g
 sharded "verl agent loop" "$S/verl_agent_loop.jsonl" \
     "--reward-key reward_score --logprobs-key response_logprobs" ""
 sharded "trl blocks" "$S/trl_layout.jsonl" "--like trl --group-size 4" ""
+# The profiles of dumps without lengths and with rewards left unscored
+# (TRL's None: the index says "null"), a nested group key and wrapped
+# values (NeMo-RL), spans of trained tokens (OpenRLHF), the dump's copies
+# as groups that come back (--unsorted).
+for c in 1 2 3 4 5 6; do cat "$S/trl_completions_00005.jsonl"; done > trl.jsonl
+sharded "--from trl" trl.jsonl "--from trl --group-size 4 --reward-key \
+    math_reward_func,coding_reward_func" ""
+sharded "--from trl, weights" trl.jsonl "--from trl --group-size 4 \
+    --reward-key math_reward_func,coding_reward_func -g seq-sum" "" gz
+sharded "--from verl" "$S/verl_rollout_dump.jsonl" "--from verl" ""
+sharded "--from nemo-rl" "$S/nemo_rl_train_data_step3.jsonl" \
+    "--from nemo-rl" ""
+sharded "--from openrlhf" "$S/openrlhf_agent.jsonl" \
+    "--from openrlhf --group-size 4" "--prefix rladv_"
 # A group of the wrong size cut by the shards' boundary: reported once.
 head -n 126 bad.jsonl > part-a.jsonl
 tail -n +127 bad.jsonl > part-b.jsonl
@@ -242,6 +256,16 @@ check "other eps" 2 '--eps differs' \
     "$rladv" compute --index all.idx -a stratified --eps 1e-5 part-01.jsonl
 check "merge with other options" 2 '--group-key differs' \
     "$rladv" index --merge -a stratified --group-key uid all.idx
+# What an index cannot hold: a line of several records, a record of
+# several rows.
+check "index --columnar" 2 'rladv index cannot take --columnar' \
+    "$rladv" index --from roll "$S/roll_rollout_dump_data.step_3.jsonl"
+check "index --trajectory-key" 2 'cannot take --trajectory-key' \
+    "$rladv" index --from skyrl "$S/skyrl_generator_output.jsonl"
+check "compute --index --columnar" 2 '^rladv: --index cannot take --columnar' \
+    "$rladv" compute --index all.idx --columnar part-01.jsonl
+check "compute --index --trajectory-key" 2 'run rladv over the shards at once' \
+    "$rladv" compute --index all.idx --trajectory-key t part-01.jsonl
 check "two shards" 2 'one shard' \
     "$rladv" compute --index all.idx -a stratified part-00.jsonl part-01.jsonl
 check "not indexed" 2 'search.jsonl: not in the index, whose 3 shards are' \
