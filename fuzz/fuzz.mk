@@ -58,6 +58,10 @@ FUZZ_BINS	 = $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 
 # Seed inputs: whole files for the filter, single lines for the record
 # parser.
+FUZZ_DUMPS	 = verl_rollout_dump verl_agent_loop trl_completions_00005 \
+		   openrlhf_agent nemo_rl_train_data_step3 slime_rollout_data_4 \
+		   areal_dump_v12 roll_rollout_dump_data.step_3 \
+		   skyrl_generator_output verifiers_results
 FUZZ_SEED_SRC	 = $(wildcard samples/*.jsonl) \
 		   $(wildcard $(FUZZ_CONF)/*.in.jsonl) \
 		   $(wildcard $(FUZZ_CONF)/*.in.jsonl.gz)
@@ -155,6 +159,23 @@ define FUZZ_DICT
 "\x22loss_weight\x22:"
 "\x22token_loss_weights\x22:"
 "\x22rladv\x22:"
+"\x22reward_score\x22:"
+"\x22response_ids\x22:"
+"\x22trajectory_ids\x22:"
+"\x22instance_id\x22:"
+"\x22is_last_step\x22:"
+"\x22traj\x22:"
+"\x22last\x22:"
+"\x22spans\x22:"
+"\x22pl\x22:"
+"\x22sm\x22:"
+"\x22n\x22:"
+"\x22g\x22:"
+"\x22r\x22:"
+"\x22f\x22:"
+"[[0, 2]]"
+"1.0"
+"0.0"
 endef
 
 $(FUZZ_DIR)/json.dict: fuzz/fuzz.mk
@@ -164,6 +185,9 @@ $(FUZZ_DIR)/json.dict: fuzz/fuzz.mk
 # One file per line for the record harness (as is, and behind a byte that
 # picks variant B's configuration); files cut into chunks of 24 lines
 # behind three option bytes for the filter harness; gzip inputs whole.
+# The frameworks' samples whole behind the option bytes of their --from
+# profile for the filter harness (FUZZ_DUMPS in fuzz_filter.c's order),
+# and their lines behind two bytes of variant C's for the record harness.
 $(FUZZ_DIR)/seed/.stamp: $(FUZZ_SEED_SRC) fuzz/fuzz.mk
 	@rm -rf $(FUZZ_DIR)/seed
 	@mkdir -p $(FUZZ_DIR)/seed/record $(FUZZ_DIR)/seed/filter
@@ -199,6 +223,15 @@ $(FUZZ_DIR)/seed/.stamp: $(FUZZ_SEED_SRC) fuzz/fuzz.mk
 		{ printf '\200\000\000'; cat "$$c"; } > "$$c-s"; \
 		rm -f "$$c"; \
 	    done; \
+	done; \
+	i=0; for p in $(FUZZ_DUMPS); do \
+	    o=$$(printf '%03o' $$i); \
+	    { printf "\\000\\000\\200\\$$o\\000"; cat samples/$$p.jsonl; } \
+		> $(FUZZ_DIR)/seed/filter/dump-$$i; \
+	    awk -v d=$(FUZZ_DIR)/seed/record -v t=dump$$i '{ \
+		o = d "/" t "-" NR; printf "%c%c%s", 33 + NR % 94, \
+		    33 + (NR * 7) % 94, $$0 > o; close(o) }' samples/$$p.jsonl; \
+	    i=$$((i + 1)); \
 	done
 	@touch $@
 	@echo "fuzz: seeded $$(ls $(FUZZ_DIR)/seed/record | wc -l) record" \

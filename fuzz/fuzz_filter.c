@@ -4,18 +4,22 @@
  * the writer.
  *
  * The first three bytes of the input pick the options (estimator, loss
- * mode, scope, skip mode, grouping, batching, presets...); the rest is the
- * content of the input file, written to a memfd that the pipeline opens by
- * name.  The batch callback does what rladv compute does (compute_batch,
+ * mode, scope, skip mode, grouping, batching, presets...); when the third
+ * asks for them (bit 7 without --like), two more pick the options of the
+ * frameworks' dumps (a --from profile, field paths, --unwrap, --columnar,
+ * trajectories, null rewards, reward forms, masks and lengths).  The rest
+ * is the content of the input file, written to a memfd that the pipeline
+ * opens by name.  The batch callback does what rladv compute does (compute_batch,
  * then output_record for every record, here to /dev/null) and computes
  * the batch again under a few other estimators.
  *
  * Checked besides the sanitizers (abort() when broken):
  *   - the status is 0 or 1 (the input is all the harness varies), and a
- *     status 1 message names the file;
+ *     status 1 message names the file; the dumps' options may be refused
+ *     (status 2) where they contradict each other, and nothing is run;
  *   - accounting: in = out + rejected in skip mode, in = out otherwise,
- *     "in" is the number of non-blank lines, and the records written are
- *     "out" (SPEC section 6);
+ *     "in" is the number of non-blank lines (but for --columnar), and the
+ *     records written are "out" (SPEC section 6);
  *   - with --rejects, the rejects file holds exactly the rejected lines,
  *     each a line of the input, byte for byte;
  *   - every advantage and weight is finite; a group whose rewards are all
@@ -46,6 +50,15 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define NSEL	3	/* option bytes in front of the file content */
+#define NSEL_DUMPS 2	/* and those of the dumps' options, when asked */
+
+/* --from NAME for the dumps' options' first byte, bits 0-3 (past the
+ * table: no profile). */
+static const char *const from_names[] = {
+	"verl", "verl-agent", "trl", "openrlhf", "nemo-rl", "slime", "areal",
+	"roll", "skyrl", "verifiers"
+};
+#define NFROM (sizeof(from_names) / sizeof(from_names[0]))
 
 static const char *const est_names[8] = {
 	"grpo", "drgrpo", "rloo", "san", "stratified", "msgrpo", "opo",
@@ -203,6 +216,39 @@ check_finite(const char *est, const struct batch *v, const double *adv,
 			    est);
 }
 
+/* A --columnar line, rows j .. j + n - 1, written whole as compute does. */
+static int
+write_columns(struct fctx *x, const struct gbatch *b, const struct emit *em,
+    size_t j, size_t n, struct diag *d)
+{
+	const struct record **r = diag_malloc(n * sizeof(*r));
+	struct record *tmp = diag_malloc(n * sizeof(*tmp));
+	double *adv = diag_malloc(n * sizeof(*adv));
+	double *w = diag_malloc(n * sizeof(*w));
+	const char *line = NULL;
+	size_t c, i, k;
+	int rc;
+
+	for (c = 0; c < n; c++) {
+		i = batch_row(b, j + c, &k);
+		if (c > 0 && batch_hline(b, i, NULL) != line)
+			fail("a columnar line's records are not together",
+			    NULL);
+		line = batch_hline(b, i, NULL);
+		r[c] = batch_hrec(b, i, &tmp[c]);
+		if (r[c]->col != c || r[c]->ncol != n)
+			fail("a columnar line's records out of order", NULL);
+		adv[c] = x->adv[k];
+		w[c] = x->w[k];
+	}
+	rc = output_columns(x->out, line, r, batch_runs(b), adv, w, n, em, d);
+	free(r);
+	free(tmp);
+	free(adv);
+	free(w);
+	return rc;
+}
+
 static int
 on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
     struct diag *d)
@@ -210,12 +256,15 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 	struct fctx *x = ctx;
 	struct emit em;
 	struct record tmp;
+	const struct record *r;
 	struct adv_params ap;
 	size_t i, j, k, e;
+	int weights;
 
 	memset(&em, 0, sizeof(em));
 	grow(x, v->n);
-	if (compute_batch(x->c, &x->ap, v, x->adv, x->w, d) != 0)
+	if (compute_check_lengths(x->c, b, v, &weights, d) != 0 ||
+	    compute_batch(x->c, &x->ap, v, x->adv, x->w, d) != 0)
 		return d->status;
 	check_finite(x->c->est->name, v, x->adv, x->w);
 	check_equal_zero(x->c, v, x->adv);
@@ -231,18 +280,93 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 	em.tokens = x->c->tokens;
 	em.annot = x->c->annotate ? "{\"group_size\":1}" : NULL;
 	em.annot_len = em.annot ? strlen(em.annot) : 0;
-	em.no_weights = 0;
+	em.no_weights = !weights;
 	for (i = 0; i < batch_nrows(b); i++) {
 		j = batch_row(b, i, &k);
 		if (batch_helsewhere(b, j))
 			continue;
-		if (output_record(x->out, batch_hline(b, j, NULL),
-		    batch_hrec(b, j, &tmp), batch_runs(b), x->adv[k], x->w[k],
-		    &em, d) != 0)
+		r = batch_hrec(b, j, &tmp);
+		if (r->ncol > 0) {
+			if (r->col == 0) {
+				if (i + r->ncol > batch_nrows(b))
+					fail("a columnar line cut by its batch",
+					    NULL);
+				if (write_columns(x, b, &em, i, r->ncol,
+				    d) != 0)
+					return d->status;
+			}
+			x->written++;
+			continue;
+		}
+		if (output_record(x->out, batch_hline(b, j, NULL), r,
+		    batch_runs(b), x->adv[k], x->w[k], &em, d) != 0)
 			return d->status;
 		x->written++;
 	}
 	return 0;
+}
+
+/*
+ * The options of the frameworks' dumps (after the others, so that they
+ * override a profile's): s3 bits 4-7 --unwrap, --null-reward unscored,
+ * --trajectory-key, --columnar; s4 bits 0-1 a group key path, 2-3 a
+ * reward path (or two fields weighed), 4 --reward-reduce last, 5
+ * --mask-spans, 6 a prompt length and a sample mask, 7 --length-key (and
+ * the trajectory's last-row field).  Returns the new argc.
+ */
+static int
+dump_options(char **argv, int argc, unsigned s3, unsigned s4)
+{
+	static char *const group[] = { NULL, "g.id", "g[0]", "[\"x.y\"]" };
+	static char *const reward[] = { NULL, "reward.score", "r[1]", "f,g" };
+
+	if (s3 & 0x10)
+		argv[argc++] = "--unwrap";
+	if (s3 & 0x20) {
+		argv[argc++] = "--null-reward";
+		argv[argc++] = "unscored";
+	}
+	if (s3 & 0x40) {
+		argv[argc++] = "--trajectory-key";
+		argv[argc++] = "traj";
+		if (s4 & 0x80) {
+			argv[argc++] = "--trajectory-last-key";
+			argv[argc++] = "last";
+		}
+	}
+	if (s3 & 0x80)
+		argv[argc++] = "--columnar";
+	if (group[s4 & 3] != NULL) {
+		argv[argc++] = "--group-key";
+		argv[argc++] = group[s4 & 3];
+	}
+	if (reward[(s4 >> 2) & 3] != NULL) {
+		argv[argc++] = "--reward-key";
+		argv[argc++] = reward[(s4 >> 2) & 3];
+		if (((s4 >> 2) & 3) == 3) {
+			argv[argc++] = "--reward-weights";
+			argv[argc++] = "1,0.5";
+		}
+	}
+	if (s4 & 0x10) {
+		argv[argc++] = "--reward-reduce";
+		argv[argc++] = "last";
+	}
+	if (s4 & 0x20) {
+		argv[argc++] = "--mask-spans";
+		argv[argc++] = "spans";
+	}
+	if (s4 & 0x40) {
+		argv[argc++] = "--prompt-len-key";
+		argv[argc++] = "pl";
+		argv[argc++] = "--sample-mask-key";
+		argv[argc++] = "sm";
+	}
+	if (s4 & 0x80) {
+		argv[argc++] = "--length-key";
+		argv[argc++] = "n";
+	}
+	return argc;
 }
 
 /* Lines of the content as input.c cuts them: '\n' ends a line, a final
@@ -339,9 +463,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static char in_path[64], rej_path[64];
 	const uint8_t *body;
 	size_t blen, e;
-	unsigned s0, s1, s2;
-	char *argv[64];
-	int argc = 0, rc, plain;
+	unsigned s0, s1, s2, s3 = 0, s4 = 0;
+	char *argv[96];
+	int argc = 0, rc, plain, dumps;
 	struct prefs c;
 	struct optstore own = { 0 };
 	struct diag d;
@@ -358,6 +482,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s2 = data[2];
 	body = data + NSEL;
 	blen = size - NSEL;
+	/* The dumps' options: bit 7 of the third byte, when --like is not
+	 * asked for (it reads that bit then). */
+	dumps = !(s1 & 0x10) && (s2 & 0x80) && blen >= NSEL_DUMPS;
+	if (dumps) {
+		s3 = body[0];
+		s4 = body[1];
+		body += NSEL_DUMPS;
+		blen -= NSEL_DUMPS;
+	}
 
 	if (in_fd < 0) {
 		in_fd = memfd_create("fuzz_filter_in", 0);
@@ -374,8 +507,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    pwrite(in_fd, body, blen, 0) != (ssize_t)blen)
 		abort();
 
-	/* The options, as a user would type them. */
+	/* The options, as a user would type them; --from first, since it
+	 * sets the field options anew. */
 	argv[argc++] = "rladv";
+	if (dumps && (s3 & 15) < NFROM) {
+		argv[argc++] = "--from";
+		argv[argc++] = (char *)from_names[s3 & 15];
+	}
 	if (s1 & 0x10) {
 		argv[argc++] = "--like";
 		argv[argc++] = (s2 & 0x80) ? "trl" : "verl";
@@ -392,7 +530,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		argv[argc++] = "--scope";
 		argv[argc++] = "group";
 	}
-	if (s0 & 0x80) {
+	/* (--columnar writes whole lines: skip mode is refused with it.) */
+	if ((s0 & 0x80) && !(dumps && (s3 & 0x80))) {
 		argv[argc++] = "--on-error";
 		argv[argc++] = "skip";
 		argv[argc++] = "--rejects";
@@ -443,14 +582,23 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		argv[argc++] = "--digits";
 		argv[argc++] = "3";
 	}
+	if (dumps)
+		argc = dump_options(argv, argc, s3, s4);
 	argv[argc++] = in_path;
 	argv[argc] = NULL;
 
 	memset(&d, 0, sizeof(d));
 	options_defaults(&c);
 	if (optparse_argv(&c, &own, argc, argv, &d) != 0 ||
-	    options_check(&c, &d) != 0 || compute_device(&c, &d) != 0)
+	    options_check(&c, &d) != 0 || compute_device(&c, &d) != 0) {
+		/* The dumps' options may contradict a profile's (two masks,
+		 * a field named for two roles): a usage error, run nothing. */
+		if (dumps && d.status == EXIT_USAGE) {
+			optparse_free(&own);
+			return 0;
+		}
 		fail("the harness's options were refused", d.msg);
+	}
 
 	memset(&x, 0, sizeof(x));
 	x.c = &c;
@@ -493,7 +641,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    NULL);
 		if (x.written != st.out)
 			fail("records written != out", NULL);
-		if (plain && st.in != L.nonblank)
+		if (plain && !c.fields.columnar && st.in != L.nonblank)
 			fail("records in != non-blank lines", NULL);
 		if (c.skip && c.rejects)
 			check_rejects(rej_fd, &L, st.rejected, plain);

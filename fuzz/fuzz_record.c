@@ -1,11 +1,16 @@
 /*
  * fuzz_record.c - libFuzzer harness over record_parse() and output_record().
  *
- * Every input is parsed twice:
+ * Every input is parsed three times:
  *   A. the whole input as one line, with the default field names;
  *   B. the input past its first byte, whose bits pick the configuration:
  *      a batch key, need_stratum, a composite stratum key, --stratum-cap,
- *      renamed fields, and how the record is written back.
+ *      renamed fields, and how the record is written back;
+ *   C. the input past its first two bytes, whose bits pick the options of
+ *      the frameworks' dumps: field paths, two rewards weighed, null
+ *      rewards, --reward-reduce, --unwrap, --columnar (a line of several
+ *      records, written back as columns), spans, a prompt length, a
+ *      sample mask, a length field, a trajectory.
  *
  * Besides the sanitizers, the harness checks what record_parse promises:
  *   - an accepted line is a valid JSON object (an independent strict
@@ -14,7 +19,8 @@
  *     JSON_MAX_DEPTH, which is refused on purpose);
  *   - an error is status 1 with "FILE:LINE: " in front of its message;
  *   - the parsed numbers and spans are consistent (finite reward, never -0,
- *     T <= L, mask runs summing to L and T, spans inside the line);
+ *     T <= L, mask runs summing to L and T, spans inside the line, keys
+ *     inside their buffer, a columnar line's records numbered in order);
  *   - the record written back by output_record is one valid JSON object
  *     and parses again to the same reward, lengths and keys (a second run
  *     over rladv's own output must work, SPEC section 5).
@@ -438,6 +444,13 @@ check_record(const struct record *r, const struct fields *f,
 		fail("bad stratum key", line, len, NULL);
 	if (r->has_batch && key_end(r->bkey, r->bkeylen) > keys->len)
 		fail("bad batch key", line, len, NULL);
+	if (r->has_traj && key_end(r->tkey, r->tkeylen) > keys->len)
+		fail("bad trajectory key", line, len, NULL);
+	if (f->traj != NULL && !r->has_traj)
+		fail("trajectory key asked but not set", line, len, NULL);
+	if (r->unscored && (r->reward != 0 || r->T != 0))
+		fail("an unscored record with a reward or tokens", line, len,
+		    NULL);
 	if (f->need_stratum && !r->has_stratum)
 		fail("need_stratum but no stratum", line, len, NULL);
 	if (f->batch && !r->has_batch)
@@ -588,6 +601,150 @@ one(const char *line, size_t len, const struct fields *f,
 	buf_free(&runs);
 }
 
+/* Names a field for role by an option's value, kept in keep. */
+static void
+set_name(struct fields *f, enum frole role, const char *name, char *keep)
+{
+	struct diag d;
+
+	strcpy(keep, name);
+	if (fields_set(f, role, keep, &d) != 0)
+		fail("the harness's field path was refused", keep,
+		    strlen(keep), d.msg);
+}
+
+/* Variant C's configuration from 16 bits of sel. */
+static void
+config_c(unsigned sel, struct fields *f)
+{
+	static char keep[9][64];
+	static const char *const group[8] = { "uid", "g.id", "g[0]",
+	    "[\"x.y\"]", ".uid", "a.b[1].c", "content[0]",
+	    "trajectory_ids.instance_id" };
+	static const char *const reward[8] = { "reward", "reward.score",
+	    "r[1]", "f,g", "rewards", "scores", "acc", "a[0][0]" };
+
+	fields_default(f);
+	set_name(f, FR_GROUP, group[sel & 7], keep[0]);
+	set_name(f, FR_REWARD, reward[(sel >> 3) & 7], keep[1]);
+	if (((sel >> 3) & 7) == 3) {
+		f->weight[0] = 1;
+		f->weight[1] = 0.5;
+		f->nweight = 2;
+	}
+	f->null_unscored = (sel >> 6) & 1;
+	f->reduce = (sel >> 7) & 1 ? REDUCE_LAST : REDUCE_SUM;
+	f->unwrap = (sel >> 8) & 1;
+	f->columnar = (sel >> 9) & 1;
+	if ((sel >> 10) & 1)
+		set_name(f, FR_SPANS, "spans", keep[2]);
+	else if ((sel >> 11) & 1)
+		set_name(f, FR_MASK, "m.x", keep[3]);
+	if ((sel >> 12) & 1)
+		set_name(f, FR_PROMPT_LEN, "pl", keep[4]);
+	if ((sel >> 13) & 1)
+		set_name(f, FR_SAMPLE_MASK, "sm", keep[5]);
+	if ((sel >> 14) & 1)
+		set_name(f, FR_LENGTH, "n", keep[6]);
+	if ((sel >> 15) & 1) {
+		set_name(f, FR_TRAJ, "traj", keep[7]);
+		set_name(f, FR_TRAJ_LAST, "last", keep[8]);
+	}
+}
+
+/* A columnar line's records written back as columns: one valid object
+ * whose line holds as many records again. */
+static void
+columns_back(struct record_reader *rd, const struct record *r, size_t n,
+    const struct buf *runs, const char *line, size_t len,
+    const struct emit *em)
+{
+	const struct record **rp = malloc(n * sizeof(*rp));
+	double *adv = malloc(n * sizeof(*adv));
+	struct output *o;
+	struct diag d = { 0 };
+	char *text;
+	off_t m;
+	size_t k;
+	int depth;
+
+	if (rp == NULL || adv == NULL)
+		abort();
+	for (k = 0; k < n; k++) {
+		rp[k] = &r[k];
+		adv[k] = (double)k - 0.5;
+	}
+	if ((o = output_open(out_path, 0, 1, &d)) == NULL ||
+	    output_columns(o, line, rp, (const uint32_t *)runs->p, adv, adv,
+	    n, em, &d) != 0 || output_close(o, &d) != 0)
+		fail("output_columns failed", line, len, d.msg);
+	m = lseek(out_fd, 0, SEEK_END);
+	text = malloc(m > 0 ? (size_t)m : 1);
+	if (m <= 0 || text == NULL || pread(out_fd, text, (size_t)m, 0) != m)
+		abort();
+	if (text[m - 1] != '\n' || oracle_object(text, (size_t)m - 1,
+	    &depth) != OR_VALID)
+		fail("columns written back are not one valid object", line,
+		    len, text);
+	if (record_line(rd, text, (size_t)m - 1, FUZZ_FILE, FUZZ_LINE,
+	    &d) != (long)n)
+		fail("columns written back do not read again", line, len,
+		    d.msg);
+	free(text);
+	free(rp);
+	free(adv);
+}
+
+/* Variant C: every record of the line, by a reader of fields f. */
+static void
+variant_c(const char *line, size_t len, const struct fields *f,
+    const struct emit *em)
+{
+	struct record_reader *rd;
+	struct record *r = NULL;
+	struct buf keys = { 0 }, runs = { 0 };
+	struct diag d = { 0 };
+	long n, k;
+
+	if ((rd = record_reader_new(f, &d)) == NULL)
+		fail("the harness's fields were refused", line, len, d.msg);
+	if ((n = record_line(rd, line, len, FUZZ_FILE, FUZZ_LINE, &d)) < 0) {
+		if (d.status != EXIT_DATA)
+			fail("error status is not 1", line, len, d.msg);
+		check_prefix(&d, line, len);
+		record_reader_free(rd);
+		return;
+	}
+	if (n == 0 || (!f->columnar && n != 1))
+		fail("a line of no records, or of several without --columnar",
+		    line, len, NULL);
+	if ((r = calloc((size_t)n, sizeof(*r))) == NULL)
+		abort();
+	for (k = 0; k < n; k++) {
+		keys.len = 0;
+		if (record_get(rd, (size_t)k, &r[k], &keys, &runs, &d) != 0) {
+			if (d.status != EXIT_DATA)
+				fail("error status is not 1", line, len, d.msg);
+			check_prefix(&d, line, len);
+			break;
+		}
+		if (r[k].col != (size_t)k || (f->columnar &&
+		    r[k].ncol != (size_t)n))
+			fail("a columnar record's index is wrong", line, len,
+			    NULL);
+		check_record(&r[k], f, &keys, &runs, line, len);
+		if (!f->columnar)
+			roundtrip(&r[k], f, &keys, &runs, line, len, em, 0.75,
+			    0.125);
+	}
+	if (k == n && f->columnar)
+		columns_back(rd, r, (size_t)n, &runs, line, len, em);
+	free(r);
+	buf_free(&keys);
+	buf_free(&runs);
+	record_reader_free(rd);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -632,6 +789,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(rest, data + 1, size - 1);
 		config_b(sel, &f, &em);
 		one(rest, size - 1, &f, &em, adv, 1.0 / 3);
+		free(rest);
+	}
+	if (size >= 2) {
+		char *rest = malloc(size - 2 ? size - 2 : 1);
+
+		if (rest == NULL) {
+			free(copy);
+			return 0;
+		}
+		memcpy(rest, data + 2, size - 2);
+		config_c((unsigned)data[0] | (unsigned)data[1] << 8, &f);
+		variant_c(rest, size - 2, &f, &em);
 		free(rest);
 	}
 	free(copy);
