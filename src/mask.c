@@ -72,19 +72,14 @@ mask_parse(const char *p, const char *end, struct buf *runs, struct mask *m)
 			static const char one8[] = "1,1,1,1,", zero8[] =
 			    "0,0,0,0,", one12[] = "1, 1, 1, 1, ",
 			    zero12[] = "0, 0, 0, 0, ";
+			int k = memcmp(p, cur ? one8 : zero8, 8) == 0 ? 8 :
+			    memcmp(p, cur ? one12 : zero12, 12) == 0 ? 12 : 0;
 
-			if (memcmp(p, cur ? one8 : zero8, 8) == 0) {
+			if (k > 0) {
 				run += 4;
 				m->ones += cur * 4;
 				m->count += 4;
-				p += 8;
-				continue;
-			}
-			if (memcmp(p, cur ? one12 : zero12, 12) == 0) {
-				run += 4;
-				m->ones += cur * 4;
-				m->count += 4;
-				p += 12;
+				p += k;
 				continue;
 			}
 		}

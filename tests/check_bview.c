@@ -1,7 +1,8 @@
 /*
  * check_bview.c - tests of src/bview.c, the views some variants compute
  * on: the batch without its groups of equal rewards (--drop-zero-std, as
- * DAPO's dynamic sampling drops them), and each group's stratum labels
+ * DAPO's dynamic sampling drops them), without its unscored records
+ * (--null-reward unscored, TRL's None), and each group's stratum labels
  * shuffled (--random-strata, Stratified GRPO's Table 7 control: random
  * strata of the same sizes).
  */
@@ -66,6 +67,48 @@ START_TEST(unequal)
 		ck_assert_uint_eq(w.v.strat[i], strat[w.from[i]]);
 	}
 	ck_assert_ptr_null(w.v.tie);
+	bview_free(&w);
+}
+END_TEST
+
+/* Unscored: record 1 of a, both of b (b vanishes), records 7 and 10 of
+ * d; c stays whole: which records the view maps back to. */
+START_TEST(scored_mapping)
+{
+	static const unsigned char u[] = { 0, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1 };
+	static const size_t want[] = { 0, 4, 5, 6, 8, 9 };
+	struct batch b;
+	struct bview w;
+	size_t i;
+
+	make(&b);
+	b.unscored = u;
+	ck_assert_int_eq(bview_scored(&w, &b), 0);
+	ck_assert_uint_eq(w.v.ngroups, 3);
+	ck_assert_uint_eq(w.v.n, 6);
+	ck_assert(w.v.goff[0] == 0 && w.v.goff[1] == 1 && w.v.goff[2] == 2 &&
+	    w.v.goff[3] == 6);
+	ck_assert_str_eq(w.v.gname[0], "a");
+	ck_assert_str_eq(w.v.gname[1], "c");
+	ck_assert_str_eq(w.v.gname[2], "d");
+	ck_assert_uint_eq(w.v.gline[2], 6);
+	ck_assert_uint_eq(w.v.nstrat[2], 3);
+	ck_assert_ptr_null(w.v.unscored);
+	for (i = 0; i < 6; i++) {
+		ck_assert_uint_eq(w.from[i], want[i]);
+		ck_assert(w.v.r[i] == r[want[i]] && w.v.T[i] == T[want[i]]);
+		ck_assert_uint_eq(w.v.strat[i], strat[want[i]]);
+	}
+	bview_free(&w);
+	/* Group a alone; then every record unscored: an empty view. */
+	b.n = 2;
+	b.ngroups = 1;
+	ck_assert_int_eq(bview_scored(&w, &b), 0);
+	ck_assert(w.v.n == 1 && w.v.ngroups == 1 && w.from[0] == 0);
+	bview_free(&w);
+	b.unscored = u + 1;
+	ck_assert_int_eq(bview_scored(&w, &b), 0);
+	ck_assert(w.v.n == 0 && w.v.ngroups == 0 && w.v.goff[0] == 0);
 	bview_free(&w);
 }
 END_TEST
@@ -148,6 +191,7 @@ bview_suite(void)
 	TCase *tc = tcase_create("views");
 
 	tcase_add_test(tc, unequal);
+	tcase_add_test(tc, scored_mapping);
 	tcase_add_test(tc, shuffle);
 	tcase_add_test(tc, scored);
 	suite_add_tcase(s, tc);
