@@ -210,6 +210,19 @@ check "all null: unscored, advantage 0" [ "$(get 3 advantage)" = 0 ]
 check "unscored: weight 0" [ "$(get 3 loss_weight)" = 0 ]
 check "unscored: out of the baseline (0 - 2/3)" near "$(get 4 advantage)" -0.666666667
 check "unscored: out of the token count (1/3)" near "$(get 1 loss_weight)" 0.333333333
+# A group whose every reward is null leaves the batch whole, first or
+# last: the other group is computed alone (rewards 1, 0: +-0.999998).
+printf '%s\n' '{"uid": "a", "reward": null, "logprobs": [-1]}' \
+    '{"uid": "a", "reward": null, "logprobs": [-1]}' \
+    '{"uid": "b", "reward": 1, "logprobs": [-1]}' \
+    '{"uid": "b", "reward": 0, "logprobs": [-1]}' \
+    '{"uid": "c", "reward": null, "logprobs": [-1]}' >nulls.jsonl
+run --null-reward unscored nulls.jsonl
+good reward_unscored_groups
+check "a group all null: advantage 0" [ "$(get 1 advantage)" = 0 ]
+check "a last group all null: weight 0" [ "$(get 5 loss_weight)" = 0 ]
+check "the scored group alone" near "$(get 3 advantage)" 0.999998
+check "the scored group's tokens alone (1/2)" near "$(get 4 loss_weight)" 0.5
 
 # --- 4. Masks ------------------------------------------------------------
 cat >masks.jsonl <<'J'
