@@ -94,6 +94,12 @@ mask_parse(const char *p, const char *end, struct buf *runs, struct mask *m)
 		run++;
 		m->ones += v;
 		m->count++;
+		/* "1,0" as most write it, without a call for the blanks. */
+		if (p < end && *p == ',' && p + 1 < end &&
+		    (unsigned char)p[1] > ' ') {
+			p++;
+			continue;
+		}
 		p = json_ws(p, end);
 		if (p < end && *p == ',') {
 			p = json_ws(p + 1, end);

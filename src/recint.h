@@ -35,7 +35,7 @@ struct rhead {
 	size_t		 len;
 	int		 slot;		/* its first slot */
 	int		 next;		/* next head of that first byte, + 1 */
-	int		 seen;
+	unsigned	 seen;		/* the line (gen) it was seen on */
 	const char	*beg, *end;	/* the member's value */
 	enum json_type	 type;
 	size_t		 prev;		/* end of the member before it */

@@ -383,12 +383,12 @@ member(struct rctx *c, const char *key, size_t keylen, const char *p,
 		return q;
 	}
 	h = &rd->head[hi];
-	if (h->seen) {
+	if (h->seen == rd->gen) {
 		record_err(c, EXIT_DATA, "field \"%.*s\" appears twice",
 		    (int)keylen, key);
 		return NULL;
 	}
-	h->seen = 1;
+	h->seen = rd->gen;
 	h->prev = prev;
 	h->beg = p;
 	/* The first slot that reads the member itself parses it for its
@@ -515,15 +515,22 @@ record_line(struct record_reader *rd, const char *line, size_t len,
 
 	rd->line = line;
 	rd->len = len;
-	rd->gen++;
+	/* A head was seen on this line, a value parsed by this line's walk,
+	 * when its gen is the line's: nothing to clear per line, but once
+	 * in 2^32 lines. */
+	if (++rd->gen == 0) {
+		for (i = 0; i < rd->nhead; i++)
+			rd->head[i].seen = 0;
+		for (i = 0; i < rd->nslot; i++)
+			rd->val[i].gen = 0;
+		rd->gen = 1;
+	}
 	rd->file = file;
 	rd->lineno = lineno;
 	rd->ncol_line = 0;
 	rd->col0 = NULL;
 	rd->runs.len = 0;
 	rd->elems.len = 0;
-	for (i = 0; i < rd->nhead; i++)
-		rd->head[i].seen = 0;
 	memset(&rd->lay, 0, sizeof(rd->lay));
 	memset(&c, 0, sizeof(c));
 	c.rd = rd;
@@ -542,7 +549,7 @@ record_line(struct record_reader *rd, const char *line, size_t len,
 	}
 	for (i = 0; i < rd->nhead; i++) {
 		rd->head[i].eoff = rd->elems.len / (2 * sizeof(size_t));
-		if (rd->head[i].seen)
+		if (rd->head[i].seen == rd->gen)
 			fieldpath_elements(rd->head[i].beg, rd->head[i].end,
 			    index_elem, rd);
 	}
@@ -566,7 +573,7 @@ values(struct rctx *c)
 		const struct rslot *sl = &rd->slot[s];
 
 		h = &rd->head[sl->head];
-		if (!h->seen) {
+		if (h->seen != rd->gen) {
 			rd->val[s].state = RV_NONE;
 			continue;
 		}
@@ -624,7 +631,7 @@ record_get(struct record_reader *rd, size_t k, struct record *r,
 		int s = rd->rfirst[SR_OUT] + i;
 		const struct rhead *h = &rd->head[rd->slot[s].head];
 
-		if (!h->seen)
+		if (h->seen != rd->gen)
 			continue;
 		r->out[i].present = 1;
 		r->out[i].beg = h->beg - rd->line;
