@@ -7,9 +7,12 @@
  * values and never has to report bad JSON.  Plain names, which are what
  * most options name, never come here: they cost nothing.
  */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "fieldpath.h"
 
 const char *
@@ -262,32 +265,34 @@ fieldpath_prefix(const struct fpath *p, int n, char *buf, size_t size)
 void
 fieldpath_quote(const char *s, size_t n, char *buf, size_t size)
 {
-	static const char hex[] = "0123456789abcdef";
-	size_t i, o = 0;
-	unsigned char ch;
+	struct buf q = { 0 };
+	const unsigned char *p, *end;
+	size_t o = 0, k;
+	uint32_t cp;
 
-	buf[o++] = '"';
-	for (i = 0; i < n; i++) {
-		/* Room for the longest escape, "...", the quote and NUL. */
-		if (o + 6 + 5 >= size) {
-			memcpy(buf + o, "...", 3);
-			o += 3;
-			break;
-		}
-		ch = (unsigned char)s[i];
-		if (ch == '"' || ch == '\\' || ch == '\n' || ch == '\t' ||
-		    ch == '\r') {
-			buf[o++] = '\\';
-			buf[o++] = ch == '\n' ? 'n' : ch == '\t' ? 't' :
-			    ch == '\r' ? 'r' : (char)ch;
-		} else if (ch < 0x20 || ch == 0x7f) {
-			memcpy(buf + o, "\\u00", 4);
-			buf[o + 4] = hex[ch >> 4];
-			buf[o + 5] = hex[ch & 15];
-			o += 6;
-		} else
-			buf[o++] = (char)ch;
+	/* The one JSON string writer: escaped, valid UTF-8, one line. */
+	json_quote(&q, s, n);
+	if (q.len < size) {
+		memcpy(buf, q.p, q.len);
+		buf[q.len] = '\0';
+		buf_free(&q);
+		return;
 	}
-	buf[o++] = '"';
-	buf[o] = '\0';
+	/* Cut between two characters, with room for ...", and a NUL. */
+	p = (const unsigned char *)q.p;
+	end = p + q.len - 1;
+	while (p < end) {
+		if (*p == '\\')
+			k = p[1] == 'u' ? 6 : 2;
+		else if (*p < 0x80 || (k = json_utf8(p, end - p, &cp)) == 0)
+			k = 1;
+		if (o + k + 5 > size)
+			break;
+		memcpy(buf + o, p, k);
+		o += k;
+		p += k;
+	}
+	memcpy(buf + o, "...\"", 4);
+	buf[o + 4] = '\0';
+	buf_free(&q);
 }
