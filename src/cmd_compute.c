@@ -189,7 +189,6 @@ cmd_compute(struct run *r)
 	x.ap = c->ap;
 	x.em.digits = c->digits;
 	x.em.tokens = c->tokens;
-	output_names(&x.em, c->fields.out);
 	if (c->index && c->nfiles > 1) {
 		diag_set(&d, EXIT_USAGE, "--index takes one shard, not %zu; run "
 		    "rladv compute --index once per shard", c->nfiles);
@@ -200,6 +199,7 @@ cmd_compute(struct run *r)
 		diag_print(&d);
 		return d.status;
 	}
+	output_names(&x.em, c->fields.out);
 	x.pw = parwrite_new();
 	if (c->index)
 		rc = run_shard(c, &x, &st, &d);
