@@ -9,8 +9,9 @@
  * frameworks' dumps (a --from profile, field paths, --unwrap, --columnar,
  * trajectories, null rewards, reward forms, masks and lengths).  The rest
  * is the content of the input file, written to a memfd that the pipeline
- * opens by name.  The batch callback does what rladv compute does (compute_batch,
- * then output_record for every record, here to /dev/null) and computes
+ * opens by name.  The batch callback does what rladv compute does
+ * (compute_batch, then output_record for every record, here to /dev/null,
+ * a columnar line's records at once by output_columns) and computes
  * the batch again under a few other estimators.
  *
  * Checked besides the sanitizers (abort() when broken):

@@ -385,10 +385,10 @@ run_source(const struct prefs *c, const struct pipeline_src *src,
 		/* A columnar line's records stay in the batch of its first. */
 		if (r.col > 0 && cut != GROUP_NONE) {
 			if (cut == GROUP_KEY || cut == GROUP_SPLIT) {
-				rc = diag_setl(d, EXIT_DATA, it.file, it.lineno,
-				    "record %zu of the columnar line: the batch "
-				    "key changes inside the line (a line is one "
-				    "batch)", r.col);
+				rc = diag_setl(d, EXIT_DATA, it.file,
+				    it.lineno, "record %zu of the columnar "
+				    "line: the batch key changes inside the "
+				    "line (a line is one batch)", r.col);
 				break;
 			}
 			cut = GROUP_NONE;

@@ -55,7 +55,8 @@ quote_elem(const char *p, const char *end, char *out, size_t cap)
 }
 
 int
-recfields_value_error(struct rctx *c, const struct rslot *s, const struct rval *v)
+recfields_value_error(struct rctx *c, const struct rslot *s,
+    const struct rval *v)
 {
 	char q[40];
 
@@ -213,12 +214,12 @@ recfields_missing(struct rctx *c, int role, int i, const char *note)
 		s = &rd->slot[SLOT(c, role, i)];
 		v = &rd->val[SLOT(c, role, i)];
 		if (v->state == RV_MISS && v->miss == FP_TWICE)
-			return record_err(c, EXIT_DATA, "field \"%s\": a member "
-			    "appears twice on its way", s->path.text);
+			return record_err(c, EXIT_DATA, "field \"%s\": a "
+			    "member appears twice on its way", s->path.text);
 		if (v->state == RV_MISS) {
 			miss_why(s, v, why, sizeof(why));
-			return record_err(c, EXIT_DATA, "field \"%s\" is missing "
-			    "(%s%s)%s", s->path.text, why, note, more);
+			return record_err(c, EXIT_DATA, "field \"%s\" is "
+			    "missing (%s%s)%s", s->path.text, why, note, more);
 		}
 		return record_err(c, EXIT_DATA, "field \"%s\" is missing (the "
 		    "%s, %s; the record has %s%s)%s", s->path.text,
@@ -448,13 +449,14 @@ reward_of(struct rctx *c, int s, double *x, int *isnull)
 		if (a.failed)
 			return a.failed;
 		if (n == 0 && c->rd->f->reduce == REDUCE_LAST)
-			return record_err(c, EXIT_DATA, "field \"%s\" is an empty "
-			    "array: it has no last element", sl->path.text);
+			return record_err(c, EXIT_DATA, "field \"%s\" is an "
+			    "empty array: it has no last element",
+			    sl->path.text);
 		*x = c->rd->f->reduce == REDUCE_LAST ? a.last : a.sum;
 		break;
 	case JSON_OBJECT:
-		return record_err(c, EXIT_DATA, "field \"%s\" is an object; name "
-		    "the member that holds the reward, e.g. --reward-key "
+		return record_err(c, EXIT_DATA, "field \"%s\" is an object; "
+		    "name the member that holds the reward, e.g. --reward-key "
 		    "%s.score", sl->path.text, sl->path.text);
 	default:
 		return recfields_type_err(c, sl, v, "a number");
@@ -608,7 +610,8 @@ take_keys(struct rctx *c, struct record *r, struct buf *keys)
 		if (v->type == JSON_TRUE || v->type == JSON_FALSE)
 			r->traj_last = v->type == JSON_TRUE;
 		else
-			return recfields_type_err(c, &c->rd->slot[s], v, "true or false");
+			return recfields_type_err(c, &c->rd->slot[s], v,
+			    "true or false");
 	}
 	for (i = 0; i < c->rd->rn[SR_STEP]; i++) {
 		s = SLOT(c, SR_STEP, i);
@@ -646,11 +649,12 @@ unused_masks(struct rctx *c, struct record *r)
 }
 
 int
-recfields_take(struct rctx *c, struct record *r, struct buf *keys, struct buf *runs)
+recfields_take(struct rctx *c, struct record *r, struct buf *keys,
+    struct buf *runs)
 {
 	if (take_group(c, r, keys) != 0 || take_reward(c, r) != 0 ||
-	    take_baseline(c, r) != 0 || rectokens_take(c, r, runs) != 0 || take_strata(c, r, keys) != 0 ||
-	    take_keys(c, r, keys) != 0)
+	    take_baseline(c, r) != 0 || rectokens_take(c, r, runs) != 0 ||
+	    take_strata(c, r, keys) != 0 || take_keys(c, r, keys) != 0)
 		return c->d->status;
 	/* Unscored: out of the baseline and of every token count. */
 	if (r->unscored)

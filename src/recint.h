@@ -26,7 +26,8 @@ struct rslot {
 	int		 role, idx;	/* role, index in its list */
 	int		 head;		/* its top-level member */
 	int		 next;		/* the next slot of that head, or -1 */
-	int		 direct;	/* the member itself: parsed by the walk */
+	int		 direct;	/* the member itself, parsed by the
+					   walk */
 };
 
 /* A top-level name, and what the line held under it. */
@@ -84,7 +85,8 @@ struct record_reader {
 	struct rval		 val[REC_MAXSLOTS];
 	struct buf		 runs;		/* masks parsed, then built */
 	size_t			 walk_runs;	/* runs.len after the walk */
-	struct buf		 elems;		/* --columnar: element offsets */
+	struct buf		 elems;		/* --columnar: elements'
+						   offsets */
 	size_t			 ncol_line;	/* --columnar: the length */
 	const char		*col0;		/* and the column that set it */
 	size_t			 col0len;

@@ -352,9 +352,9 @@ column(struct rctx *c, const char *key, size_t keylen, const char *p,
 		rd->col0 = key;
 		rd->col0len = keylen;
 	} else if (n != rd->ncol_line)
-		return record_err(c, EXIT_DATA, "--columnar: column \"%.*s\" has "
-		    "%zu elements, but \"%.*s\" has %zu", (int)keylen, key, n,
-		    (int)rd->col0len, rd->col0, rd->ncol_line);
+		return record_err(c, EXIT_DATA, "--columnar: column \"%.*s\" "
+		    "has %zu elements, but \"%.*s\" has %zu", (int)keylen, key,
+		    n, (int)rd->col0len, rd->col0, rd->ncol_line);
 	return 0;
 }
 

@@ -25,8 +25,9 @@ count_of(struct rctx *c, int s, size_t *n)
 		return recfields_type_err(c, sl, v, "a number of tokens");
 	x = json_strtod(v->beg, v->end - v->beg);
 	if (!(x >= 0) || x != floor(x) || x > 4294967295.0)
-		return record_err(c, EXIT_DATA, "field \"%s\" is %.*s, expected a "
-		    "number of tokens (a non-negative integer)", sl->path.text,
+		return record_err(c, EXIT_DATA, "field \"%s\" is %.*s, "
+		    "expected a number of tokens (a non-negative integer)",
+		    sl->path.text,
 		    (int)(v->end - v->beg), v->beg);
 	*n = (size_t)x;
 	return 0;
@@ -75,7 +76,8 @@ length_sources(struct rctx *c, struct record *r, struct toks *t)
 		if (v->type == JSON_NULL)
 			continue;	/* slime's loss_mask null: all ones */
 		if (v->type != JSON_ARRAY)
-			return recfields_type_err(c, &c->rd->slot[s], v, want[i]);
+			return recfields_type_err(c, &c->rd->slot[s], v,
+			    want[i]);
 		r->alias[role] = c->rd->slot[s].idx;
 		if (!t->known) {
 			t->L = v->count;
@@ -98,9 +100,9 @@ length_sources(struct rctx *c, struct record *r, struct toks *t)
 		t->known = 1;
 		t->from = c->rd->slot[s].path.text;
 	} else if (n != t->L)
-		return record_err(c, EXIT_DATA, "field \"%s\" is %zu, but \"%s\" "
-		    "has %zu elements", c->rd->slot[s].path.text, n, t->from,
-		    t->L);
+		return record_err(c, EXIT_DATA, "field \"%s\" is %zu, but "
+		    "\"%s\" has %zu elements", c->rd->slot[s].path.text, n,
+		    t->from, t->L);
 	return 0;
 }
 
@@ -120,27 +122,27 @@ mask_rules(struct rctx *c, struct toks *t, int *none)
 			return c->d->status;
 		v = &c->rd->val[s];
 		if (!t->known)
-			return record_err(c, EXIT_DATA, "--mask-spans: no response "
-			    "length to lay \"%s\" over (log-probs, a mask, "
-			    "--tokens-key or --length-key)", f->spans);
+			return record_err(c, EXIT_DATA, "--mask-spans: no "
+			    "response length to lay \"%s\" over (log-probs, "
+			    "a mask, --tokens-key or --length-key)", f->spans);
 		if (v->type != JSON_ARRAY)
-			return recfields_type_err(c, &c->rd->slot[s], v, "an array of "
-			    "[start, end] spans");
+			return recfields_type_err(c, &c->rd->slot[s], v,
+			    "an array of [start, end] spans");
 		if ((why = mask_spans(v->beg, v->end, t->L, &c->rd->runs,
 		    &t->m)) != NULL)
-			return record_err(c, EXIT_DATA, "field \"%s\": span %zu "
-			    "is %s (%zu tokens)", f->spans, t->m.bad_elem, why,
-			    t->L);
+			return record_err(c, EXIT_DATA, "field \"%s\": span "
+			    "%zu is %s (%zu tokens)", f->spans, t->m.bad_elem,
+			    why, t->L);
 		t->has_mask = 1;
 	}
 	if (f->prompt_len != NULL) {
-		if (recfields_needed(c, FR_PROMPT_LEN, &s) != 0 || count_of(c, s,
-		    &n) != 0)
+		if (recfields_needed(c, FR_PROMPT_LEN, &s) != 0 ||
+		    count_of(c, s, &n) != 0)
 			return c->d->status;
 		if (!t->known || n > t->L)
-			return record_err(c, EXIT_DATA, "field \"%s\" is %zu, but "
-			    "the response has %s%zu tokens", f->prompt_len, n,
-			    t->known ? "" : "no length: ", t->L);
+			return record_err(c, EXIT_DATA, "field \"%s\" is %zu, "
+			    "but the response has %s%zu tokens", f->prompt_len,
+			    n, t->known ? "" : "no length: ", t->L);
 		if (!t->has_mask)
 			mask_all(t->L, 1, &c->rd->runs, &t->m);
 		mask_cut(&c->rd->runs, n, &t->m);
@@ -158,8 +160,9 @@ mask_rules(struct rctx *c, struct toks *t, int *none)
 	else
 		return recfields_type_err(c, &c->rd->slot[s], v, "0 or 1");
 	if (x != 0 && x != 1)
-		return record_err(c, EXIT_DATA, "field \"%s\" is %.*s, expected 0 "
-		    "or 1", f->sample_mask, (int)(v->end - v->beg), v->beg);
+		return record_err(c, EXIT_DATA, "field \"%s\" is %.*s, "
+		    "expected 0 or 1", f->sample_mask, (int)(v->end - v->beg),
+		    v->beg);
 	if (x == 0) {
 		*none = 1;
 		if (t->known) {
