@@ -42,21 +42,26 @@ diag_setl(struct diag *d, int status, const char *file,
 	return status;
 }
 
-int
-diag_group(struct diag *d, const char *file, unsigned long long line)
+void
+diag_groups_add(struct diag_groups *l, const char *file,
+    unsigned long long line, const char *msg)
 {
-	struct diag_groups *l = d->groups;
-
-	if (l == NULL)
-		return 0;
 	if (l->n == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 16;
 		l->v = diag_realloc(l->v, l->cap * sizeof(*l->v));
 	}
 	l->v[l->n].file = file;
 	l->v[l->n].line = line;
-	l->v[l->n].msg = buf_add(&l->msgs, d->msg, strlen(d->msg) + 1);
+	l->v[l->n].msg = buf_add(&l->msgs, msg, strlen(msg) + 1);
 	l->n++;
+}
+
+int
+diag_group(struct diag *d, const char *file, unsigned long long line)
+{
+	if (d->groups == NULL)
+		return 0;
+	diag_groups_add(d->groups, file, line, d->msg);
 	return 1;
 }
 

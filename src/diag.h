@@ -58,6 +58,9 @@ int	diag_setl(struct diag *d, int status, const char *file,
  * 0 when the caller returns d->status now.
  */
 int	diag_group(struct diag *d, const char *file, unsigned long long line);
+/* Adds the group at file:line with its message to l. */
+void	diag_groups_add(struct diag_groups *l, const char *file,
+	    unsigned long long line, const char *msg);
 /* Whether rc, a status returned with d, is a data error about groups
  * that d->groups noted: another group may still be computed. */
 int	diag_noted(const struct diag *d, int rc);

@@ -245,6 +245,49 @@ traj_ended(const struct gbatch *b, struct diag *d)
 	return 0;
 }
 
+/*
+ * Skip mode: the group of b's last row, whose trajectory d says is bad,
+ * goes to gs->bad to be rejected whole (a trajectory is one response),
+ * and d is cleared: 0.  Otherwise d's status.
+ */
+static int
+bad_traj(const struct grouping *gs, const struct gbatch *b, struct diag *d)
+{
+	struct record tmp;
+	const char *file;
+	unsigned long long line;
+	size_t g;
+
+	if (gs->bad == NULL || batch_last(b, &tmp, &g, NULL, NULL) == NULL)
+		return d->status;
+	file = batch_gwhere(b, g, &line, NULL);
+	diag_groups_add(gs->bad, file, line, d->msg);
+	d->status = 0;
+	return 0;
+}
+
+void
+group_taint(const struct grouping *gs, const struct gbatch *b,
+    const char *file, unsigned long long lineno)
+{
+	const struct record *p;
+	struct record tmp;
+	struct buf lab = { 0 };
+	struct diag d;
+	size_t g;
+
+	/* A trajectory whose last row said it ended is whole. */
+	if (gs->bad == NULL || (p = batch_last(b, &tmp, &g, NULL, NULL)) ==
+	    NULL || !p->has_traj || p->traj_last == 1)
+		return;
+	batch_glabel(b, g, &lab);
+	diag_setl(&d, EXIT_DATA, file, lineno, "a row of a trajectory of "
+	    "group %.*s was rejected here, so its tokens and maybe its reward "
+	    "are missing", (int)lab.len, lab.p);
+	buf_free(&lab);
+	(void)bad_traj(gs, b, &d);
+}
+
 /* A row that continues a trajectory: in its group, and its batch. */
 static int
 traj_row(const struct gbatch *b, const struct record *r,
@@ -271,8 +314,9 @@ traj_row(const struct gbatch *b, const struct record *r,
 int
 group_end(const struct grouping *gs, const struct gbatch *b, struct diag *d)
 {
-	(void)gs;
-	return traj_ended(b, d);
+	if (traj_ended(b, d) != 0)
+		return bad_traj(gs, b, d);
+	return 0;
 }
 
 int
@@ -299,7 +343,7 @@ group_add(struct grouping *gs, struct gbatch *b, const struct record *r,
 			    lineno, tg);
 			return 0;
 		}
-		if (traj_ended(b, d) != 0)
+		if (traj_ended(b, d) != 0 && bad_traj(gs, b, d) != 0)
 			return d->status;
 	}
 	if ((g = group_of(gs, b, r, keys)) < 0) {

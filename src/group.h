@@ -49,6 +49,10 @@ struct grouping {
 	int		 settled;	/* keyless_mode holds from now on */
 	size_t		 groups;	/* groups of the batch so far, parts
 					   handed over included (stream) */
+	/* Skip mode (the caller's, or NULL): groups with a trajectory that
+	 * ended wrong or lost a row, by their first record, with why; the
+	 * caller rejects them whole (group_taint()). */
+	struct diag_groups *bad;
 };
 
 void	group_init(struct grouping *gs, const struct gopts *o);
@@ -78,8 +82,12 @@ int	group_add(struct grouping *gs, struct gbatch *b, const struct record *r,
 	    const struct buf *keys, const struct buf *runs, const char *line,
 	    size_t len, int stable, const char *file,
 	    unsigned long long lineno, struct diag *d);
+/* A line at file:lineno was rejected (skip mode): when a trajectory of
+ * b's last group may go on past it, that group goes to gs->bad. */
+void	group_taint(const struct grouping *gs, const struct gbatch *b,
+	    const char *file, unsigned long long lineno);
 /* At the end of a batch: the trajectory of its last row ended right
- * (status 1 otherwise). */
+ * (status 1 otherwise, or in skip mode its group goes to gs->bad). */
 int	group_end(const struct grouping *gs, const struct gbatch *b,
 	    struct diag *d);
 /* A record was rejected: with key-less blocks it still held its place,

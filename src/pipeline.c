@@ -27,6 +27,11 @@ struct run {
 	 * their first records' places (keys) to their errors. */
 	struct diag_groups	 fails;
 	struct keymap		 failed;
+	const struct diag_groups *failing;	/* failed's messages */
+	/* Skip mode: groups whose trajectory ended wrong or lost a row
+	 * (group.h's bad), rejected whole when their batch ends. */
+	struct diag_groups	 bad;
+	struct gbatch		*b;
 	struct warn		 w;
 };
 
@@ -39,6 +44,7 @@ reject(struct run *u, const struct pipeline_item *it, int elsewhere,
 	group_note_reject(&u->gs);
 	if (elsewhere)
 		return 0;
+	group_taint(&u->gs, u->b, it->file, it->lineno);
 	diag_print(why);
 	u->st->rejected++;
 	if (u->rej == NULL)
@@ -87,8 +93,8 @@ failed_msg(const struct run *u, const struct gbatch *b, size_t g)
 	k = keymap_find(&u->failed, key, where_key(file, line, key));
 	if (k == KEYMAP_NONE)
 		return NULL;
-	return u->fails.msgs.p + u->fails.v[*(size_t *)keymap_val(&u->failed,
-	    k)].msg;
+	return u->failing->msgs.p + u->failing->v[*(size_t *)keymap_val(
+	    &u->failed, k)].msg;
 }
 
 /*
@@ -146,12 +152,14 @@ reject_groups(struct run *u, struct gbatch *b, struct diag *d)
 }
 
 /*
- * Leaves out the groups of b whose numbers failed (u->fails, noted by
- * fn in skip mode) and rejects them.  0, or -1 when none of them is a
- * group of b still in (then the error stands).
+ * Leaves out the groups of b in l (u->fails, noted by fn in skip mode
+ * where their numbers failed, or u->bad) and rejects them, each with its
+ * first message.  0, or -1 when none of them is a group of b still in
+ * (then the error stands).
  */
 static int
-drop_failed(struct run *u, struct gbatch *b, struct diag *d)
+drop_failed(struct run *u, struct gbatch *b, const struct diag_groups *l,
+    struct diag *d)
 {
 	char key[sizeof(char *) + sizeof(unsigned long long)];
 	unsigned long long line;
@@ -160,9 +168,10 @@ drop_failed(struct run *u, struct gbatch *b, struct diag *d)
 	int added;
 
 	keymap_clear(&u->failed);
-	for (j = 0; j < u->fails.n; j++) {
-		k = keymap_get(&u->failed, key, where_key(u->fails.v[j].file,
-		    u->fails.v[j].line, key), &added);
+	u->failing = l;
+	for (j = 0; j < l->n; j++) {
+		k = keymap_get(&u->failed, key, where_key(l->v[j].file,
+		    l->v[j].line, key), &added);
 		if (added)	/* a group's first error is its message */
 			*(size_t *)keymap_val(&u->failed, k) = j;
 	}
@@ -197,8 +206,15 @@ flush_batch(struct run *u, struct gbatch *b, enum group_cut cut,
 		group_reset(&u->gs, b, cut);
 		return 0;
 	}
-	if (group_end(&u->gs, b, d) != 0 ||
-	    group_check_sizes(&u->gs, b, u->c->skip, &nd, d) != 0)
+	if (group_end(&u->gs, b, d) != 0)
+		return d->status;
+	/* Trajectories that ended wrong: their groups, whatever size. */
+	if (u->bad.n > 0) {
+		if ((e = drop_failed(u, b, &u->bad, d)) > 0)
+			return e;
+		u->bad.n = u->bad.msgs.len = 0;
+	}
+	if (group_check_sizes(&u->gs, b, u->c->skip, &nd, d) != 0)
 		return d->status;
 	warn_batch(&u->w, b);
 	if (nd > 0 && (rc = reject_groups(u, b, d)) != 0)
@@ -214,7 +230,7 @@ flush_batch(struct run *u, struct gbatch *b, enum group_cut cut,
 		if (rc == 0)
 			break;
 		if (rc != EXIT_DATA || u->fails.n == 0 ||
-		    (e = drop_failed(u, b, d)) < 0)
+		    (e = drop_failed(u, b, &u->fails, d)) < 0)
 			return rc;
 		if (e != 0)
 			return e;
@@ -357,9 +373,11 @@ run_source(const struct prefs *c, const struct pipeline_src *src,
 	go.stream = stream && !c->fields.columnar;
 	go.skip = c->skip;
 	group_init(&u.gs, &go);
+	if (c->skip)
+		u.gs.bad = &u.bad;
 	keymap_init(&u.failed, sizeof(size_t));
 	warn_init(&u.w, &c->fields, go.group_size != 0, warn);
-	b = batch_new();
+	u.b = b = batch_new();
 	buf_reserve(&keys, 64);
 	buf_reserve(&runs, 64);
 	for (;;) {
@@ -423,6 +441,7 @@ run_source(const struct prefs *c, const struct pipeline_src *src,
 	group_free(&u.gs);
 	keymap_free(&u.failed);
 	diag_groups_free(&u.fails);
+	diag_groups_free(&u.bad);
 	warn_free(&u.w);
 	buf_free(&keys);
 	buf_free(&runs);

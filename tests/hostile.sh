@@ -329,6 +329,39 @@ run --like verl@0.6.0 -g seq-mean-token-mean --on-error skip \
     --rejects rej.jsonl masked.jsonl
 accounts seq_refuse_skip 6 4 2
 same "seq_refuse_skip: rejects" rej.jsonl masked.part
+# Trajectories (SkyRL's step-wise rows) in skip mode: one that ends
+# without its last row, or lost a row to a bad line, is one response
+# that cannot be computed, so its group is rejected whole (it used to end
+# the run, or to reject every row after it, or to give a trajectory the
+# reward of a row before its bad last one).
+printf '%s\n' '{"uid": "a", "trajectory_id": 1, "is_last": false, "reward": 0.0, "logprobs": [-0.1]}' \
+    '{"uid": "a", "trajectory_id": 2, "is_last": true, "reward": 1.0, "logprobs": [-0.1]}' \
+    '{"uid": "b", "trajectory_id": 3, "is_last": true, "reward": 1.0, "logprobs": [-0.1]}' \
+    '{"uid": "b", "trajectory_id": 4, "is_last": true, "reward": 0.0, "logprobs": [-0.1]}' \
+    >traj_end.jsonl
+for j in 1 2; do
+	run -j $j --trajectory-key trajectory_id --trajectory-last-key is_last \
+	    --on-error skip --rejects rej.jsonl traj_end.jsonl
+	accounts "traj_unended -j $j" 4 2 2
+	same "traj_unended -j $j: rejects" rej.jsonl - <<'EOF2'
+{"uid": "a", "trajectory_id": 1, "is_last": false, "reward": 0.0, "logprobs": [-0.1]}
+{"uid": "a", "trajectory_id": 2, "is_last": true, "reward": 1.0, "logprobs": [-0.1]}
+EOF2
+done
+run --trajectory-key trajectory_id --trajectory-last-key is_last \
+    traj_end.jsonl
+status traj_unended_fail 1
+printf '%s\n' '{"uid": "a", "trajectory_id": 1, "reward": 0.0, "logprobs": [-0.1]}' \
+    '{"uid": "a", "trajectory_id": 1, "reward": 1e400, "logprobs": [-0.1]}' \
+    '{"uid": "a", "trajectory_id": 2, "reward": 1.0, "logprobs": [-0.1]}' \
+    '{"uid": "b", "trajectory_id": 3, "reward": 1.0, "logprobs": [-0.1]}' \
+    '{"uid": "b", "trajectory_id": 4, "reward": 0.0, "logprobs": [-0.1]}' \
+    >traj_row.jsonl
+run --trajectory-key trajectory_id --on-error skip --rejects rej.jsonl \
+    --no-tokens traj_row.jsonl
+accounts traj_lost_row 5 2 3
+if grep -q '^rladv: traj_row.jsonl:2: a row of a trajectory of group "a" (line 1) was rejected here' err
+then ok; else no traj_lost_row "$(head -c 400 err)"; fi
 # Half the groups of a batch failing: each is rejected, none twice.
 python3 - <<'EOF2' >many.jsonl
 import json

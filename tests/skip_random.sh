@@ -10,10 +10,11 @@
 # a group a framework refuses (verl's grpo_passk on one response, a fully
 # masked record under verl 0.6.0's seq-mean-token-mean or slime's rpp), a
 # group of the wrong size, a record across a change of the batch key,
-# invalid UTF-8 and a NUL byte; blank lines and CRLF endings between.
+# invalid UTF-8 and a NUL byte, a trajectory that ends without its last
+# row (SkyRL's step-wise rows); blank lines and CRLF endings between.
 # Each log runs in one grouping mode (keys, --group-size, key-less
-# blocks, --unsorted, --batch-key, --batch-groups) from a file, a pipe or
-# gzip, with -j 1 and -j 2.  Every run must exit 0 with
+# blocks, --unsorted, --batch-key, --batch-groups, trajectories) from a
+# file, a pipe or gzip, with -j 1 and -j 2.  Every run must exit 0 with
 # in = out + rejected, the input's records exactly the records written
 # plus the lines in --rejects (verbatim), and -j 2 byte for byte -j 1.
 #
@@ -100,7 +101,7 @@ ESTS = [["-a", "grpo"], ["-a", "drgrpo"], ["-a", "rloo"], ["-a", "rpp"],
         ["--like", "slime", "-a", "rpp"], ["-a", "grpo", "--scope", "group"],
         ["-a", "drgrpo", "--scope", "group"]]
 MODES = ["key", "key-size", "keyless", "unsorted", "unsorted-size",
-         "batch-key", "batch-groups"]
+         "batch-key", "batch-groups", "traj"]
 
 def make_log(mode):
     G = rng.randint(2, 4)
@@ -120,6 +121,21 @@ def make_log(mode):
                 r = 1.7e308 if i == 0 else -1.7e308
             else:
                 r = rng.choice([0.0, 1.0, 0.5, 0.25, -1.0])
+            if mode == "traj":
+                # A response as steps: rows of one trajectory_id, the
+                # last one's reward and is_last true (now and then not).
+                rows = rng.randint(1, 3)
+                for j in range(rows):
+                    last = j == rows - 1
+                    group.append(rec(key, step, r if last else 0.0,
+                                     rng.randint(1, 3), extra={
+                                         "trajectory_id": "%s-%d" % (key, i),
+                                         "is_last": last or
+                                         rng.random() < 0.03}))
+                if rng.random() < 0.05:
+                    group[-1] = group[-1].replace(b'"is_last": true',
+                                                  b'"is_last": false')
+                continue
             group.append(rec(key, step, r, rng.randint(1, 4),
                              masked=rng.random() < 0.05, keyless=keyless))
         # Wrong sizes, bad lines inside groups, a key that comes back,
@@ -200,6 +216,10 @@ for t in range(trials):
         args += ["--batch-key", "step"]
     if mode == "batch-groups":
         args += ["--batch-groups", str(rng.randint(1, 4))]
+    if mode == "traj":
+        args += ["--trajectory-key", "trajectory_id"]
+        if rng.random() < 0.5:
+            args += ["--trajectory-last-key", "is_last"]
     name = "trial %d (seed %d): %s %s" % (t, seed, src, " ".join(args))
     res = []
     for j in ("1", "2"):
