@@ -334,28 +334,44 @@ find_head(const struct record_reader *rd, const char *key, size_t len)
 	return -1;
 }
 
-/* --columnar: a member's value must be an array as long as the others. */
+/*
+ * --columnar: a member's value must be an array as long as the others.
+ * The names come from the data, so the message escapes them (a "\n" in
+ * a name must not start another line of stderr).
+ */
 static int
 column(struct rctx *c, const char *key, size_t keylen, const char *p,
     const char *q, enum json_type t)
 {
 	struct record_reader *rd = c->rd;
+	struct buf a = { 0 }, b = { 0 };
 	size_t n;
+	int rc;
 
-	if (t != JSON_ARRAY)
-		return record_err(c, EXIT_DATA, "--columnar: field \"%.*s\" is "
-		    "%s, expected a column (an array as long as the others)",
-		    (int)keylen, key, json_type_name(t));
-	n = fieldpath_elements(p, q, NULL, NULL);
-	if (rd->ncol_line == 0 && rd->col0 == NULL) {
+	n = t == JSON_ARRAY ? fieldpath_elements(p, q, NULL, NULL) : 0;
+	if (t == JSON_ARRAY && rd->ncol_line == 0 && rd->col0 == NULL) {
 		rd->ncol_line = n;
 		rd->col0 = key;
 		rd->col0len = keylen;
-	} else if (n != rd->ncol_line)
-		return record_err(c, EXIT_DATA, "--columnar: column \"%.*s\" "
-		    "has %zu elements, but \"%.*s\" has %zu", (int)keylen, key,
-		    n, (int)rd->col0len, rd->col0, rd->ncol_line);
-	return 0;
+		return 0;
+	}
+	if (t == JSON_ARRAY && n == rd->ncol_line)
+		return 0;
+	json_escape_text(&a, key, keylen);
+	if (t != JSON_ARRAY)
+		rc = record_err(c, EXIT_DATA, "--columnar: field \"%.*s\" is "
+		    "%s, expected a column (an array as long as the others)",
+		    (int)a.len, a.len ? a.p : "", json_type_name(t));
+	else {
+		json_escape_text(&b, rd->col0, rd->col0len);
+		rc = record_err(c, EXIT_DATA, "--columnar: column \"%.*s\" "
+		    "has %zu elements, but \"%.*s\" has %zu", (int)a.len,
+		    a.len ? a.p : "", n, (int)b.len, b.len ? b.p : "",
+		    rd->ncol_line);
+	}
+	buf_free(&a);
+	buf_free(&b);
+	return rc;
 }
 
 /*

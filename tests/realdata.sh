@@ -351,6 +351,15 @@ check "the line's bytes kept" grep -q '^{"id": \["p", "p", "p", "p", "q", "q", "
 printf '%s\n' '{"id": ["p", "p"], "scores": [1.0], "logprobs": [[-1], [-1, -1]]}' >cols_bad.jsonl
 run --columnar --group-key id --reward-key scores cols_bad.jsonl
 bad columnar_lengths 1 'column "scores" has 1 elements, but "id" has 2'
+# A name from the data is escaped in the message: one line on stderr.
+printf '%s\n' '{"id": ["p", "p"], "scores": [1, 0], "m\nx": 5}' \
+    '{"id": ["p", "p"], "scores": [1, 0], "m\ny": [1]}' >cols_name.jsonl
+run --columnar --group-key id --reward-key scores --no-tokens cols_name.jsonl
+bad columnar_name_escaped 1 'field "m\nx" is a number, expected a column'
+printf '%s\n' '{"a\tb": ["p", "p"], "scores": [1], "id": ["p", "p"]}' \
+    >cols_name2.jsonl
+run --columnar --group-key id --reward-key scores --no-tokens cols_name2.jsonl
+bad columnar_name_escaped2 1 'column "scores" has 1 elements, but "a\tb" has 2'
 printf '%s\n' '{"id": ["p", "p"], "scores": [1, 0], "logprobs": [[-1], [-1, -1]]}' >cols_tok.jsonl
 run --columnar --group-key id --reward-key scores cols_tok.jsonl
 good columnar_tokens
