@@ -168,6 +168,19 @@ room(struct output *o, size_t n, struct diag *d)
 	return 0;
 }
 
+/* output_write() without a call when the bytes fit, as nearly all do:
+ * a small record is some twenty writes. */
+static inline int
+put(struct output *o, const void *p, size_t n, struct diag *d)
+{
+	if (o->cap - o->len >= n) {
+		memcpy(o->buf + o->len, p, n);
+		o->len += n;
+		return 0;
+	}
+	return output_write(o, p, n, d);
+}
+
 int
 output_write(struct output *o, const void *p, size_t n, struct diag *d)
 {
@@ -325,24 +338,31 @@ repeat(struct output *o, const char *unit, size_t ulen, size_t count,
 	return 0;
 }
 
-/* "[x, x, 0, x]": value x where the mask is 1, 0 where it is 0. */
-static int
-token_array(struct output *o, const struct record *r, const uint32_t *runs,
-    const char *x, size_t xlen, const char *sep, size_t seplen,
-    struct diag *d)
-{
-	char unit[2][40];
-	size_t ulen[2], i, left = r->L, n;
-	int first = 1, one;
+#define SHORT_ARRAY	64	/* tokens: short_array() writes it */
+#define UNIT_COPY	32	/* bytes copied for each of them */
 
-	if (output_write(o, "[", 1, d) != 0)
+/*
+ * A short token array at once: room for all of it, then each token a
+ * fixed-size copy of its unit (of which ulen bytes count), which the
+ * compiler makes two moves where repeat() would make a call per run.
+ * Returns -1 when the buffer cannot hold it (the caller's way then).
+ */
+static int
+short_array(struct output *o, const struct record *r, const uint32_t *runs,
+    char unit[2][40], const size_t *ulen, size_t seplen, struct diag *d)
+{
+	size_t i, n, left = r->L, need;
+	int first = 1, one;
+	char *p;
+
+	/* ulen[1] >= ulen[0]: the number has a digit at least. */
+	need = 2 + left * ulen[1] + UNIT_COPY;
+	if (room(o, need, d) != 0)
 		return d->status;
-	memcpy(unit[1], sep, seplen);
-	memcpy(unit[1] + seplen, x, xlen);
-	ulen[1] = seplen + xlen;
-	memcpy(unit[0], sep, seplen);
-	unit[0][seplen] = '0';
-	ulen[0] = seplen + 1;
+	if (o->cap - o->len < need)
+		return -1;
+	p = o->buf + o->len;
+	*p++ = '[';
 	for (i = 0; left > 0; i++) {
 		if (r->has_mask) {
 			if (i >= r->nruns)
@@ -359,7 +379,60 @@ token_array(struct output *o, const struct record *r, const uint32_t *runs,
 			n = left;
 		left -= n;
 		if (first) {
-			if (output_write(o, unit[one] + seplen,
+			memcpy(p, unit[one] + seplen, UNIT_COPY);
+			p += ulen[one] - seplen;
+			first = 0;
+			n--;
+		}
+		for (; n > 0; n--) {
+			memcpy(p, unit[one], UNIT_COPY);
+			p += ulen[one];
+		}
+	}
+	*p++ = ']';
+	o->len = p - o->buf;
+	return 0;
+}
+
+/* "[x, x, 0, x]": value x where the mask is 1, 0 where it is 0. */
+static int
+token_array(struct output *o, const struct record *r, const uint32_t *runs,
+    const char *x, size_t xlen, const char *sep, size_t seplen,
+    struct diag *d)
+{
+	char unit[2][40];
+	size_t ulen[2], i, left = r->L, n;
+	int first = 1, one, rc;
+
+	/* sep is "," or ", ": two stores, not two calls. */
+	unit[0][0] = unit[1][0] = sep[0];
+	unit[0][1] = unit[1][1] = sep[seplen - 1];
+	memcpy(unit[1] + seplen, x, xlen);
+	ulen[1] = seplen + xlen;
+	unit[0][seplen] = '0';
+	ulen[0] = seplen + 1;
+	if (left <= SHORT_ARRAY && ulen[1] <= UNIT_COPY &&
+	    (rc = short_array(o, r, runs, unit, ulen, seplen, d)) >= 0)
+		return rc;
+	if (put(o, "[", 1, d) != 0)
+		return d->status;
+	for (i = 0; left > 0; i++) {
+		if (r->has_mask) {
+			if (i >= r->nruns)
+				break;
+			n = runs[r->runs + i];
+			one = !(i & 1);
+		} else {
+			n = left;
+			one = 1;
+		}
+		if (n == 0)
+			continue;
+		if (n > left)
+			n = left;
+		left -= n;
+		if (first) {
+			if (put(o, unit[one] + seplen,
 			    ulen[one] - seplen, d) != 0)
 				return d->status;
 			first = 0;
@@ -368,7 +441,7 @@ token_array(struct output *o, const struct record *r, const uint32_t *runs,
 		if (repeat(o, unit[one], ulen[one], n, d) != 0)
 			return d->status;
 	}
-	return output_write(o, "]", 1, d);
+	return put(o, "]", 1, d);
 }
 
 struct fieldval {
@@ -390,9 +463,9 @@ write_value(struct output *o, int f, const struct one *x, const char *sep,
 {
 	switch (f) {
 	case OUT_ADV:
-		return output_write(o, x->v[0].num, x->v[0].len, d);
+		return put(o, x->v[0].num, x->v[0].len, d);
 	case OUT_W:
-		return output_write(o, x->v[1].num, x->v[1].len, d);
+		return put(o, x->v[1].num, x->v[1].len, d);
 	case OUT_TADV:
 		return token_array(o, x->r, x->runs, x->v[0].num, x->v[0].len,
 		    sep, seplen, d);
@@ -400,7 +473,7 @@ write_value(struct output *o, int f, const struct one *x, const char *sep,
 		return token_array(o, x->r, x->runs, x->v[1].num, x->v[1].len,
 		    sep, seplen, d);
 	default:
-		return output_write(o, x->em->annot, x->em->annot_len, d);
+		return put(o, x->em->annot, x->em->annot_len, d);
 	}
 }
 
@@ -424,11 +497,7 @@ output_names(struct emit *em, const char *const *names)
 	struct buf q = { 0 };
 	int f;
 
-	for (f = 0; f < OUT_NFIELDS; f++)
-		if (strcmp(names[f], record_out_names[f]) != 0)
-			break;
-	if (f == OUT_NFIELDS)
-		return;		/* the default names: written as they are */
+	/* The default names too: quoted once, not at every record. */
 	for (f = 0; f < OUT_NFIELDS; f++) {
 		q.len = 0;
 		output_json_string(&q, names[f], strlen(names[f]));
@@ -470,13 +539,17 @@ write_name(struct output *o, const struct record *r, const struct emit *em,
 	size_t klen = 0, nlen;
 
 	if (r->nmembers > 0) {
-		memcpy(key, sep, seplen);
+		key[0] = sep[0];
+		key[1] = sep[seplen - 1];
 		klen = seplen;
 	}
-	if (em->qname[f] != NULL) {
+	if (em->qname[f] != NULL && em->qlen[f] <= sizeof(key) - 4) {
+		memcpy(key + klen, em->qname[f], em->qlen[f]);
+		klen += em->qlen[f];
+	} else if (em->qname[f] != NULL) {
 		/* --output-names: any length, escaped once. */
-		if (output_write(o, key, klen, d) != 0 ||
-		    output_write(o, em->qname[f], em->qlen[f], d) != 0)
+		if (put(o, key, klen, d) != 0 ||
+		    put(o, em->qname[f], em->qlen[f], d) != 0)
 			return d->status;
 		klen = 0;
 	} else {
@@ -489,7 +562,7 @@ write_name(struct output *o, const struct record *r, const struct emit *em,
 	key[klen++] = ':';
 	if (r->colon_space)
 		key[klen++] = ' ';
-	return output_write(o, key, klen, d);
+	return put(o, key, klen, d);
 }
 
 /*
@@ -523,7 +596,7 @@ write_line(struct output *o, const char *line, const struct record *r,
 		const struct span *s = &r->out[order[i]];
 
 		if (want[order[i]]) {
-			if (output_write(o, line + pos, s->beg - pos, d) != 0 ||
+			if (put(o, line + pos, s->beg - pos, d) != 0 ||
 			    fn(o, order[i], arg, sep, seplen, d) != 0)
 				return d->status;
 			pos = s->end;
@@ -533,11 +606,11 @@ write_line(struct output *o, const char *line, const struct record *r,
 		 * the comma before it, or, when it leads the object (it is
 		 * first, or all before it were dropped), the comma after. */
 		if (s->prev > beg + 1 && s->prev >= pos) {
-			if (output_write(o, line + pos, s->prev - pos, d) != 0)
+			if (put(o, line + pos, s->prev - pos, d) != 0)
 				return d->status;
 			pos = s->end;
 		} else {
-			if (s->prev >= pos && output_write(o, line + pos,
+			if (s->prev >= pos && put(o, line + pos,
 			    s->prev - pos, d) != 0)
 				return d->status;
 			pos = s->end;
@@ -550,7 +623,7 @@ write_line(struct output *o, const char *line, const struct record *r,
 				pos++;
 		}
 	}
-	if (output_write(o, line + pos, r->close - pos, d) != 0)
+	if (put(o, line + pos, r->close - pos, d) != 0)
 		return d->status;
 	for (f = 0; f < OUT_NFIELDS; f++) {
 		if (r->out[f].present || !want[f])
@@ -559,7 +632,7 @@ write_line(struct output *o, const char *line, const struct record *r,
 		    fn(o, f, arg, sep, seplen, d) != 0)
 			return d->status;
 	}
-	return output_write(o, "}\n", 2, d);
+	return put(o, "}\n", 2, d);
 }
 
 int
@@ -603,7 +676,7 @@ column_value(struct output *o, int f, const void *arg, const char *sep,
 	struct one x;
 	size_t k;
 
-	if (output_write(o, "[", 1, d) != 0)
+	if (put(o, "[", 1, d) != 0)
 		return d->status;
 	for (k = 0; k < c->n; k++) {
 		x.r = c->r[k];
@@ -613,13 +686,13 @@ column_value(struct output *o, int f, const void *arg, const char *sep,
 		x.v[0].len = output_number(c->adv[k], c->em->digits, na);
 		x.v[1].num = nw;
 		x.v[1].len = output_number(c->w[k], c->em->digits, nw);
-		if ((k > 0 && output_write(o, sep, seplen, d) != 0) ||
+		if ((k > 0 && put(o, sep, seplen, d) != 0) ||
 		    ((f == OUT_TADV || f == OUT_TW) && !x.r->has_len ?
-		    output_write(o, "null", 4, d) : write_value(o, f, &x, sep,
+		    put(o, "null", 4, d) : write_value(o, f, &x, sep,
 		    seplen, d)) != 0)
 			return d->status;
 	}
-	return output_write(o, "]", 1, d);
+	return put(o, "]", 1, d);
 }
 
 int

@@ -53,8 +53,9 @@ struct emit {
 	size_t		 annot_len;
 	int		 no_weights;	/* the advantages alone: no loss
 					   weight (no token counts) */
-	/* The names written (--output-names) as JSON strings, quotes
-	 * included, from output_names(); NULL: record_out_names. */
+	/* The names written (the defaults or --output-names) as JSON
+	 * strings, quotes included, from output_names(); NULL:
+	 * record_out_names. */
 	char		*qname[OUT_NFIELDS];
 	size_t		 qlen[OUT_NFIELDS];
 };
