@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct buf {
 	char	*p;
@@ -16,8 +17,24 @@ struct buf {
 
 /* Makes room for n more bytes and returns where they go. */
 char	*buf_reserve(struct buf *b, size_t n);
-/* Appends n bytes; returns their offset. */
-size_t	 buf_add(struct buf *b, const void *p, size_t n);
+/* buf_add() when the bytes do not fit: grows b first. */
+size_t	 buf_add_grow(struct buf *b, const void *p, size_t n);
+
+/* Appends n bytes; returns their offset.  Inline: most appends are a few
+ * bytes that fit (a mask's run, a key's type), and a call cost more than
+ * the copy. */
+static inline size_t
+buf_add(struct buf *b, const void *p, size_t n)
+{
+	size_t off = b->len;
+
+	if (b->cap - off < n)
+		return buf_add_grow(b, p, n);
+	if (n > 0)
+		memcpy(b->p + off, p, n);
+	b->len = off + n;
+	return off;
+}
 void	 buf_free(struct buf *b);
 
 /* At least *len bytes of zeroed memory in a mapping of their own; *len

@@ -259,12 +259,56 @@ json_number(const char *p, const char *end, int *flags, struct json_err *e)
 	return scan_number(p, end, flags, e);
 }
 
+/*
+ * The value of a plain decimal of at most 15 digits and 22 after the
+ * point, or -1 when it is not one.  Such a decimal is m / 10^k with m
+ * below 2^53 and 10^k a double exactly, so the one division, correctly
+ * rounded, gives the double strtod() gives (Clinger's fast path), at a
+ * tenth of its cost: a reward is one per record.
+ */
+static int
+plain_decimal(const char *p, size_t n, double *v)
+{
+	static const double p10[] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+		1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+		1e21, 1e22
+	};
+	const char *s = p, *e = p + n;
+	uint64_t m = 0;
+	int digits = 0, frac = -1, neg = 0;
+
+	if (s < e && *s == '-') {
+		neg = 1;
+		s++;
+	}
+	for (; s < e && digits <= 15; s++) {
+		if (*s >= '0' && *s <= '9') {
+			m = m * 10 + (uint64_t)(*s - '0');
+			digits++;
+			if (frac >= 0)
+				frac++;
+		} else if (*s == '.' && frac < 0)
+			frac = 0;
+		else
+			return -1;
+	}
+	if (s != e || digits == 0 || digits > 15)
+		return -1;
+	*v = (double)m / p10[frac < 0 ? 0 : frac];
+	if (neg)
+		*v = -*v;
+	return 0;
+}
+
 double
 json_strtod(const char *p, size_t n)
 {
 	char buf[64], *tmp;
 	double v;
 
+	if (plain_decimal(p, n, &v) == 0)
+		return v;
 	/* The line is not NUL-terminated where the number ends. */
 	if (n < sizeof(buf)) {
 		memcpy(buf, p, n);

@@ -52,12 +52,21 @@ element(const char *p, const char *end, int *v)
 	return NULL;
 }
 
+/* "0,0,0,0," and "1,1,1,1," as little-endian words, and what a word of
+ * four elements "d,d,d,d," is under QUAD_MASK: odd bytes ',', even ones
+ * '0' or '1', whose low bits are then the values. */
+#define QUAD_0		0x2c302c302c302c30ULL
+#define QUAD_1		0x2c312c312c312c31ULL
+#define QUAD_MASK	0xfffefffefffefffeULL
+#define QUAD_BITS	0x0001000100010001ULL
+
 const char *
 mask_parse(const char *p, const char *end, struct buf *runs, struct mask *m)
 {
-	size_t save = runs->len;
+	size_t save = runs->len, count = 0, ones = 0;
 	uint32_t run = 0;
-	int cur = 1, v;
+	uint64_t w, bits;
+	int cur = 1, v, k;
 	const char *q;
 
 	memset(m, 0, sizeof(*m));
@@ -66,20 +75,45 @@ mask_parse(const char *p, const char *end, struct buf *runs, struct mask *m)
 	if (p < end && *p == ']')
 		return p + 1;
 	for (;;) {
-		/* Fast path: four more elements equal to the current run,
-		 * written "1,1,1,1," or "1, 1, 1, 1, " as dumps do. */
-		if (m->count > 0 && end - p >= 12) {
-			static const char one8[] = "1,1,1,1,", zero8[] =
-			    "0,0,0,0,", one12[] = "1, 1, 1, 1, ",
-			    zero12[] = "0, 0, 0, 0, ";
-			int k = memcmp(p, cur ? one8 : zero8, 8) == 0 ? 8 :
-			    memcmp(p, cur ? one12 : zero12, 12) == 0 ? 12 : 0;
-
-			if (k > 0) {
+		/* Four elements a step, written "1,0,1,1," as json.dumps()
+		 * with compact separators and torch's tolist() write them:
+		 * a run going on is one compare. */
+		while (end - p >= 8) {
+			memcpy(&w, p, 8);
+			if (w == (cur ? QUAD_1 : QUAD_0)) {
 				run += 4;
-				m->ones += cur * 4;
-				m->count += 4;
-				p += k;
+				ones += cur * 4;
+				count += 4;
+				p += 8;
+				continue;
+			}
+			if ((w & QUAD_MASK) != QUAD_0)
+				break;
+			for (bits = w & QUAD_BITS, k = 0; k < 4; k++,
+			    bits >>= 16) {
+				v = (int)(bits & 1);
+				if (v != cur) {
+					put_run(runs, m, run);
+					run = 0;
+					cur = v;
+				}
+				run++;
+				ones += v;
+			}
+			count += 4;
+			p += 8;
+		}
+		/* Four more elements equal to the current run, written
+		 * "1, 1, 1, 1, " as dumps do. */
+		if (count > 0 && end - p >= 12) {
+			static const char one12[] = "1, 1, 1, 1, ",
+			    zero12[] = "0, 0, 0, 0, ";
+
+			if (memcmp(p, cur ? one12 : zero12, 12) == 0) {
+				run += 4;
+				ones += cur * 4;
+				count += 4;
+				p += 12;
 				continue;
 			}
 		}
@@ -92,8 +126,8 @@ mask_parse(const char *p, const char *end, struct buf *runs, struct mask *m)
 			cur = v;
 		}
 		run++;
-		m->ones += v;
-		m->count++;
+		ones += v;
+		count++;
 		/* "1,0" as most write it, without a call for the blanks. */
 		if (p < end && *p == ',' && p + 1 < end &&
 		    (unsigned char)p[1] > ' ') {
@@ -110,9 +144,13 @@ mask_parse(const char *p, const char *end, struct buf *runs, struct mask *m)
 		goto bad;
 	}
 	put_run(runs, m, run);
+	m->count = count;
+	m->ones = ones;
 	return p + 1;
 bad:
-	m->bad_elem = m->count;
+	m->count = count;
+	m->ones = ones;
+	m->bad_elem = count;
 	m->bad_at = p;
 	runs->len = save;
 	return NULL;

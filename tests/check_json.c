@@ -397,6 +397,55 @@ START_TEST(number_strtod)
 }
 END_TEST
 
+/*
+ * Short decimals take a path of their own (m / 10^k): the same double
+ * as strtod() on log-probs and rewards as dumps write them, on the
+ * 15- and 16-digit edges of that path, and -0.0 keeps its sign.
+ */
+START_TEST(number_strtod_short)
+{
+	static const char *const v[] = {
+		"1.0", "0.0", "-0.0", "0", "-1", "0.37796333", "-0.06558721",
+		"-0.001368148", "1.33065428e-05", "0.1", "0.3", "2.675",
+		"123456789012345", "1234567890.12345", "0.000000000000001",
+		"9007199254740993", "1234567890.123456", "0.1234567890123456",
+		"-4.9406564584124654", "17976931348623157", "1.", ".5",
+		/* 16 digits past 2^53: m / 10^k would round twice. */
+		"925.1070446233593", "9.500217535752335", "976926058.8601823"
+	};
+	char buf[32];
+	unsigned long long x = 88172645463325252ULL;
+	size_t i;
+	double a, b;
+	int k;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		a = json_strtod(v[i], strlen(v[i]));
+		b = strtod(v[i], NULL);
+		ck_assert_msg(memcmp(&a, &b, sizeof(a)) == 0, "%s", v[i]);
+	}
+	ck_assert(signbit(json_strtod("-0.0", 4)));
+	/* Random decimals of 1 to 16 digits, the point anywhere. */
+	for (i = 0; i < 20000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		k = snprintf(buf, sizeof(buf), "%s%llu", x & 1 ? "-" : "",
+		    (x >> 8) % 10000000000000000ULL >> (x >> 2 & 31));
+		if (k > 2 && (x >> 3 & 3) != 0) {
+			int at = 1 + (int)(x >> 40) % (k - 1);
+
+			memmove(buf + at + 1, buf + at, k - at + 1);
+			buf[at] = '.';
+			k++;
+		}
+		a = json_strtod(buf, (size_t)k);
+		b = strtod(buf, NULL);
+		ck_assert_msg(memcmp(&a, &b, sizeof(a)) == 0, "%s", buf);
+	}
+}
+END_TEST
+
 /* ---- json_value ---- */
 
 START_TEST(value_types)
@@ -852,6 +901,7 @@ json_suite(void)
 	tcase_add_test(tc, number_nan_infinity);
 	tcase_add_test(tc, number_big_flag);
 	tcase_add_test(tc, number_strtod);
+	tcase_add_test(tc, number_strtod_short);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("value");

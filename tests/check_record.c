@@ -224,6 +224,42 @@ START_TEST(good_mask_booleans)
 	ck_assert_uint_eq(runs_of(&p)[0], 0);
 	ck_assert_uint_eq(runs_of(&p)[1], 2);
 	done(&p);
+	/* Compact masks are read four elements a word: a run across
+	 * words, changes inside one, and a tail that is not four.
+	 * 1,1,1,1, 1,0,0,1, 1,1,0,0, 0: ones 5, zeros 2, ones 3, zeros 3;
+	 * T = 8 of 13. */
+	parse(&p, "{\"reward\":1,\"logprobs\":[-1,-1,-1,-1,-1,-1,-1,-1,-1,"
+	    "-1,-1,-1,-1],\"mask\":[1,1,1,1,1,0,0,1,1,1,0,0,0]}");
+	ck_assert_int_eq(p.rc, 0);
+	ck_assert_uint_eq(p.r.L, 13);
+	ck_assert_uint_eq(p.r.T, 8);
+	ck_assert_uint_eq(p.r.nruns, 4);
+	u = runs_of(&p);
+	ck_assert_uint_eq(u[0], 5);
+	ck_assert_uint_eq(u[1], 2);
+	ck_assert_uint_eq(u[2], 3);
+	ck_assert_uint_eq(u[3], 3);
+	done(&p);
+	/* Starting with zeros inside a word: 0,0,1,0, 1: ones 0, zeros 2,
+	 * ones 1, zeros 1, ones 1. */
+	parse(&p, "{\"reward\":1,\"logprobs\":[-1,-1,-1,-1,-1],"
+	    "\"mask\":[0,0,1,0,1]}");
+	ck_assert_int_eq(p.rc, 0);
+	ck_assert_uint_eq(p.r.T, 2);
+	ck_assert_uint_eq(p.r.nruns, 5);
+	u = runs_of(&p);
+	ck_assert_uint_eq(u[0], 0);
+	ck_assert_uint_eq(u[1], 2);
+	ck_assert_uint_eq(u[2], 1);
+	ck_assert_uint_eq(u[3], 1);
+	ck_assert_uint_eq(u[4], 1);
+	done(&p);
+	/* A word that looks like four elements but is not: "1,1,1,1,2"
+	 * is refused at its fifth element. */
+	parse(&p, "{\"reward\":1,\"logprobs\":[-1,-1,-1,-1,-1],"
+	    "\"mask\":[1,1,1,1,2]}");
+	ck_assert_int_eq(p.rc, 1);
+	done(&p);
 	/* Empty mask with empty log-probs: L = T = 0, no runs. */
 	parse(&p, "{\"reward\":1,\"logprobs\":[],\"mask\":[]}");
 	ck_assert_int_eq(p.rc, 0);
