@@ -58,7 +58,22 @@ struct json_err {
 #define JSON_NUM_BIG	2	/* may overflow a double: check with strtod */
 #define JSON_NUM_NEG	4	/* starts with '-' */
 
-const char	*json_ws(const char *p, const char *end);
+/* The blanks from p on, past the one space that usually is the only
+ * one: json_ws(). */
+const char	*json_ws_run(const char *p, const char *end);
+
+/* The first byte at or after p that is not a JSON blank.  Inline: a
+ * record's walk calls it some sixty times, and most calls find at most
+ * the one space of ", " or ": ". */
+static inline const char *
+json_ws(const char *p, const char *end)
+{
+	if (p < end && *p == ' ')
+		p++;
+	if (p < end && (unsigned char)*p > ' ')
+		return p;
+	return json_ws_run(p, end);
+}
 /* p at the first byte of a value: returns the byte after it, or NULL. */
 const char	*json_value(const char *p, const char *end,
 		    enum json_type *type, struct json_err *e);

@@ -6,6 +6,8 @@
 #ifndef RLADV_RECINT_H
 #define RLADV_RECINT_H
 
+#include <stdint.h>
+
 #include "fieldpath.h"
 #include "mask.h"
 #include "record.h"
@@ -30,10 +32,15 @@ struct rslot {
 					   walk */
 };
 
+/* Slots as bits, two words of them. */
+#define REC_SWORDS	((REC_MAXSLOTS + 63) / 64)
+
 /* A top-level name, and what the line held under it. */
 struct rhead {
 	const char	*name;
 	size_t		 len;
+	uint64_t	 w8;		/* its first 8 bytes, zero-padded */
+	uint64_t	 smask[REC_SWORDS];	/* its slots */
 	int		 slot;		/* its first slot */
 	int		 next;		/* next head of that first byte, + 1 */
 	unsigned	 seen;		/* the line (gen) it was seen on */
@@ -75,6 +82,9 @@ struct record_reader {
 	struct rhead		 head[REC_MAXSLOTS];
 	int			 nhead;
 	int			 first[256];	/* head by first byte, + 1 */
+	/* The slots of the heads the line at hand holds: values() reads
+	 * those alone, and the next line clears them to RV_NONE. */
+	uint64_t		 lmask[REC_SWORDS];
 	/* The line at hand. */
 	const char		*line;
 	size_t			 len;
