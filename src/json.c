@@ -571,12 +571,21 @@ put_utf8(char *b, unsigned cp)
 ssize_t
 json_unescape(const char *p, size_t n, char *buf, size_t cap)
 {
-	const char *s = p + 1, *se = p + n - 1;
+	const char *s = p + 1, *se = p + n - 1, *bs;
 	size_t o = 0;
 	unsigned cp, lo;
 	char tmp[4];
 	size_t k;
 
+	if (n < 2)
+		return 0;
+	/* Up to the first escape (most strings have none): one copy. */
+	bs = memchr(s, '\\', se - s);
+	o = (size_t)((bs != NULL ? bs : se) - s);
+	if (o > cap)
+		return -1;
+	memcpy(buf, s, o);
+	s += o;
 	while (s < se) {
 		if (*s != '\\') {
 			if (o >= cap)

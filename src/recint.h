@@ -35,6 +35,15 @@ struct rslot {
 /* Slots as bits, two words of them. */
 #define REC_SWORDS	((REC_MAXSLOTS + 63) / 64)
 
+/* The bucket of a name of len bytes whose first 8 (zero-padded) are w:
+ * mostly a name's alone, where its first byte shared one with its
+ * aliases ("reward", "rewards", "response_id", ...). */
+static inline unsigned
+rhead_hash(uint64_t w, size_t len)
+{
+	return (unsigned)(((w ^ len) * 0x9e3779b97f4a7c15ULL) >> 56);
+}
+
 /* A top-level name, and what the line held under it. */
 struct rhead {
 	const char	*name;
@@ -42,7 +51,7 @@ struct rhead {
 	uint64_t	 w8;		/* its first 8 bytes, zero-padded */
 	uint64_t	 smask[REC_SWORDS];	/* its slots */
 	int		 slot;		/* its first slot */
-	int		 next;		/* next head of that first byte, + 1 */
+	int		 next;		/* next head of that hash, + 1 */
 	unsigned	 seen;		/* the line (gen) it was seen on */
 	const char	*beg, *end;	/* the member's value */
 	enum json_type	 type;
@@ -81,7 +90,7 @@ struct record_reader {
 	int			 rfirst[SR_NROLES], rn[SR_NROLES];
 	struct rhead		 head[REC_MAXSLOTS];
 	int			 nhead;
-	int			 first[256];	/* head by first byte, + 1 */
+	int			 first[256];	/* head by rhead_hash(), + 1 */
 	/* The slots of the heads the line at hand holds: values() reads
 	 * those alone, and the next line clears them to RV_NONE. */
 	uint64_t		 lmask[REC_SWORDS];

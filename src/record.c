@@ -11,8 +11,9 @@
  * role's value from what the walk found.
  *
  * The names to look for are compiled once per reader into slots, and the
- * top-level names into heads found by their first byte, so a member costs
- * a table lookup and a few compares, whatever the number of aliases.
+ * top-level names into heads found by a hash of their first eight bytes
+ * and length, so a member costs a table lookup and a compare or two,
+ * whatever the number of aliases.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,7 +116,7 @@ add_slot(struct record_reader *rd, const char *name, int role, int idx,
 		h->len = s->path.step[0].len;
 		h->slot = -1;
 		memcpy(&h->w8, h->name, h->len < 8 ? h->len : 8);
-		c = (unsigned char)h->name[0];
+		c = rhead_hash(h->w8, h->len);
 		h->next = rd->first[c];
 		rd->first[c] = i + 1;
 	}
@@ -340,7 +341,7 @@ find_head(const struct record_reader *rd, const char *key, size_t len,
 	} else
 		for (i = 0; i < len && i < 8; i++)
 			w |= (uint64_t)(unsigned char)key[i] << 8 * i;
-	for (h = rd->first[(unsigned char)key[0]]; h > 0;
+	for (h = rd->first[rhead_hash(w, len)]; h > 0;
 	    h = rd->head[h - 1].next) {
 		const struct rhead *hd = &rd->head[h - 1];
 
