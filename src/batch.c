@@ -374,8 +374,15 @@ batch_glabel(const struct gbatch *b, size_t g, struct buf *out)
 		buf_add(out, tmp, n);
 	} else
 		record_key_quote(key, len, out);
-	n = snprintf(tmp, sizeof(tmp), " (line %llu)", line);
-	buf_add(out, tmp, n);
+	/* " (line N)" without printf: a label per group. */
+	n = sizeof(tmp);
+	tmp[--n] = ')';
+	do
+		tmp[--n] = (char)('0' + line % 10);
+	while ((line /= 10) > 0);
+	n -= 7;
+	memcpy(tmp + n, " (line ", 7);
+	buf_add(out, tmp + n, sizeof(tmp) - n);
 }
 
 const char *

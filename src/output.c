@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "gzout.h"
 #include "json.h"
+#include "numfmt.h"
 #include "outfile.h"
 #include "output.h"
 #include "pool.h"
@@ -290,15 +291,16 @@ number(struct output *o, double v, int digits, size_t *len, int *slot)
 size_t
 output_number(double v, int digits, char *buf)
 {
-	int n;
+	size_t n;
 
 	if (v == 0 || !isfinite(v)) {
 		buf[0] = '0';
 		buf[1] = '\0';
 		return 1;
 	}
-	n = snprintf(buf, 32, "%.*g", digits, v);
-	return (size_t)n;
+	if ((n = numfmt_g(v, digits, buf)) > 0)
+		return n;
+	return (size_t)snprintf(buf, 32, "%.*g", digits, v);
 }
 
 void

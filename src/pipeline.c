@@ -382,7 +382,11 @@ run_source(const struct prefs *c, const struct pipeline_src *src,
 	buf_reserve(&runs, 64);
 	for (;;) {
 		keys.len = runs.len = 0;
-		memset(&why, 0, sizeof(why));
+		/* A clear diag, without zeroing its message buffer: a
+		 * kilobyte per record. */
+		why.status = 0;
+		why.msg[0] = '\0';
+		why.groups = NULL;
 		memset(&r, 0, sizeof(r));
 		k = src->next(src->ctx, &it, &r, &keys, &runs, &why, d);
 		if (k < 0) {
