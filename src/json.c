@@ -290,6 +290,15 @@ scan_number(const char *p, const char *end, int *flags, struct json_err *e)
 const char *
 json_number(const char *p, const char *end, int *flags, struct json_err *e)
 {
+	/* One digit alone ("step": 0, "response_id": 3): a number, with
+	 * no flag, by two compares.  (Not in json_num_array()'s loop:
+	 * log-probs are never one digit.) */
+	if (end - p >= 2 && p[0] >= '0' && p[0] <= '9' &&
+	    (p[1] < '0' || p[1] > '9') && p[1] != '.' && p[1] != 'e' &&
+	    p[1] != 'E') {
+		*flags = 0;
+		return p + 1;
+	}
 	return scan_number(p, end, flags, e);
 }
 

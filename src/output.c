@@ -592,7 +592,8 @@ write_line(struct output *o, const char *line, const struct record *r,
 			order[j] = order[j - 1];
 			order[j - 1] = f;
 		}
-	beg = (const char *)memchr(line, '{', r->close + 1) - line;
+	beg = line[0] == '{' ? 0 :
+	    (size_t)((const char *)memchr(line, '{', r->close + 1) - line);
 	pos = beg;
 	for (i = 0; i < n; i++) {
 		const struct span *s = &r->out[order[i]];

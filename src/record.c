@@ -233,6 +233,7 @@ parse_value(struct rctx *c, const struct rslot *s, struct rval *v,
 {
 	struct json_err e;
 	const char *q = NULL;
+	int esc;
 
 	memset(v, 0, sizeof(*v));
 	v->state = RV_FOUND;
@@ -262,6 +263,10 @@ parse_value(struct rctx *c, const struct rslot *s, struct rval *v,
 		if ((q = json_number(p, end, &v->numflags, &e)) == NULL)
 			goto bad;
 		v->type = JSON_NUMBER;
+	} else if (p < end && *p == '"') {
+		if ((q = json_string(p, end, &esc, &e)) == NULL)
+			goto bad;
+		v->type = JSON_STRING;
 	}
 	if (q == NULL) {
 		q = json_value(p, end, &v->type, &e);
@@ -392,6 +397,25 @@ column(struct rctx *c, const char *key, size_t keylen, const char *p,
 	return rc;
 }
 
+/* json_value() of a member rladv does not read, a string or a number
+ * without its set-up (most members are one or the other). */
+static const char *
+scalar(const char *p, const char *end, enum json_type *t,
+    struct json_err *e)
+{
+	int x;
+
+	if (p < end && *p == '"') {
+		*t = JSON_STRING;
+		return json_string(p, end, &x, e);
+	}
+	if (p < end && (*p == '-' || (*p >= '0' && *p <= '9'))) {
+		*t = JSON_NUMBER;
+		return json_number(p, end, &x, e);
+	}
+	return json_value(p, end, t, e);
+}
+
 /*
  * One member, p at its value: parsed into its slots when rladv reads
  * it, only validated otherwise.  Returns the byte after the value, or
@@ -409,7 +433,7 @@ member(struct rctx *c, const char *key, size_t keylen, size_t avail,
 	int hi, s, i;
 
 	if ((hi = find_head(rd, key, keylen, avail)) < 0) {
-		if ((q = json_value(p, c->end, &t, &e)) == NULL)
+		if ((q = scalar(p, c->end, &t, &e)) == NULL)
 			json_fail(c, &e);
 		else if (rd->f->columnar && column(c, key, keylen, p, q,
 		    t) != 0)
