@@ -7,6 +7,7 @@
 #define RLADV_RECINT_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "fieldpath.h"
 #include "mask.h"
@@ -44,11 +45,32 @@ rhead_hash(uint64_t w, size_t len)
 	return (unsigned)(((w ^ len) * 0x9e3779b97f4a7c15ULL) >> 56);
 }
 
+/* The first 16 bytes of a name of len bytes as two words, zero past
+ * the name; avail: the bytes readable at s (16 or more: read at once). */
+static inline void
+rhead_words(const char *s, size_t len, size_t avail, uint64_t w[2])
+{
+	if (avail >= 16)
+		memcpy(w, s, 16);
+	else {
+		unsigned char b[16] = { 0 };
+
+		memcpy(b, s, len < 16 ? len : 16);
+		memcpy(w, b, 16);
+	}
+	/* Little-endian: the bytes past the name are the high ones. */
+	if (len < 8) {
+		w[0] &= ((uint64_t)1 << 8 * len) - 1;
+		w[1] = 0;
+	} else if (len < 16)
+		w[1] &= ((uint64_t)1 << 8 * (len - 8)) - 1;
+}
+
 /* A top-level name, and what the line held under it. */
 struct rhead {
 	const char	*name;
 	size_t		 len;
-	uint64_t	 w8;		/* its first 8 bytes, zero-padded */
+	uint64_t	 w[2];		/* rhead_words() */
 	uint64_t	 smask[REC_SWORDS];	/* its slots */
 	int		 slot;		/* its first slot */
 	int		 next;		/* next head of that hash, + 1 */

@@ -15,6 +15,7 @@
  * and length, so a member costs a table lookup and a compare or two,
  * whatever the number of aliases.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,8 +116,8 @@ add_slot(struct record_reader *rd, const char *name, int role, int idx,
 		h->name = s->path.step[0].name;
 		h->len = s->path.step[0].len;
 		h->slot = -1;
-		memcpy(&h->w8, h->name, h->len < 8 ? h->len : 8);
-		c = rhead_hash(h->w8, h->len);
+		rhead_words(h->name, h->len, 0, h->w);
+		c = rhead_hash(h->w[0], h->len);
 		h->next = rd->first[c];
 		rd->first[c] = i + 1;
 	}
@@ -235,7 +236,9 @@ parse_value(struct rctx *c, const struct rslot *s, struct rval *v,
 	const char *q = NULL;
 	int esc;
 
-	memset(v, 0, sizeof(*v));
+	/* All but the mask's runs, which only mask_parse() sets (whole),
+	 * and only a mask that parsed is read. */
+	memset(v, 0, offsetof(struct rval, m));
 	v->state = RV_FOUND;
 	v->gen = c->rd->gen;
 	v->beg = p;
@@ -326,32 +329,26 @@ resolve(struct rctx *c, const struct rslot *s, struct rval *v,
 
 /*
  * The head a member's (decoded) name is, or -1; avail: the bytes
- * readable at key.  A name is compared by its first eight bytes as a
- * word, which settles nearly every name without a call.
+ * readable at key.  A name is compared by its first sixteen bytes as two
+ * words, which settles nearly every name without a call.
  */
 static int
 find_head(const struct record_reader *rd, const char *key, size_t len,
     size_t avail)
 {
-	uint64_t w = 0;
-	size_t i;
+	uint64_t w[2];
 	int h;
 
 	if (len == 0)
 		return -1;
-	if (avail >= 8) {
-		memcpy(&w, key, 8);
-		if (len < 8)	/* the bytes past the name: little-endian */
-			w &= ((uint64_t)1 << 8 * len) - 1;
-	} else
-		for (i = 0; i < len && i < 8; i++)
-			w |= (uint64_t)(unsigned char)key[i] << 8 * i;
-	for (h = rd->first[rhead_hash(w, len)]; h > 0;
+	rhead_words(key, len, avail, w);
+	for (h = rd->first[rhead_hash(w[0], len)]; h > 0;
 	    h = rd->head[h - 1].next) {
 		const struct rhead *hd = &rd->head[h - 1];
 
-		if (hd->len == len && hd->w8 == w && (len <= 8 ||
-		    memcmp(hd->name + 8, key + 8, len - 8) == 0))
+		if (hd->len == len && hd->w[0] == w[0] && hd->w[1] == w[1] &&
+		    (len <= 16 || memcmp(hd->name + 16, key + 16,
+		    len - 16) == 0))
 			return h - 1;
 	}
 	return -1;
