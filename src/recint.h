@@ -105,6 +105,15 @@ struct rlayout {
 	char	comma_space, colon_space;
 };
 
+/* A member's name as the line before had it (16 bytes at most, quotes
+ * included), and its head: name() knows it again by two compares. */
+#define REC_KCACHE	16
+struct rkey {
+	uint64_t	 w[2], m[2];	/* the bytes, and which count */
+	size_t		 n;		/* 0: none */
+	int		 head;
+};
+
 struct record_reader {
 	const struct fields	*f;
 	struct rslot		 slot[REC_MAXSLOTS];
@@ -113,6 +122,7 @@ struct record_reader {
 	struct rhead		 head[REC_MAXSLOTS];
 	int			 nhead;
 	int			 first[256];	/* head by rhead_hash(), + 1 */
+	struct rkey		 kc[REC_KCACHE];	/* by member index */
 	/* The slots of the heads the line at hand holds: values() reads
 	 * those alone, and the next line clears them to RV_NONE. */
 	uint64_t		 lmask[REC_SWORDS];
@@ -144,6 +154,40 @@ struct rctx {
 /* "FILE:LINE: ..." (and the record of a columnar line); returns status. */
 int	record_err(struct rctx *c, int status, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
+
+/* recname.c: recname_read() for a name the line before did not have. */
+const char	*recname_scan(struct rctx *c, int i, const char *p,
+		    char *kbuf, const char **key, size_t *keylen, int *hi,
+		    struct json_err *e);
+
+/*
+ * The name of member i, p at its '"': returns the byte after it, with
+ * the name (decoded into kbuf, of 128 bytes, when escaped) and its head
+ * (-1: none), or NULL with *e set.  Lines of one shape name their
+ * members alike: a plain name that member i had on the line before is
+ * the same bytes, quotes included, so it is valid and its head known,
+ * by two compares, inline in the walk.
+ */
+static inline const char *
+recname_read(struct rctx *c, int i, const char *p, char *kbuf,
+    const char **key, size_t *keylen, int *hi, struct json_err *e)
+{
+	const struct rkey *k;
+	uint64_t w[2];
+
+	if (i < REC_KCACHE && (k = &c->rd->kc[i])->n > 0 &&
+	    c->end - p >= 16) {
+		memcpy(w, p, 16);
+		if ((w[0] & k->m[0]) == k->w[0] &&
+		    (w[1] & k->m[1]) == k->w[1]) {
+			*key = p + 1;
+			*keylen = k->n - 2;
+			*hi = k->head;
+			return p + k->n;
+		}
+	}
+	return recname_scan(c, i, p, kbuf, key, keylen, hi, e);
+}
 
 /* recfields.c: the roles' values, and what the others share. */
 int	recfields_take(struct rctx *c, struct record *r, struct buf *keys,

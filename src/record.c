@@ -327,32 +327,6 @@ resolve(struct rctx *c, const struct rslot *s, struct rval *v,
 
 /* ---- The member walk ------------------------------------------------ */
 
-/*
- * The head a member's (decoded) name is, or -1; avail: the bytes
- * readable at key.  A name is compared by its first sixteen bytes as two
- * words, which settles nearly every name without a call.
- */
-static int
-find_head(const struct record_reader *rd, const char *key, size_t len,
-    size_t avail)
-{
-	uint64_t w[2];
-	int h;
-
-	if (len == 0)
-		return -1;
-	rhead_words(key, len, avail, w);
-	for (h = rd->first[rhead_hash(w[0], len)]; h > 0;
-	    h = rd->head[h - 1].next) {
-		const struct rhead *hd = &rd->head[h - 1];
-
-		if (hd->len == len && hd->w[0] == w[0] && hd->w[1] == w[1] &&
-		    (len <= 16 || memcmp(hd->name + 16, key + 16,
-		    len - 16) == 0))
-			return h - 1;
-	}
-	return -1;
-}
 
 /*
  * --columnar: a member's value must be an array as long as the others.
@@ -419,7 +393,7 @@ scalar(const char *p, const char *end, enum json_type *t,
  * NULL with the error set.
  */
 static const char *
-member(struct rctx *c, const char *key, size_t keylen, size_t avail,
+member(struct rctx *c, int hi, const char *key, size_t keylen,
     const char *p, size_t prev)
 {
 	struct record_reader *rd = c->rd;
@@ -427,9 +401,9 @@ member(struct rctx *c, const char *key, size_t keylen, size_t avail,
 	struct json_err e;
 	enum json_type t = JSON_NONE;
 	const char *q = NULL;
-	int hi, s, i;
+	int s, i;
 
-	if ((hi = find_head(rd, key, keylen, avail)) < 0) {
+	if (hi < 0) {
 		if ((q = scalar(p, c->end, &t, &e)) == NULL)
 			json_fail(c, &e);
 		else if (rd->f->columnar && column(c, key, keylen, p, q,
@@ -470,16 +444,16 @@ member(struct rctx *c, const char *key, size_t keylen, size_t avail,
 	return q;
 }
 
+
 /* The walk of one object: every member validated, the layout noted. */
 static int
 walk(struct rctx *c, struct rlayout *lay)
 {
 	struct json_err e;
-	const char *p, *kb, *ke, *key;
+	const char *p, *key;
 	char kbuf[128];
-	size_t keylen, prev, avail;
-	ssize_t n;
-	int esc, first = 1;
+	size_t keylen, prev;
+	int hi, first = 1;
 
 	p = json_ws(c->rd->line, c->end);
 	if (p >= c->end || *p != '{')
@@ -497,19 +471,9 @@ walk(struct rctx *c, struct rlayout *lay)
 			e.code = JSON_E_KEY;
 			return json_fail(c, &e);
 		}
-		kb = p;
-		if ((p = json_string(p, c->end, &esc, &e)) == NULL)
+		if ((p = recname_read(c, lay->nmembers, p, kbuf, &key,
+		    &keylen, &hi, &e)) == NULL)
 			return json_fail(c, &e);
-		ke = p;
-		key = kb + 1;
-		keylen = ke - kb - 2;
-		avail = c->end - key;
-		if (esc) {
-			n = json_unescape(kb, ke - kb, kbuf, sizeof(kbuf));
-			key = kbuf;
-			keylen = n < 0 ? 0 : (size_t)n;
-			avail = sizeof(kbuf);
-		}
 		p = json_ws(p, c->end);
 		if (p >= c->end || *p != ':') {
 			e.at = p;
@@ -519,7 +483,7 @@ walk(struct rctx *c, struct rlayout *lay)
 		if (first)
 			lay->colon_space = p + 1 < c->end && p[1] == ' ';
 		p = json_ws(p + 1, c->end);
-		if ((p = member(c, key, keylen, avail, p, prev)) == NULL)
+		if ((p = member(c, hi, key, keylen, p, prev)) == NULL)
 			return c->d->status;
 		lay->nmembers++;
 		prev = p - c->rd->line;

@@ -290,6 +290,53 @@ mask_line(size_t a, size_t b, size_t c, const char *sep)
 	return s;
 }
 
+/*
+ * One reader, lines of one shape and then not: a name is known again
+ * where the line before had it, and only there.  The second line's
+ * first name is the first line's with one letter changed, its second
+ * a longer name that starts like the first line's; the third has the
+ * first line's names again.
+ */
+START_TEST(good_names_line_to_line)
+{
+	static const char *const lines[] = {
+		"{\"prompt_id\":\"a\",\"reward\":1,\"logprobs\":[-1,-2]}",
+		"{\"prompt_ix\":\"b\",\"rewards\":2,\"reward\":0.5,"
+		    "\"prompt_id\":\"c\",\"logprobs\":[-1]}",
+		"{\"prompt_id\":\"d\",\"reward\":3,\"logprobs\":[-1,-2,-3]}",
+		"{\"prompt_id\":\"e\",\"reward\":4}"
+	};
+	static const double reward[] = { 1, 0.5, 3 };
+	static const size_t L[] = { 2, 1, 3 };
+	struct record_reader *rd;
+	struct parsed p;
+	size_t i;
+
+	memset(&p, 0, sizeof(p));
+	fields_default(&p.f);
+	rd = record_reader_new(&p.f, &p.d);
+	ck_assert_ptr_nonnull(rd);
+	for (i = 0; i < 3; i++) {
+		p.keys.len = p.runs.len = 0;
+		p.rc = record_read(rd, lines[i], strlen(lines[i]), FILE_NAME,
+		    LINE_NO, &p.r, &p.keys, &p.runs, &p.d);
+		ck_assert_msg(p.rc == 0, "line %zu: %s", i, p.d.msg);
+		ck_assert(p.r.reward == reward[i]);
+		ck_assert_uint_eq(p.r.L, L[i]);
+		ck_assert_uint_eq(p.r.gkeylen, 2);
+		ck_assert_int_eq(p.keys.p[p.r.gkey + 1], "acd"[i]);
+	}
+	/* The names known, a member gone: no length, an error. */
+	p.keys.len = p.runs.len = 0;
+	p.rc = record_read(rd, lines[3], strlen(lines[3]), FILE_NAME,
+	    LINE_NO, &p.r, &p.keys, &p.runs, &p.d);
+	ck_assert_int_eq(p.rc, 0);
+	ck_assert_int_eq(p.r.has_len, 0);
+	record_reader_free(rd);
+	done(&p);
+}
+END_TEST
+
 START_TEST(good_mask_long_runs)
 {
 	/* Runs long enough for the four-at-a-time path, of lengths that
@@ -863,6 +910,7 @@ record_suite(void)
 	tcase_add_test(tc, good_mask_runs);
 	tcase_add_test(tc, good_mask_booleans);
 	tcase_add_test(tc, good_mask_long_runs);
+	tcase_add_test(tc, good_names_line_to_line);
 	tcase_add_test(tc, good_runs_append);
 	tcase_add_test(tc, good_aliases_priority);
 	tcase_add_test(tc, good_renamed_fields);
