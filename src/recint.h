@@ -114,6 +114,16 @@ struct rkey {
 	int		 head;
 };
 
+/* The value an unread member i had on the line before (an object, an
+ * array or a long string): the same bytes are valid again. */
+#define REC_VCMIN	32	/* shorter ones are scanned */
+#define REC_VCMAX	4096
+struct rvcache {
+	struct buf	 b;
+	enum json_type	 type;
+	int		 misses;	/* in a row; past 16, no more tries */
+};
+
 struct record_reader {
 	const struct fields	*f;
 	struct rslot		 slot[REC_MAXSLOTS];
@@ -123,6 +133,7 @@ struct record_reader {
 	int			 nhead;
 	int			 first[256];	/* head by rhead_hash(), + 1 */
 	struct rkey		 kc[REC_KCACHE];	/* by member index */
+	struct rvcache		 vc[REC_KCACHE];
 	/* The slots of the heads the line at hand holds: values() reads
 	 * those alone, and the next line clears them to RV_NONE. */
 	uint64_t		 lmask[REC_SWORDS];

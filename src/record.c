@@ -213,10 +213,14 @@ fail:
 void
 record_reader_free(struct record_reader *rd)
 {
+	int i;
+
 	if (rd == NULL)
 		return;
 	buf_free(&rd->runs);
 	buf_free(&rd->elems);
+	for (i = 0; i < REC_KCACHE; i++)
+		buf_free(&rd->vc[i].b);
 	free(rd);
 }
 
@@ -388,13 +392,48 @@ scalar(const char *p, const char *end, enum json_type *t,
 }
 
 /*
+ * scalar() of member i, which rladv does not read.  A rollout log repeats
+ * a prompt's fields (its text, its metadata) in each of its responses:
+ * an object, array or long string with the bytes that member i had on
+ * the line before is valid, and a compare is a fraction of a scan.  It
+ * stops trying for a member whose value changed 16 lines in a row.
+ */
+static const char *
+unread(struct rctx *c, int i, const char *p, enum json_type *t,
+    struct json_err *e)
+{
+	struct rvcache *v = i < REC_KCACHE ? &c->rd->vc[i] : NULL;
+	const char *q;
+	size_t n;
+
+	if (v == NULL || v->misses > 16 || p >= c->end || (*p != '{' &&
+	    *p != '[' && *p != '"'))
+		return scalar(p, c->end, t, e);
+	n = v->b.len;
+	if (n > 0 && (size_t)(c->end - p) >= n && memcmp(p, v->b.p, n) == 0) {
+		v->misses = 0;
+		*t = v->type;
+		return p + n;
+	}
+	if ((q = scalar(p, c->end, t, e)) == NULL)
+		return NULL;
+	v->misses++;
+	v->b.len = 0;
+	if ((n = q - p) >= REC_VCMIN && n <= REC_VCMAX) {
+		buf_add(&v->b, p, n);
+		v->type = *t;
+	}
+	return q;
+}
+
+/*
  * One member, p at its value: parsed into its slots when rladv reads
  * it, only validated otherwise.  Returns the byte after the value, or
  * NULL with the error set.
  */
 static const char *
 member(struct rctx *c, int hi, const char *key, size_t keylen,
-    const char *p, size_t prev)
+    const char *p, size_t prev, int mi)
 {
 	struct record_reader *rd = c->rd;
 	struct rhead *h;
@@ -404,7 +443,7 @@ member(struct rctx *c, int hi, const char *key, size_t keylen,
 	int s, i;
 
 	if (hi < 0) {
-		if ((q = scalar(p, c->end, &t, &e)) == NULL)
+		if ((q = unread(c, mi, p, &t, &e)) == NULL)
 			json_fail(c, &e);
 		else if (rd->f->columnar && column(c, key, keylen, p, q,
 		    t) != 0)
@@ -483,7 +522,8 @@ walk(struct rctx *c, struct rlayout *lay)
 		if (first)
 			lay->colon_space = p + 1 < c->end && p[1] == ' ';
 		p = json_ws(p + 1, c->end);
-		if ((p = member(c, hi, key, keylen, p, prev)) == NULL)
+		if ((p = member(c, hi, key, keylen, p, prev,
+		    lay->nmembers)) == NULL)
 			return c->d->status;
 		lay->nmembers++;
 		prev = p - c->rd->line;

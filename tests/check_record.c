@@ -337,6 +337,48 @@ START_TEST(good_names_line_to_line)
 }
 END_TEST
 
+/*
+ * An unread member's value that the line before had is not scanned
+ * again; one that differs, even by a byte past what was the end, is.
+ */
+START_TEST(unread_values_line_to_line)
+{
+	static const char *const lines[] = {
+		"{\"meta\":{\"model\":\"Qwen2.5-7B-Instruct\",\"t\":0.7},"
+		    "\"reward\":1}",
+		"{\"meta\":{\"model\":\"Qwen2.5-7B-Instruct\",\"t\":0.7},"
+		    "\"reward\":2}",
+		"{\"meta\":{\"model\":\"Qwen2.5-7B-Instruct\",\"t\":0.7,},"
+		    "\"reward\":3}",
+		"{\"meta\":{\"model\":\"Qwen2.5-7B-Instruct\",\"t\":0.7}},"
+		    "\"reward\":4}",
+		"{\"meta\":{\"model\":\"Qwen2.5-7B-Instruct\",\"t\":0.7},"
+		    "\"reward\":5}"
+	};
+	static const int rc[] = { 0, 0, 1, 1, 0 };
+	struct record_reader *rd;
+	struct parsed p;
+	size_t i;
+
+	memset(&p, 0, sizeof(p));
+	fields_default(&p.f);
+	rd = record_reader_new(&p.f, &p.d);
+	ck_assert_ptr_nonnull(rd);
+	for (i = 0; i < 5; i++) {
+		memset(&p.d, 0, sizeof(p.d));
+		p.keys.len = p.runs.len = 0;
+		p.rc = record_read(rd, lines[i], strlen(lines[i]), FILE_NAME,
+		    LINE_NO, &p.r, &p.keys, &p.runs, &p.d);
+		ck_assert_msg(p.rc == rc[i], "line %zu: rc %d: %s", i, p.rc,
+		    p.d.msg);
+		if (rc[i] == 0)
+			ck_assert(p.r.reward == (double)(i + 1));
+	}
+	record_reader_free(rd);
+	done(&p);
+}
+END_TEST
+
 START_TEST(good_mask_long_runs)
 {
 	/* Runs long enough for the four-at-a-time path, of lengths that
@@ -911,6 +953,7 @@ record_suite(void)
 	tcase_add_test(tc, good_mask_booleans);
 	tcase_add_test(tc, good_mask_long_runs);
 	tcase_add_test(tc, good_names_line_to_line);
+	tcase_add_test(tc, unread_values_line_to_line);
 	tcase_add_test(tc, good_runs_append);
 	tcase_add_test(tc, good_aliases_priority);
 	tcase_add_test(tc, good_renamed_fields);
