@@ -22,6 +22,7 @@
 
 #define OBUF	(1u << 20)
 #define NCACHE	4		/* numbers remembered formatted */
+#define NUMBUF	32		/* a formatted number's buffer */
 
 struct output {
 	int		 fd;		/* -1: in memory (output_mem) */
@@ -39,7 +40,7 @@ struct output {
 		uint64_t	 bits;
 		int		 digits;	/* 0: empty */
 		size_t		 len;
-		char		 s[32];
+		char		 s[NUMBUF];
 	}		 num[NCACHE];
 	unsigned	 numnext;
 };
@@ -359,7 +360,7 @@ short_array(struct output *o, const struct record *r, const uint32_t *runs,
 
 	/* ulen[1] >= ulen[0]: the number has a digit at least. */
 	need = 2 + left * ulen[1] + UNIT_COPY;
-	if (room(o, need, d) != 0)
+	if (o->cap - o->len < need && room(o, need, d) != 0)
 		return d->status;
 	if (o->cap - o->len < need)
 		return -1;
@@ -409,7 +410,9 @@ token_array(struct output *o, const struct record *r, const uint32_t *runs,
 	/* sep is "," or ", ": two stores, not two calls. */
 	unit[0][0] = unit[1][0] = sep[0];
 	unit[0][1] = unit[1][1] = sep[seplen - 1];
-	memcpy(unit[1] + seplen, x, xlen);
+	/* x is a number's 32-byte buffer (struct fieldval): copied whole,
+	 * a fixed size, without a call. */
+	memcpy(unit[1] + seplen, x, NUMBUF);
 	ulen[1] = seplen + xlen;
 	unit[0][seplen] = '0';
 	ulen[0] = seplen + 1;
@@ -447,7 +450,7 @@ token_array(struct output *o, const struct record *r, const uint32_t *runs,
 }
 
 struct fieldval {
-	const char	*num;
+	const char	*num;		/* NUMBUF bytes, len of them the number */
 	size_t		 len;
 };
 
@@ -675,7 +678,7 @@ column_value(struct output *o, int f, const void *arg, const char *sep,
     size_t seplen, struct diag *d)
 {
 	const struct cols *c = arg;
-	char na[32], nw[32];
+	char na[NUMBUF], nw[NUMBUF];
 	struct one x;
 	size_t k;
 
