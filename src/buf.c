@@ -92,7 +92,7 @@ grow(char *p, size_t len, size_t ocap, size_t *cap)
 }
 
 char *
-buf_reserve(struct buf *b, size_t n)
+buf_reserve_grow(struct buf *b, size_t n)
 {
 	size_t cap;
 
@@ -113,7 +113,7 @@ buf_add_grow(struct buf *b, const void *p, size_t n)
 
 	if (n == 0)
 		return off;
-	memcpy(buf_reserve(b, n), p, n);
+	memcpy(buf_reserve_grow(b, n), p, n);
 	b->len += n;
 	return off;
 }

@@ -15,8 +15,18 @@ struct buf {
 	size_t	 len, cap;
 };
 
-/* Makes room for n more bytes and returns where they go. */
-char	*buf_reserve(struct buf *b, size_t n);
+/* buf_reserve() when the bytes do not fit. */
+char	*buf_reserve_grow(struct buf *b, size_t n);
+
+/* Makes room for n more bytes and returns where they go (inline where
+ * they fit, as buf_add()). */
+static inline char *
+buf_reserve(struct buf *b, size_t n)
+{
+	if (b->cap - b->len < n)
+		return buf_reserve_grow(b, n);
+	return b->p + b->len;
+}
 /* buf_add() when the bytes do not fit: grows b first. */
 size_t	 buf_add_grow(struct buf *b, const void *p, size_t n);
 

@@ -345,26 +345,18 @@ repeat(struct output *o, const char *unit, size_t ulen, size_t count,
 #define UNIT_COPY	32	/* bytes copied for each of them */
 
 /*
- * A short token array at once: room for all of it, then each token a
+ * A short token array at p, the room for it made: each token a
  * fixed-size copy of its unit (of which ulen bytes count), which the
  * compiler makes two moves where repeat() would make a call per run.
- * Returns -1 when the buffer cannot hold it (the caller's way then).
+ * Returns the byte after it.
  */
-static int
-short_array(struct output *o, const struct record *r, const uint32_t *runs,
-    char unit[2][40], const size_t *ulen, size_t seplen, struct diag *d)
+static char *
+put_tokens(char *p, const struct record *r, const uint32_t *runs,
+    char unit[2][40], const size_t *ulen, size_t seplen)
 {
-	size_t i, n, left = r->L, need;
+	size_t i, n, left = r->L;
 	int first = 1, one;
-	char *p;
 
-	/* ulen[1] >= ulen[0]: the number has a digit at least. */
-	need = 2 + left * ulen[1] + UNIT_COPY;
-	if (o->cap - o->len < need && room(o, need, d) != 0)
-		return d->status;
-	if (o->cap - o->len < need)
-		return -1;
-	p = o->buf + o->len;
 	*p++ = '[';
 	for (i = 0; left > 0; i++) {
 		if (r->has_mask) {
@@ -393,7 +385,38 @@ short_array(struct output *o, const struct record *r, const uint32_t *runs,
 		}
 	}
 	*p++ = ']';
-	o->len = p - o->buf;
+	return p;
+}
+
+/* The units of a token array of the number x (NUMBUF bytes): sep x and
+ * sep 0.  sep is "," or ", ": stores, not calls. */
+static void
+units(char unit[2][40], size_t *ulen, const char *sep, size_t seplen,
+    const char *x, size_t xlen)
+{
+	unit[0][0] = unit[1][0] = sep[0];
+	unit[0][1] = unit[1][1] = sep[seplen - 1];
+	memcpy(unit[1] + seplen, x, NUMBUF);
+	ulen[1] = seplen + xlen;
+	unit[0][seplen] = '0';
+	ulen[0] = seplen + 1;
+}
+
+/* A short token array at once, or -1 when the buffer cannot hold it
+ * (the caller's way then). */
+static int
+short_array(struct output *o, const struct record *r, const uint32_t *runs,
+    char unit[2][40], const size_t *ulen, size_t seplen, struct diag *d)
+{
+	/* ulen[1] >= ulen[0]: the number has a digit at least. */
+	size_t need = 2 + r->L * ulen[1] + UNIT_COPY;
+
+	if (o->cap - o->len < need && room(o, need, d) != 0)
+		return d->status;
+	if (o->cap - o->len < need)
+		return -1;
+	o->len = put_tokens(o->buf + o->len, r, runs, unit, ulen, seplen) -
+	    o->buf;
 	return 0;
 }
 
@@ -407,15 +430,7 @@ token_array(struct output *o, const struct record *r, const uint32_t *runs,
 	size_t ulen[2], i, left = r->L, n;
 	int first = 1, one, rc;
 
-	/* sep is "," or ", ": two stores, not two calls. */
-	unit[0][0] = unit[1][0] = sep[0];
-	unit[0][1] = unit[1][1] = sep[seplen - 1];
-	/* x is a number's 32-byte buffer (struct fieldval): copied whole,
-	 * a fixed size, without a call. */
-	memcpy(unit[1] + seplen, x, NUMBUF);
-	ulen[1] = seplen + xlen;
-	unit[0][seplen] = '0';
-	ulen[0] = seplen + 1;
+	units(unit, ulen, sep, seplen, x, xlen);
 	if (left <= SHORT_ARRAY && ulen[1] <= UNIT_COPY &&
 	    (rc = short_array(o, r, runs, unit, ulen, seplen, d)) >= 0)
 		return rc;
@@ -641,6 +656,64 @@ write_line(struct output *o, const char *line, const struct record *r,
 	return put(o, "}\n", 2, d);
 }
 
+/*
+ * write_line() of a record that has none of the fields rladv writes, in
+ * one piece: room for all of it, then its bytes without a call each, as
+ * a short record (20 tokens) is mostly this.  -1 when it is not such a
+ * record (stale fields, an annotation, long arrays, names not quoted).
+ */
+static int
+short_record(struct output *o, const char *line, const struct record *r,
+    const struct one *x, const int *want, struct diag *d)
+{
+	const struct emit *em = x->em;
+	const struct fieldval *v;
+	size_t need, beg, sl = r->comma_space ? 2 : 1, ulen[2];
+	char unit[2][40], *p;
+	int f;
+
+	need = r->close + 4 + 2 * (r->L * UNIT_COPY + 2 + UNIT_COPY);
+	for (f = 0; f < OUT_NFIELDS; f++) {
+		if (r->out[f].present || (want[f] && em->qname[f] == NULL))
+			return -1;
+		need += want[f] ? em->qlen[f] + 4 + NUMBUF : 0;
+	}
+	if (want[OUT_ANN] || r->L > SHORT_ARRAY || x->v[0].len + sl >
+	    UNIT_COPY || x->v[1].len + sl > UNIT_COPY)
+		return -1;
+	if (o->cap - o->len < need && room(o, need, d) != 0)
+		return d->status;
+	if (o->cap - o->len < need)
+		return -1;
+	p = o->buf + o->len;
+	beg = line[0] == '{' ? 0 :
+	    (size_t)((const char *)memchr(line, '{', r->close + 1) - line);
+	memcpy(p, line + beg, r->close - beg);
+	p += r->close - beg;
+	for (f = 0; f < OUT_ANN; f++) {
+		if (!want[f])
+			continue;
+		memcpy(p, ", ", 2);	/* the room has a byte to spare */
+		p += r->nmembers > 0 ? sl : 0;
+		memcpy(p, em->qname[f], em->qlen[f]);
+		p += em->qlen[f];
+		memcpy(p, ": ", 2);
+		p += r->colon_space ? 2 : 1;
+		v = &x->v[f == OUT_W || f == OUT_TW];
+		if (f == OUT_ADV || f == OUT_W) {
+			memcpy(p, v->num, NUMBUF);
+			p += v->len;
+			continue;
+		}
+		units(unit, ulen, ", ", sl, v->num, v->len);
+		p = put_tokens(p, r, x->runs, unit, ulen, sl);
+	}
+	*p++ = '}';
+	*p++ = '\n';
+	o->len = p - o->buf;
+	return 0;
+}
+
 int
 output_record(struct output *o, const char *line, const struct record *r,
     const uint32_t *runs, double adv, double w, const struct emit *em,
@@ -659,6 +732,8 @@ output_record(struct output *o, const char *line, const struct record *r,
 	x.v[1].num = number(o, w, em->digits, &x.v[1].len, &slot);
 	for (f = 0; f < OUT_NFIELDS; f++)
 		want[f] = wanted(f, r, em);
+	if ((f = short_record(o, line, r, &x, want, d)) >= 0)
+		return f;
 	return write_line(o, line, r, em, want, one_value, &x, d);
 }
 
