@@ -101,6 +101,7 @@ recfields_pick(struct rctx *c, int role, int i, int skip_null)
 {
 	const struct record_reader *rd = c->rd;
 	const struct rval *v;
+	uint64_t m;
 	int s, n = rd->rn[role];
 
 	if (NAMED(c, role) || role >= FR_NLISTED) {
@@ -109,13 +110,17 @@ recfields_pick(struct rctx *c, int role, int i, int skip_null)
 		v = &rd->val[SLOT(c, role, i)];
 		return v->state == RV_FOUND ? SLOT(c, role, i) : -1;
 	}
-	for (i = 0; i < n; i++) {
-		s = SLOT(c, role, i);
-		v = &rd->val[s];
-		if (v->state == RV_FOUND && !(skip_null &&
-		    v->type == JSON_NULL))
-			return s;
-	}
+	/* The role's aliases that the line holds, in their order: mostly
+	 * none or one, found without a look at each. */
+	for (i = 0; i < REC_SWORDS; i++)
+		for (m = rd->lmask[i] & rd->rmask[role][i]; m != 0;
+		    m &= m - 1) {
+			s = 64 * i + __builtin_ctzll(m);
+			v = &rd->val[s];
+			if (v->state == RV_FOUND && !(skip_null &&
+			    v->type == JSON_NULL))
+				return s;
+		}
 	return -1;
 }
 

@@ -137,6 +137,7 @@ struct record_reader {
 	/* The slots of the heads the line at hand holds: values() reads
 	 * those alone, and the next line clears them to RV_NONE. */
 	uint64_t		 lmask[REC_SWORDS];
+	uint64_t		 rmask[SR_NROLES][REC_SWORDS];	/* by role */
 	/* The line at hand. */
 	const char		*line;
 	size_t			 len;

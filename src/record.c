@@ -124,6 +124,7 @@ add_slot(struct record_reader *rd, const char *name, int role, int idx,
 	s->head = i;
 	s->next = -1;
 	rd->head[i].smask[rd->nslot / 64] |= (uint64_t)1 << rd->nslot % 64;
+	rd->rmask[role][rd->nslot / 64] |= (uint64_t)1 << rd->nslot % 64;
 	/* Appended to the head's list, so slots keep their order. */
 	if (rd->head[i].slot < 0)
 		rd->head[i].slot = rd->nslot;
