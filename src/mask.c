@@ -16,6 +16,21 @@ put_run(struct buf *runs, struct mask *m, uint32_t run)
 	m->nruns++;
 }
 
+/* Element v of a mask: the run at hand grows, or is closed and the
+ * other kind's begins. */
+static inline void
+take(struct buf *runs, struct mask *m, uint32_t *run, int *cur,
+    size_t *ones, int v)
+{
+	if (v != *cur) {
+		put_run(runs, m, *run);
+		*run = 0;
+		*cur = v;
+	}
+	(*run)++;
+	*ones += v;
+}
+
 /* One element: 0 or 1 (in any JSON spelling of them) or a boolean.
  * Returns the byte after it with *v set, or NULL. */
 static const char *
@@ -92,13 +107,7 @@ mask_parse(const char *p, const char *end, struct buf *runs, struct mask *m)
 			for (bits = w & QUAD_BITS, k = 0; k < 4; k++,
 			    bits >>= 16) {
 				v = (int)(bits & 1);
-				if (v != cur) {
-					put_run(runs, m, run);
-					run = 0;
-					cur = v;
-				}
-				run++;
-				ones += v;
+				take(runs, m, &run, &cur, &ones, v);
 			}
 			count += 4;
 			p += 8;
@@ -120,13 +129,7 @@ mask_parse(const char *p, const char *end, struct buf *runs, struct mask *m)
 		if ((q = element(p, end, &v)) == NULL)
 			goto bad;
 		p = q;
-		if (v != cur) {
-			put_run(runs, m, run);
-			run = 0;
-			cur = v;
-		}
-		run++;
-		ones += v;
+		take(runs, m, &run, &cur, &ones, v);
 		count++;
 		/* "1,0" as most write it, without a call for the blanks. */
 		if (p < end && *p == ',' && p + 1 < end &&

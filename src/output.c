@@ -344,6 +344,34 @@ repeat(struct output *o, const char *unit, size_t ulen, size_t count,
 #define SHORT_ARRAY	64	/* tokens: short_array() writes it */
 #define UNIT_COPY	32	/* bytes copied for each of them */
 
+/* The next run of a token array, from run *i on: its length *n (cut to
+ * the *left tokens still to write) and whether they are trained; 0 when
+ * the array is done. */
+static int
+next_run(const struct record *r, const uint32_t *runs, size_t *i,
+    size_t *left, size_t *n, int *one)
+{
+	while (*left > 0) {
+		if (r->has_mask) {
+			if (*i >= r->nruns)
+				return 0;
+			*n = runs[r->runs + *i];
+			*one = !(*i & 1);
+		} else {
+			*n = *left;
+			*one = 1;
+		}
+		(*i)++;
+		if (*n == 0)
+			continue;
+		if (*n > *left)
+			*n = *left;
+		*left -= *n;
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * A short token array at p, the room for it made: each token a
  * fixed-size copy of its unit (of which ulen bytes count), which the
@@ -358,21 +386,7 @@ put_tokens(char *p, const struct record *r, const uint32_t *runs,
 	int first = 1, one;
 
 	*p++ = '[';
-	for (i = 0; left > 0; i++) {
-		if (r->has_mask) {
-			if (i >= r->nruns)
-				break;
-			n = runs[r->runs + i];
-			one = !(i & 1);
-		} else {
-			n = left;
-			one = 1;
-		}
-		if (n == 0)
-			continue;
-		if (n > left)
-			n = left;
-		left -= n;
+	for (i = 0; next_run(r, runs, &i, &left, &n, &one);) {
 		if (first) {
 			memcpy(p, unit[one] + seplen, UNIT_COPY);
 			p += ulen[one] - seplen;
@@ -436,21 +450,7 @@ token_array(struct output *o, const struct record *r, const uint32_t *runs,
 		return rc;
 	if (put(o, "[", 1, d) != 0)
 		return d->status;
-	for (i = 0; left > 0; i++) {
-		if (r->has_mask) {
-			if (i >= r->nruns)
-				break;
-			n = runs[r->runs + i];
-			one = !(i & 1);
-		} else {
-			n = left;
-			one = 1;
-		}
-		if (n == 0)
-			continue;
-		if (n > left)
-			n = left;
-		left -= n;
+	for (i = 0; next_run(r, runs, &i, &left, &n, &one);) {
 		if (first) {
 			if (put(o, unit[one] + seplen,
 			    ulen[one] - seplen, d) != 0)

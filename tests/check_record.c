@@ -167,6 +167,19 @@ START_TEST(good_reward_values)
 }
 END_TEST
 
+/* p parsed, with T trained tokens in the n runs want. */
+static void
+runs_are(const struct parsed *p, size_t T, const uint32_t *want, size_t n)
+{
+	size_t i;
+
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_uint_eq(p->r.T, T);
+	ck_assert_uint_eq(p->r.nruns, n);
+	for (i = 0; i < n; i++)
+		ck_assert_uint_eq(runs_of(p)[i], want[i]);
+}
+
 START_TEST(good_mask_runs)
 {
 	struct parsed p;
@@ -230,29 +243,14 @@ START_TEST(good_mask_booleans)
 	 * T = 8 of 13. */
 	parse(&p, "{\"reward\":1,\"logprobs\":[-1,-1,-1,-1,-1,-1,-1,-1,-1,"
 	    "-1,-1,-1,-1],\"mask\":[1,1,1,1,1,0,0,1,1,1,0,0,0]}");
-	ck_assert_int_eq(p.rc, 0);
 	ck_assert_uint_eq(p.r.L, 13);
-	ck_assert_uint_eq(p.r.T, 8);
-	ck_assert_uint_eq(p.r.nruns, 4);
-	u = runs_of(&p);
-	ck_assert_uint_eq(u[0], 5);
-	ck_assert_uint_eq(u[1], 2);
-	ck_assert_uint_eq(u[2], 3);
-	ck_assert_uint_eq(u[3], 3);
+	runs_are(&p, 8, (const uint32_t[]){ 5, 2, 3, 3 }, 4);
 	done(&p);
 	/* Starting with zeros inside a word: 0,0,1,0, 1: ones 0, zeros 2,
 	 * ones 1, zeros 1, ones 1. */
 	parse(&p, "{\"reward\":1,\"logprobs\":[-1,-1,-1,-1,-1],"
 	    "\"mask\":[0,0,1,0,1]}");
-	ck_assert_int_eq(p.rc, 0);
-	ck_assert_uint_eq(p.r.T, 2);
-	ck_assert_uint_eq(p.r.nruns, 5);
-	u = runs_of(&p);
-	ck_assert_uint_eq(u[0], 0);
-	ck_assert_uint_eq(u[1], 2);
-	ck_assert_uint_eq(u[2], 1);
-	ck_assert_uint_eq(u[3], 1);
-	ck_assert_uint_eq(u[4], 1);
+	runs_are(&p, 2, (const uint32_t[]){ 0, 2, 1, 1, 1 }, 5);
 	done(&p);
 	/* A word that looks like four elements but is not: "1,1,1,1,2"
 	 * is refused at its fifth element. */
@@ -290,6 +288,29 @@ mask_line(size_t a, size_t b, size_t c, const char *sep)
 	return s;
 }
 
+/* A reader of the default fields, for lines read with read_with(). */
+static struct record_reader *
+reader_for(struct parsed *p)
+{
+	struct record_reader *rd;
+
+	memset(p, 0, sizeof(*p));
+	fields_default(&p->f);
+	rd = record_reader_new(&p->f, &p->d);
+	ck_assert_ptr_nonnull(rd);
+	return rd;
+}
+
+/* The next line through one reader, as the pipeline reads them. */
+static void
+read_with(struct record_reader *rd, struct parsed *p, const char *line)
+{
+	memset(&p->d, 0, sizeof(p->d));
+	p->keys.len = p->runs.len = 0;
+	p->rc = record_read(rd, line, strlen(line), FILE_NAME, LINE_NO, &p->r,
+	    &p->keys, &p->runs, &p->d);
+}
+
 /*
  * One reader, lines of one shape and then not: a name is known again
  * where the line before had it, and only there.  The second line's
@@ -312,24 +333,17 @@ START_TEST(good_names_line_to_line)
 	struct parsed p;
 	size_t i;
 
-	memset(&p, 0, sizeof(p));
-	fields_default(&p.f);
-	rd = record_reader_new(&p.f, &p.d);
-	ck_assert_ptr_nonnull(rd);
+	rd = reader_for(&p);
 	for (i = 0; i < 3; i++) {
-		p.keys.len = p.runs.len = 0;
-		p.rc = record_read(rd, lines[i], strlen(lines[i]), FILE_NAME,
-		    LINE_NO, &p.r, &p.keys, &p.runs, &p.d);
+		read_with(rd, &p, lines[i]);
 		ck_assert_msg(p.rc == 0, "line %zu: %s", i, p.d.msg);
 		ck_assert(p.r.reward == reward[i]);
 		ck_assert_uint_eq(p.r.L, L[i]);
 		ck_assert_uint_eq(p.r.gkeylen, 2);
 		ck_assert_int_eq(p.keys.p[p.r.gkey + 1], "acd"[i]);
 	}
-	/* The names known, a member gone: no length, an error. */
-	p.keys.len = p.runs.len = 0;
-	p.rc = record_read(rd, lines[3], strlen(lines[3]), FILE_NAME,
-	    LINE_NO, &p.r, &p.keys, &p.runs, &p.d);
+	/* The names known, a member gone: no length. */
+	read_with(rd, &p, lines[3]);
 	ck_assert_int_eq(p.rc, 0);
 	ck_assert_int_eq(p.r.has_len, 0);
 	record_reader_free(rd);
@@ -360,15 +374,9 @@ START_TEST(unread_values_line_to_line)
 	struct parsed p;
 	size_t i;
 
-	memset(&p, 0, sizeof(p));
-	fields_default(&p.f);
-	rd = record_reader_new(&p.f, &p.d);
-	ck_assert_ptr_nonnull(rd);
+	rd = reader_for(&p);
 	for (i = 0; i < 5; i++) {
-		memset(&p.d, 0, sizeof(p.d));
-		p.keys.len = p.runs.len = 0;
-		p.rc = record_read(rd, lines[i], strlen(lines[i]), FILE_NAME,
-		    LINE_NO, &p.r, &p.keys, &p.runs, &p.d);
+		read_with(rd, &p, lines[i]);
 		ck_assert_msg(p.rc == rc[i], "line %zu: rc %d: %s", i, p.rc,
 		    p.d.msg);
 		if (rc[i] == 0)
