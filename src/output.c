@@ -393,10 +393,11 @@ put_tokens(char *p, const struct record *r, const uint32_t *runs,
 			first = 0;
 			n--;
 		}
-		for (; n > 0; n--) {
+		if (ulen[one] <= UNIT_COPY / 2)	/* ", 0.37796333" */
+			for (; n > 0; n--, p += ulen[one])
+				memcpy(p, unit[one], UNIT_COPY / 2);
+		for (; n > 0; n--, p += ulen[one])
 			memcpy(p, unit[one], UNIT_COPY);
-			p += ulen[one];
-		}
 	}
 	*p++ = ']';
 	return p;
@@ -422,8 +423,7 @@ static int
 short_array(struct output *o, const struct record *r, const uint32_t *runs,
     char unit[2][40], const size_t *ulen, size_t seplen, struct diag *d)
 {
-	/* ulen[1] >= ulen[0]: the number has a digit at least. */
-	size_t need = 2 + r->L * ulen[1] + UNIT_COPY;
+	size_t need = 2 + r->L * ulen[1] + UNIT_COPY;	/* ulen[1] >= ulen[0] */
 
 	if (o->cap - o->len < need && room(o, need, d) != 0)
 		return d->status;
