@@ -19,6 +19,7 @@
 
 #include "backend_cuda.h"
 #include "gpu.h"
+#include "slab.h"
 
 
 /*
@@ -151,6 +152,7 @@ struct ms_host {
 	struct ms_canon	*cn;		/* [ngroups]: all zero if not made */
 	unsigned char	*gpu;		/* [ngroups] */
 	size_t		 ngroups;
+	void		*mem;		/* cr .. gpu: one block (slab.h) */
 };
 
 static void
@@ -161,40 +163,34 @@ ms_host_free(struct ms_host *h)
 	if (h->cn != NULL)
 		for (g = 0; g < h->ngroups; g++)
 			msgrpo_canon_free(&h->cn[g]);
-	free(h->cr);
-	free(h->ct);
-	free(h->out);
-	free(h->mgrp);
-	free(h->ord);
-	free(h->go);
-	free(h->gi);
-	free(h->seg);
-	free(h->cn);
-	free(h->gpu);
+	free(h->mem);
 }
 
 static int
 ms_host_alloc(struct ms_host *h, const struct batch *b)
 {
+	struct slab s = SLAB_INIT;
 	size_t n = b->n, ng = b->ngroups;
 
 	memset(h, 0, sizeof(*h));
 	h->ngroups = ng;
-	h->cr = (double *)malloc(n * sizeof(double));
-	h->ct = (double *)malloc(n * sizeof(double));
-	h->out = (double *)malloc(n * sizeof(double));
-	h->mgrp = (uint32_t *)malloc(n * sizeof(uint32_t));
-	h->ord = (size_t *)malloc(n * sizeof(size_t));
-	h->go = (size_t *)malloc(ng * sizeof(size_t));
-	h->gi = (struct ms_group *)malloc(ng * sizeof(struct ms_group));
-	h->seg = (struct ms_seg *)malloc(n * sizeof(struct ms_seg));
-	h->cn = (struct ms_canon *)calloc(ng, sizeof(struct ms_canon));
-	h->gpu = (unsigned char *)calloc(ng, 1);
-	if (h->cr == NULL || h->ct == NULL || h->out == NULL ||
-	    h->mgrp == NULL || h->ord == NULL || h->go == NULL ||
-	    h->gi == NULL || h->seg == NULL || h->cn == NULL ||
-	    h->gpu == NULL) {
-		ms_host_free(h);
+	while (slab_pass(&s)) {
+		h->cr = (double *)slab_take(&s, n, sizeof(double));
+		h->ct = (double *)slab_take(&s, n, sizeof(double));
+		h->out = (double *)slab_take(&s, n, sizeof(double));
+		h->mgrp = (uint32_t *)slab_take(&s, n, sizeof(uint32_t));
+		h->ord = (size_t *)slab_take(&s, n, sizeof(size_t));
+		h->go = (size_t *)slab_take(&s, ng, sizeof(size_t));
+		h->gi = (struct ms_group *)slab_take(&s, ng,
+		    sizeof(struct ms_group));
+		h->seg = (struct ms_seg *)slab_take(&s, n,
+		    sizeof(struct ms_seg));
+		h->cn = (struct ms_canon *)slab_take(&s, ng,
+		    sizeof(struct ms_canon));
+		h->gpu = (unsigned char *)slab_take(&s, ng, 1);
+	}
+	if ((h->mem = s.mem) == NULL) {
+		memset(h, 0, sizeof(*h));
 		return -1;
 	}
 	return 0;

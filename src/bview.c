@@ -7,22 +7,12 @@
 
 #include "bview.h"
 #include "rng.h"
+#include "slab.h"
 
 void
 bview_free(struct bview *w)
 {
-	free(w->from);
-	free(w->r);
-	free(w->T);
-	free(w->base);
-	free(w->goff);
-	free(w->strat);
-	free(w->nstrat);
-	free(w->ghash);
-	free(w->tie);
-	free(w->gname);
-	free(w->gfile);
-	free(w->gline);
+	free(w->mem);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -38,52 +28,48 @@ equal_group(const struct batch *b, size_t g)
 	return 1;
 }
 
-/* Room for n records and ng groups; the arrays b has, and from[]. */
+/*
+ * Room for n records and ng groups: the arrays b has, and from[].  w->v
+ * points at each as it is placed; bview_point() says how much of them
+ * the view holds.
+ */
 static int
 bview_alloc(struct bview *w, const struct batch *b, size_t n, size_t ng)
 {
-	size_t rn = n ? n : 1, rg = ng ? ng : 1;
+	struct slab s = SLAB_INIT;
 
 	memset(w, 0, sizeof(*w));
-	w->from = malloc(rn * sizeof(*w->from));
-	w->r = malloc(rn * sizeof(*w->r));
-	w->T = malloc(rn * sizeof(*w->T));
-	w->strat = malloc(rn * sizeof(*w->strat));
-	w->goff = malloc((ng + 1) * sizeof(*w->goff));
-	w->nstrat = malloc(rg * sizeof(*w->nstrat));
-	w->ghash = malloc(rg * sizeof(*w->ghash));
-	w->gname = malloc(rg * sizeof(*w->gname));
-	w->gfile = malloc(rg * sizeof(*w->gfile));
-	w->gline = malloc(rg * sizeof(*w->gline));
-	if (b->base != NULL)
-		w->base = malloc(rn * sizeof(*w->base));
-	if (b->tie != NULL)
-		w->tie = malloc(rn * sizeof(*w->tie));
-	if (w->from == NULL || w->r == NULL || w->T == NULL ||
-	    w->strat == NULL || w->goff == NULL || w->nstrat == NULL ||
-	    w->ghash == NULL || w->gname == NULL || w->gfile == NULL ||
-	    w->gline == NULL || (b->base != NULL && w->base == NULL) ||
-	    (b->tie != NULL && w->tie == NULL)) {
-		bview_free(w);
+	while (slab_pass(&s)) {
+		w->from = slab_take(&s, n, sizeof(*w->from));
+		w->v.r = w->r = slab_take(&s, n, sizeof(*w->r));
+		w->v.T = w->T = slab_take(&s, n, sizeof(*w->T));
+		w->v.strat = w->strat = slab_take(&s, n, sizeof(*w->strat));
+		w->v.goff = w->goff = slab_take(&s, ng + 1, sizeof(*w->goff));
+		w->v.nstrat = w->nstrat = slab_take(&s, ng,
+		    sizeof(*w->nstrat));
+		w->v.ghash = w->ghash = slab_take(&s, ng, sizeof(*w->ghash));
+		w->gname = slab_take(&s, ng, sizeof(*w->gname));
+		w->gfile = slab_take(&s, ng, sizeof(*w->gfile));
+		w->gline = slab_take(&s, ng, sizeof(*w->gline));
+		if (b->base != NULL)
+			w->v.base = w->base = slab_take(&s, n,
+			    sizeof(*w->base));
+		if (b->tie != NULL)
+			w->v.tie = w->tie = slab_take(&s, n, sizeof(*w->tie));
+	}
+	if ((w->mem = s.mem) == NULL) {
+		memset(w, 0, sizeof(*w));
 		return -1;
 	}
 	return 0;
 }
 
-/* Points w->v at w's arrays: n records in ng groups. */
+/* w->v holds n records in ng groups, and b's labels where it has them. */
 static void
 bview_point(struct bview *w, const struct batch *b, size_t n, size_t ng)
 {
 	w->v.n = n;
 	w->v.ngroups = ng;
-	w->v.r = w->r;
-	w->v.T = w->T;
-	w->v.base = w->base;
-	w->v.goff = w->goff;
-	w->v.strat = w->strat;
-	w->v.nstrat = w->nstrat;
-	w->v.ghash = w->ghash;
-	w->v.tie = w->tie;
 	w->v.gname = b->gname != NULL ? w->gname : NULL;
 	w->v.gfile = b->gfile != NULL ? w->gfile : NULL;
 	w->v.gline = b->gline != NULL ? w->gline : NULL;

@@ -26,6 +26,7 @@ struct bview {
 	uint64_t	*ghash, *tie;
 	const char	**gname, **gfile;
 	unsigned long long *gline;
+	void		*mem;	/* one block holds them all (slab.h) */
 };
 
 /*

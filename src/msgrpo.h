@@ -121,6 +121,7 @@ struct ms_canon {
 	double		*w;	/* w[tau], tau = 0..G: msgrpo_weights() */
 	struct ms_trace	*trace;	/* NULL, or where the sampled path says
 				   what it drew */
+	void		*mem;	/* r .. w: one block (slab.h) */
 };
 
 /*

@@ -21,6 +21,7 @@
 
 #include "advmath_ms.h"
 #include "msgrpo.h"
+#include "slab.h"
 
 struct resp {
 	double		 r;
@@ -47,12 +48,7 @@ resp_cmp(const void *a, const void *b)
 void
 msgrpo_canon_free(struct ms_canon *g)
 {
-	free(g->r);
-	free(g->t);
-	free(g->ord);
-	free(g->cls);
-	free(g->out);
-	free(g->w);
+	free(g->mem);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -65,6 +61,7 @@ int
 msgrpo_canon_init(struct ms_canon *g, const double *r, const double *T,
     const uint64_t *tie, size_t G, const struct ms_params *p)
 {
+	struct slab s = SLAB_INIT;
 	struct resp *v;
 	double mr, mt;
 	size_t i;
@@ -73,15 +70,16 @@ msgrpo_canon_init(struct ms_canon *g, const double *r, const double *T,
 	memset(g, 0, sizeof(*g));
 	g->G = G;
 	g->tau_min = msgrpo_tau_min(p);
-	v = malloc(G * sizeof(*v));
-	g->r = malloc(G * sizeof(*g->r));
-	g->t = malloc(G * sizeof(*g->t));
-	g->ord = malloc(G * sizeof(*g->ord));
-	g->cls = malloc((G + 1) * sizeof(*g->cls));
-	g->out = calloc(G, sizeof(*g->out));
-	g->w = malloc((G + 1) * sizeof(*g->w));
-	if (v == NULL || g->r == NULL || g->t == NULL || g->ord == NULL ||
-	    g->cls == NULL || g->out == NULL || g->w == NULL) {
+	while (slab_pass(&s)) {
+		g->r = slab_take(&s, G, sizeof(*g->r));
+		g->t = slab_take(&s, G, sizeof(*g->t));
+		g->ord = slab_take(&s, G, sizeof(*g->ord));
+		g->cls = slab_take(&s, G + 1, sizeof(*g->cls));
+		g->out = slab_take(&s, G, sizeof(*g->out));
+		g->w = slab_take(&s, G + 1, sizeof(*g->w));
+	}
+	g->mem = s.mem;
+	if ((v = malloc(G * sizeof(*v))) == NULL || g->mem == NULL) {
 		free(v);
 		msgrpo_canon_free(g);
 		return MSGRPO_NOMEM;

@@ -21,6 +21,7 @@
 
 #include "advmath_ms.h"
 #include "msgrpo.h"
+#include "slab.h"
 
 /* The bit-mask enumeration of the exact path needs 1 << G to fit. */
 #define MSGRPO_MASK_G	62
@@ -64,40 +65,29 @@ struct cwalk {
 	size_t	*n, *k, *lcoff;
 	double	*lc, *lg, *rv, *tv;
 	double	 sw, s, lp;
+	void	*mem;		/* n .. tv: one block (slab.h) */
 };
-
-static void
-cwalk_free(struct cwalk *w)
-{
-	free(w->n);
-	free(w->k);
-	free(w->lcoff);
-	free(w->lc);
-	free(w->lg);
-	free(w->rv);
-	free(w->tv);
-}
 
 static int
 cwalk_init(struct cwalk *w, const struct ms_canon *g)
 {
+	struct slab s = SLAB_INIT;
 	size_t c, lo = 0, d = g->d;
 
 	memset(w, 0, sizeof(*w));
 	w->G = g->G;
 	w->d = d;
-	w->n = malloc(d * sizeof(*w->n));
-	w->k = calloc(d, sizeof(*w->k));
-	w->lcoff = malloc(d * sizeof(*w->lcoff));
-	w->lc = malloc((g->G + d) * sizeof(*w->lc));
-	w->lg = malloc((g->G + 1) * sizeof(*w->lg));
-	w->rv = malloc(d * sizeof(*w->rv));
-	w->tv = malloc(d * sizeof(*w->tv));
-	if (w->n == NULL || w->k == NULL || w->lcoff == NULL ||
-	    w->lc == NULL || w->lg == NULL || w->rv == NULL || w->tv == NULL) {
-		cwalk_free(w);
-		return MSGRPO_NOMEM;
+	while (slab_pass(&s)) {
+		w->n = slab_take(&s, d, sizeof(*w->n));
+		w->k = slab_take(&s, d, sizeof(*w->k));
+		w->lcoff = slab_take(&s, d, sizeof(*w->lcoff));
+		w->lc = slab_take(&s, g->G + d, sizeof(*w->lc));
+		w->lg = slab_take(&s, g->G + 1, sizeof(*w->lg));
+		w->rv = slab_take(&s, d, sizeof(*w->rv));
+		w->tv = slab_take(&s, d, sizeof(*w->tv));
 	}
+	if ((w->mem = s.mem) == NULL)
+		return MSGRPO_NOMEM;
 	for (c = 0; c < d; c++) {
 		w->n[c] = g->cls[c + 1] - g->cls[c];
 		w->rv[c] = g->r[g->cls[c]];
@@ -228,7 +218,7 @@ exact_counts(struct ms_canon *g)
 		for (j = g->cls[c]; j < g->cls[c + 1]; j++)
 			g->out[j] = a;
 	}
-	cwalk_free(&w);
+	free(w.mem);
 	free(x.acc);
 	return 0;
 }
@@ -268,7 +258,7 @@ msgrpo_moments(const struct ms_canon *g, struct ms_moments *m)
 	if (cwalk_init(&w, g) != 0)
 		return MSGRPO_NOMEM;
 	cwalk_each(&w, g->tau_min, moments_one, &x);
-	cwalk_free(&w);
+	free(w.mem);
 	m->es = x.e[0];
 	m->es2 = x.e[1];
 	m->emu = x.e[2];

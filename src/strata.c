@@ -14,6 +14,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "record.h"
+#include "slab.h"
 #include "strata.h"
 
 /* ---- Order and labels ---------------------------------------------- */
@@ -143,18 +144,27 @@ strata_label_of(const struct keymap *t, size_t k)
 
 /* ---- Cells of a group ---------------------------------------------- */
 
+/* Room for n cells; what the old ones held is not kept (each fill sets
+ * every cell it uses). */
 static void
 cells_grow(struct strata_cells *c, size_t n)
 {
+	struct slab s = SLAB_INIT;
+
 	if (n <= c->cap)
 		return;
+	free(c->mem);
 	c->cap = n + n / 2;
-	c->cnt = diag_realloc(c->cnt, c->cap * sizeof(*c->cnt));
-	c->loc = diag_realloc(c->loc, c->cap * sizeof(*c->loc));
-	c->first = diag_realloc(c->first, c->cap * sizeof(*c->first));
-	c->eq = diag_realloc(c->eq, c->cap * sizeof(*c->eq));
-	c->sum[0] = diag_realloc(c->sum[0], c->cap * sizeof(*c->sum[0]));
-	c->sum[1] = diag_realloc(c->sum[1], c->cap * sizeof(*c->sum[1]));
+	while (slab_pass(&s)) {
+		c->cnt = slab_take(&s, c->cap, sizeof(*c->cnt));
+		c->loc = slab_take(&s, c->cap, sizeof(*c->loc));
+		c->first = slab_take(&s, c->cap, sizeof(*c->first));
+		c->eq = slab_take(&s, c->cap, sizeof(*c->eq));
+		c->sum[0] = slab_take(&s, c->cap, sizeof(*c->sum[0]));
+		c->sum[1] = slab_take(&s, c->cap, sizeof(*c->sum[1]));
+	}
+	if ((c->mem = s.mem) == NULL)
+		diag_oom();
 }
 
 void
@@ -192,12 +202,7 @@ strata_cells_fill(struct strata_cells *c, struct keymap *t,
 void
 strata_cells_free(struct strata_cells *c)
 {
-	free(c->cnt);
-	free(c->loc);
-	free(c->first);
-	free(c->eq);
-	free(c->sum[0]);
-	free(c->sum[1]);
+	free(c->mem);
 	memset(c, 0, sizeof(*c));
 }
 

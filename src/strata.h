@@ -55,6 +55,7 @@ struct strata_cells {
 	int	*eq;		/* all rewards equal the first */
 	double	*sum[2];	/* two sums for the caller, zeroed */
 	size_t	 cap;
+	void	*mem;		/* cnt .. sum: one block (slab.h) */
 };
 
 /* Indexes 0 .. n - 1 in reading order: 0, 1, 2 ... >=cap, "(none)". */
