@@ -112,6 +112,13 @@ mask_parse(const char *p, const char *end, struct buf *runs, struct mask *m)
 			count += 4;
 			p += 8;
 		}
+		/* Fewer than four left ("1,1,1]"): "d," two bytes a step. */
+		while (end - p >= 3 && (p[0] & ~1) == '0' && p[1] == ',' &&
+		    (unsigned char)p[2] > ' ') {
+			take(runs, m, &run, &cur, &ones, p[0] - '0');
+			count++;
+			p += 2;
+		}
 		/* Four more elements equal to the current run, written
 		 * "1, 1, 1, 1, " as dumps do. */
 		if (count > 0 && end - p >= 12) {
