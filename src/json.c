@@ -303,19 +303,18 @@ json_number(const char *p, const char *end, int *flags, struct json_err *e)
 }
 
 /*
- * The value of a plain decimal of at most 15 digits and 22 after the
- * point, or -1 when it is not one.  Such a decimal is m / 10^k with m
- * below 2^53 and 10^k a double exactly, so the one division, correctly
- * rounded, gives the double strtod() gives (Clinger's fast path), at a
- * tenth of its cost: a reward is one per record.
+ * The value of a plain decimal of at most 15 digits, or -1 when it is
+ * not one.  Such a decimal is m / 10^k with m below 2^53 and 10^k (k <=
+ * 15) a double exactly, so the one division, correctly rounded, gives
+ * the double strtod() gives (Clinger's fast path), at a tenth of its
+ * cost: a reward is one per record.
  */
 static int
 plain_decimal(const char *p, size_t n, double *v)
 {
 	static const double p10[] = {
 		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-		1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
-		1e21, 1e22
+		1e11, 1e12, 1e13, 1e14, 1e15
 	};
 	const char *s = p, *e = p + n;
 	uint64_t m = 0;

@@ -1,7 +1,8 @@
 /*
- * recint.h - what record.c (the member walk) and recfields.c (each
- * role's value) share: the reader and the state of the line it read.
- * Internal to those two files; the reader owns everything here.
+ * recint.h - what record.c (the member walk), recname.c (the members'
+ * names), recfields.c and rectokens.c (each role's value) share: the
+ * reader and the state of the line it read.  Internal to those files;
+ * the reader owns everything here.
  */
 #ifndef RLADV_RECINT_H
 #define RLADV_RECINT_H
@@ -106,7 +107,8 @@ struct rlayout {
 };
 
 /* A member's name as the line before had it (16 bytes at most, quotes
- * included), and its head: name() knows it again by two compares. */
+ * included), and its head: recname_read() knows it again by two
+ * compares. */
 #define REC_KCACHE	16
 struct rkey {
 	uint64_t	 w[2], m[2];	/* the bytes, and which count */

@@ -11,9 +11,10 @@
  * role's value from what the walk found.
  *
  * The names to look for are compiled once per reader into slots, and the
- * top-level names into heads found by a hash of their first eight bytes
- * and length, so a member costs a table lookup and a compare or two,
- * whatever the number of aliases.
+ * top-level names into heads found by a hash of their first bytes and
+ * length (recname.c), so a member costs a table lookup and a compare or
+ * two, whatever the number of aliases; a name the line before had at the
+ * same place costs two compares.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -332,7 +333,6 @@ resolve(struct rctx *c, const struct rslot *s, struct rval *v,
 
 /* ---- The member walk ------------------------------------------------ */
 
-
 /*
  * --columnar: a member's value must be an array as long as the others.
  * The names come from the data, so the message escapes them (a "\n" in
@@ -483,7 +483,6 @@ member(struct rctx *c, int hi, const char *key, size_t keylen,
 		return NULL;
 	return q;
 }
-
 
 /* The walk of one object: every member validated, the layout noted. */
 static int
