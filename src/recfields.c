@@ -640,17 +640,22 @@ static void
 unused_masks(struct rctx *c, struct record *r)
 {
 	const struct record_reader *rd = c->rd;
+	uint64_t m;
 	int role, i, s;
 
 	role = rd->rn[SR_WATCH_MASK] > 0 ? SR_WATCH_MASK : FR_MASK;
 	if (role == FR_MASK && NAMED(c, FR_MASK))
 		return;
-	for (i = 0; i < rd->rn[role]; i++) {
-		s = SLOT(c, role, i);
-		if (rd->val[s].state == RV_FOUND && (role == SR_WATCH_MASK ||
-		    rd->slot[s].idx != r->alias[FR_MASK]))
-			r->unused_mask |= 1u << rd->slot[s].idx;
-	}
+	/* Those the line holds: mostly the one read. */
+	for (i = 0; i < REC_SWORDS; i++)
+		for (m = rd->lmask[i] & rd->rmask[role][i]; m != 0;
+		    m &= m - 1) {
+			s = 64 * i + __builtin_ctzll(m);
+			if (rd->val[s].state == RV_FOUND &&
+			    (role == SR_WATCH_MASK ||
+			    rd->slot[s].idx != r->alias[FR_MASK]))
+				r->unused_mask |= 1u << rd->slot[s].idx;
+		}
 }
 
 int

@@ -689,6 +689,7 @@ record_get(struct record_reader *rd, size_t k, struct record *r,
     struct buf *keys, struct buf *runs, struct diag *d)
 {
 	struct rctx c;
+	uint64_t m;
 	int i;
 
 	memset(&c, 0, sizeof(c));
@@ -707,17 +708,16 @@ record_get(struct record_reader *rd, size_t k, struct record *r,
 	memset(r->alias, -1, sizeof(r->alias));
 	if (values(&c) != 0 || recfields_take(&c, r, keys, runs) != 0)
 		return d->status;
-	for (i = 0; i < OUT_NFIELDS; i++) {
-		int s = rd->rfirst[SR_OUT] + i;
-		const struct rhead *h = &rd->head[rd->slot[s].head];
+	for (i = 0; i < REC_SWORDS; i++)	/* rladv's fields there */
+		for (m = rd->lmask[i] & rd->rmask[SR_OUT][i]; m; m &= m - 1) {
+			const struct rslot *sl = &rd->slot[64 * i +
+			    __builtin_ctzll(m)];
+			const struct rhead *h = &rd->head[sl->head];
 
-		if (h->seen != rd->gen)
-			continue;
-		r->out[i].present = 1;
-		r->out[i].beg = h->beg - rd->line;
-		r->out[i].end = h->end - rd->line;
-		r->out[i].prev = h->prev;
-	}
+			r->out[sl->idx] = (struct span){ .present = 1,
+			    .beg = h->beg - rd->line, .end = h->end - rd->line,
+			    .prev = h->prev };
+		}
 	return 0;
 }
 
