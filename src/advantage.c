@@ -4,6 +4,8 @@
  * writes one advantage per record.
  */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -260,49 +262,68 @@ static int
 adv_rpp(const struct batch *b, struct adv_params *p, double *adv,
     struct diag *d)
 {
-	size_t g, i;
-	int bad = 0;
+	size_t i;
 
-	for (g = 0; g < b->ngroups; g++)
-		for (i = b->goff[g]; i < b->goff[g + 1]; i++) {
-			adv[i] = b->r[i];
-			if (!p->rpp_tokens || b->T[i] > 0)
-				continue;
-			diag_setl(d, EXIT_DATA, b->gfile[g], b->gline[g],
-			    "group %s: a record without a trained token "
-			    "(slime's reinforce_plus_plus asserts there is "
-			    "none)", b->gname[g]);
-			if (!diag_group(d, b->gfile[g], b->gline[g]))
-				return d->status;
-			bad = 1;
-			break;
-		}
-	if (bad)
+	if (p->rpp_tokens && advantage_refuse(b, d, advantage_untrained,
+	    ": a record without a trained token (slime's "
+	    "reinforce_plus_plus asserts there is none)") != 0)
 		return d->status;
+	for (i = 0; i < b->n; i++)
+		adv[i] = b->r[i];
 	advmath_whiten(adv, b->T, b->n, &p->wh);
 	return 0;
+}
+
+int
+advantage_untrained(const struct batch *b, size_t g)
+{
+	size_t i;
+
+	for (i = b->goff[g]; i < b->goff[g + 1]; i++)
+		if (!(b->T[i] > 0))
+			return 1;
+	return 0;
+}
+
+int
+advantage_refuse(const struct batch *b, struct diag *d,
+    int (*bad)(const struct batch *, size_t), const char *fmt, ...)
+{
+	char why[sizeof(d->msg)];
+	va_list ap;
+	size_t g, n = 0;
+
+	for (g = 0; g < b->ngroups; g++) {
+		if (!bad(b, g))
+			continue;
+		if (n++ == 0) {
+			va_start(ap, fmt);
+			(void)vsnprintf(why, sizeof(why), fmt, ap);
+			va_end(ap);
+		}
+		diag_setl(d, EXIT_DATA, b->gfile[g], b->gline[g], "group %s%s",
+		    b->gname[g], why);
+		if (!diag_group(d, b->gfile[g], b->gline[g]))
+			return d->status;
+	}
+	return n > 0 ? d->status : 0;
+}
+
+/* Whether group g of b has one response. */
+static int
+one_response(const struct batch *b, size_t g)
+{
+	return gsize(b, g) == 1;
 }
 
 int
 advantage_passk_single(const struct batch *b, const struct adv_params *p,
     struct diag *d)
 {
-	size_t g;
-	int bad = 0;
-
 	if (!single(p, EST_PASSK))
 		return 0;
-	for (g = 0; g < b->ngroups; g++) {
-		if (gsize(b, g) != 1)
-			continue;
-		diag_setl(d, EXIT_DATA, b->gfile[g], b->gline[g], "group %s "
-		    "has one response; verl's grpo_passk needs two (it raises "
-		    "ValueError)", b->gname[g]);
-		if (!diag_group(d, b->gfile[g], b->gline[g]))
-			return d->status;
-		bad = 1;
-	}
-	return bad ? d->status : 0;
+	return advantage_refuse(b, d, one_response, " has one response; "
+	    "verl's grpo_passk needs two (it raises ValueError)");
 }
 
 double
@@ -618,16 +639,25 @@ alias_resolve(const struct alias *a, const char *name)
 	return name;
 }
 
+const void *
+advantage_alias_find(const struct alias *a, const void *table, size_t size,
+    const char *name)
+{
+	const char *row;
+
+	name = alias_resolve(a, name);
+	/* A row's address is its first member's, its name (C11 6.7.2.1). */
+	for (row = table; *(const char *const *)row != NULL; row += size)
+		if (strcmp(*(const char *const *)row, name) == 0)
+			return row;
+	return NULL;
+}
+
 const struct estimator *
 advantage_find(const char *name)
 {
-	const struct estimator *e;
-
-	name = alias_resolve(advantage_aliases, name);
-	for (e = advantage_table; e->name != NULL; e++)
-		if (strcmp(e->name, name) == 0)
-			return e;
-	return NULL;
+	return advantage_alias_find(advantage_aliases, advantage_table,
+	    sizeof(advantage_table[0]), name);
 }
 
 /* The estimators that compute GN, which --gn-scope batch changes. */

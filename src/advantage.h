@@ -78,9 +78,26 @@ extern const struct alias advantage_aliases[];
 /* The target of name in a (a NULL-ended alias table), else name. */
 const char *alias_resolve(const struct alias *a, const char *name);
 
+/*
+ * The row of table (rows of size bytes, each opening with its name, the
+ * last named NULL) that name, or its alias in a, names; NULL when none.
+ */
+const void *advantage_alias_find(const struct alias *a, const void *table,
+	    size_t size, const char *name);
+
 void	advantage_defaults(struct adv_params *p);
 /* The row of that name or alias; NULL when none. */
 const struct estimator *advantage_find(const char *name);
+/*
+ * Refuses (status 1 in d) each group g of b for which bad(b, g) holds,
+ * saying "group NAME" and then fmt's words (printf-style); in skip mode
+ * every such group is noted.  d->status when one was refused, else 0.
+ */
+int	advantage_refuse(const struct batch *b, struct diag *d,
+	    int (*bad)(const struct batch *, size_t), const char *fmt, ...)
+	    __attribute__((format(printf, 4, 5)));
+/* Whether group g of b holds a record without a trained token. */
+int	advantage_untrained(const struct batch *b, size_t g);
 /* Refuses a group of one where passk takes verl's rule (status 1). */
 int	advantage_passk_single(const struct batch *b,
 	    const struct adv_params *p, struct diag *d);

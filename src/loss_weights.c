@@ -42,13 +42,8 @@ const struct alias loss_weights_aliases[] = {
 const struct loss_mode *
 loss_weights_find(const char *name)
 {
-	const struct loss_mode *m;
-
-	name = alias_resolve(loss_weights_aliases, name);
-	for (m = loss_weights_table; m->name != NULL; m++)
-		if (strcmp(m->name, name) == 0)
-			return m;
-	return NULL;
+	return advantage_alias_find(loss_weights_aliases, loss_weights_table,
+	    sizeof(loss_weights_table[0]), name);
 }
 
 int
@@ -56,26 +51,12 @@ loss_weights_check(const struct loss_mode *m, const struct advmath_lw *p,
     const struct batch *b, const char *who, const char *release,
     struct diag *d)
 {
-	size_t g, i;
-	int bad = 0;
-
 	if (m->kind != ADVMATH_LW_SEQ || !p->seq_refuse)
 		return 0;
-	for (g = 0; g < b->ngroups; g++)
-		for (i = b->goff[g]; i < b->goff[g + 1]; i++) {
-			if (b->T[i] > 0)
-				continue;
-			diag_setl(d, EXIT_DATA, b->gfile[g], b->gline[g],
-			    "group %s: a record without a trained token, "
-			    "where %s %s's seq-mean-token-mean divides 0 by 0 "
-			    "(a NaN loss); use --like %s for its newest rule, "
-			    "or -g token", b->gname[g], who, release, who);
-			if (!diag_group(d, b->gfile[g], b->gline[g]))
-				return d->status;
-			bad = 1;
-			break;
-		}
-	return bad ? d->status : 0;
+	return advantage_refuse(b, d, advantage_untrained, ": a record "
+	    "without a trained token, where %s %s's seq-mean-token-mean "
+	    "divides 0 by 0 (a NaN loss); use --like %s for its newest rule, "
+	    "or -g token", who, release, who);
 }
 
 void
