@@ -56,6 +56,55 @@ dev(const struct adv_params *p, enum std_scope scope)
 }
 
 /*
+ * Group g of a batch as a group estimator sees it (the table's group
+ * column): its records, where its advantages go, and what the whole
+ * batch gives it.
+ */
+struct adv_group {
+	const struct batch	*b;
+	const struct adv_params	*p;
+	const struct advmath_mom *bm;	/* the batch's moments */
+	enum est_kind		 k;	/* whose rule a group of one takes */
+	size_t			 g, o, n;	/* the group, its first record,
+						   its records */
+	const double		*r, *T;	/* its rewards and trained tokens */
+	double			*out;	/* its advantages */
+};
+
+static struct advmath_mom
+batch_moments(const struct batch *b, const struct adv_params *p)
+{
+	return advmath_moments(b->r, NULL, 0, b->n, p->sample);
+}
+
+/* x at group g, its advantages into adv. */
+static void
+group_at(struct adv_group *x, size_t g, double *adv)
+{
+	const struct batch *b = x->b;
+
+	x->g = g;
+	x->o = b->goff[g];
+	x->n = b->goff[g + 1] - x->o;
+	x->r = b->r + x->o;
+	x->T = b->T != NULL ? b->T + x->o : NULL;
+	x->out = adv + x->o;
+}
+
+/* fn on every group of x's batch, each into its place in adv. */
+static void
+each_group(struct adv_group *x, double *adv,
+    void (*fn)(const struct adv_group *))
+{
+	size_t g;
+
+	for (g = 0; g < x->b->ngroups; g++) {
+		group_at(x, g, adv);
+		fn(x);
+	}
+}
+
+/*
  * GN, the group-normalized advantage (GRPO; "GN" in Stratified GRPO):
  *   A_i = (r_i - mu) / (sigma + eps)
  * with mu and sigma of the group (default), sigma of the batch
@@ -64,58 +113,24 @@ dev(const struct adv_params *p, enum std_scope scope)
  * GRPO Algorithm 1 step 1 read literally; with --std-scope none the
  * baseline shared by the whole batch, r_i - mean, of its Sec. 3.2).
  * --eps-inside divides by sqrt(sigma^2 + eps) (Balanced Aggregation
- * Eq. 2-3).
+ * Eq. 2-3).  Here with the deviation over scope and the mean of the
+ * batch where gn_batch is set.
  */
 static void
-gn_group(const struct batch *b, size_t g, const struct adv_params *p,
-    const struct advmath_mom *bm, enum est_kind k, double *out)
+gn_scoped(const struct adv_group *x, enum std_scope scope, int gn_batch)
 {
-	struct advmath_dev v = dev(p, p->std_scope);
+	struct advmath_dev v = dev(x->p, scope);
 
-	advmath_gn_group(b->r + b->goff[g], gsize(b, g), &v, p->gn_batch, bm,
-	    single(p, k), out);
+	advmath_gn_group(x->r, x->n, &v, gn_batch, x->bm, single(x->p, x->k),
+	    x->out);
 }
 
-static struct advmath_mom
-batch_moments(const struct batch *b, const struct adv_params *p)
-{
-	return advmath_moments(b->r, NULL, 0, b->n, p->sample);
-}
-
-/* GN of every group, a group of one by kind k's rule. */
+/* grpo: GN above, as the options make it.  Source: GRPO (DeepSeekMath);
+ * verl's compute_grpo_outcome_advantage, TRL, OpenRLHF's group_norm. */
 static void
-gn_batch(const struct batch *b, const struct adv_params *p, enum est_kind k,
-    double *adv)
+gn_group(const struct adv_group *x)
 {
-	struct advmath_mom bm = batch_moments(b, p);
-	size_t g;
-
-	for (g = 0; g < b->ngroups; g++)
-		gn_group(b, g, p, &bm, k, adv + b->goff[g]);
-}
-
-/* grpo: GN above.  Source: GRPO (DeepSeekMath); verl's
- * compute_grpo_outcome_advantage, TRL, OpenRLHF's group_norm. */
-static int
-adv_grpo(const struct batch *b, struct adv_params *p, double *adv,
-    struct diag *d)
-{
-	(void)d;
-	gn_batch(b, p, EST_GRPO, adv);
-	return 0;
-}
-
-/* r_i - mu of every group (GN without a deviation), a group of one by
- * kind k's rule. */
-static void
-centered(const struct batch *b, const struct adv_params *p, enum est_kind k,
-    double *adv)
-{
-	struct adv_params q = *p;
-
-	q.std_scope = STD_NONE;
-	q.gn_batch = 0;
-	gn_batch(b, &q, k, adv);
+	gn_scoped(x, x->p->std_scope, x->p->gn_batch);
 }
 
 /*
@@ -124,107 +139,10 @@ centered(const struct batch *b, const struct adv_params *p, enum est_kind k,
  * --gn-scope batch mu is the batch's: the global baseline A_G = R - R_global
  * of Stratified GRPO Sec. 3.2 (Proposition 1, Theorem 1), over the batch.
  */
-static int
-adv_drgrpo(const struct batch *b, struct adv_params *p, double *adv,
-    struct diag *d)
-{
-	struct adv_params q = *p;
-
-	(void)d;
-	q.std_scope = STD_NONE;
-	gn_batch(b, &q, EST_DRGRPO, adv);
-	return 0;
-}
-
-/* rloo: A_i = r_i - mean_{j != i} r_j, 0 for a group of one.  Source:
- * RLOO (Ahmadian et al. 2024), verl's compute_rloo_outcome_advantage. */
-static int
-adv_rloo(const struct batch *b, struct adv_params *p, double *adv,
-    struct diag *d)
-{
-	size_t g;
-
-	(void)d;
-	for (g = 0; g < b->ngroups; g++)
-		advmath_rloo_group(b->r + b->goff[g], gsize(b, g),
-		    single(p, EST_RLOO), adv + b->goff[g]);
-	return 0;
-}
-
-/*
- * san: A_i = (r_i - mu_k) / (sigma_k + eps) over the stratum k of i inside
- * its group.  Source: Stratified GRPO, Definition 1 (Stratified Advantage
- * Normalization).  A stratum of one has no peer: 0.  As the estimator
- * -a san, --std-scope none gives the stratum baseline without division,
- * A_S = R - mean_k (Sec. 3.2), and --std-scope batch divides by the
- * batch's deviation; inside stratified it is Definition 1 as written.
- */
 static void
-san_group(const struct batch *b, size_t g, const struct adv_params *p,
-    enum std_scope scope, const struct advmath_mom *bm, double *out)
+drgrpo_group(const struct adv_group *x)
 {
-	struct advmath_dev v = dev(p, scope);
-	size_t o = b->goff[g];
-
-	advmath_san_group(b->r + o, b->strat + o, b->nstrat[g], gsize(b, g),
-	    &v, bm, single(p, EST_SAN), out);
-}
-
-static int
-adv_san(const struct batch *b, struct adv_params *p, double *adv,
-    struct diag *d)
-{
-	struct advmath_mom bm = batch_moments(b, p);
-	size_t g;
-
-	(void)d;
-	for (g = 0; g < b->ngroups; g++)
-		san_group(b, g, p, p->std_scope, &bm, adv + b->goff[g]);
-	return 0;
-}
-
-/* stratified: A_i = alpha SAN_i + (1 - alpha) GN_i.  Source: Stratified
- * GRPO, Definition 2 and Algorithm 1 (alpha = 0.6 in its experiments). */
-static int
-adv_stratified(const struct batch *b, struct adv_params *p, double *adv,
-    struct diag *d)
-{
-	struct advmath_mom bm = batch_moments(b, p);
-	double *gn;
-	size_t g, i, o;
-
-	(void)d;
-	gn = malloc((b->n ? b->n : 1) * sizeof(*gn));
-	if (gn == NULL)
-		return diag_set(d, EXIT_IO, "out of memory");
-	for (g = 0; g < b->ngroups; g++) {
-		o = b->goff[g];
-		san_group(b, g, p, STD_GROUP, &bm, adv + o);
-		gn_group(b, g, p, &bm, EST_STRATIFIED, gn + o);
-		for (i = o; i < b->goff[g + 1]; i++)
-			adv[i] = advmath_mix(p->alpha, adv[i], gn[i]);
-	}
-	free(gn);
-	return 0;
-}
-
-/*
- * opo: A_i = r_i - sum_j T_j r_j / sum_j T_j, the length-weighted
- * baseline of On-Policy RL with Optimal reward baseline (OPO), as verl's
- * compute_opo_outcome_advantage.  With no trained token in the group the
- * weights are undefined; the plain mean stands in.
- */
-static int
-adv_opo(const struct batch *b, struct adv_params *p, double *adv,
-    struct diag *d)
-{
-	size_t g;
-
-	(void)d;
-	for (g = 0; g < b->ngroups; g++)
-		advmath_opo_group(b->r + b->goff[g], b->T + b->goff[g],
-		    gsize(b, g), single(p, EST_OPO), adv + b->goff[g]);
-	return 0;
+	gn_scoped(x, STD_NONE, x->p->gn_batch);
 }
 
 /*
@@ -236,16 +154,82 @@ adv_opo(const struct batch *b, struct adv_params *p, double *adv,
  * masked_whiten; OpenRLHF's reinforce_baseline; slime's and NeMo-RL's
  * (minus_baseline) reinforce_plus_plus_baseline.  With one trained
  * token or none v is taken as 0; when every a_i with trained tokens is
- * equal, 0.
+ * equal, 0.  Here the group's part, r_i - mu whatever the options.
  */
+static void
+centered_group(const struct adv_group *x)
+{
+	gn_scoped(x, STD_NONE, 0);
+}
+
+/* rloo: A_i = r_i - mean_{j != i} r_j, 0 for a group of one.  Source:
+ * RLOO (Ahmadian et al. 2024), verl's compute_rloo_outcome_advantage. */
+static void
+rloo_group(const struct adv_group *x)
+{
+	advmath_rloo_group(x->r, x->n, single(x->p, x->k), x->out);
+}
+
+/*
+ * san: A_i = (r_i - mu_k) / (sigma_k + eps) over the stratum k of i inside
+ * its group.  Source: Stratified GRPO, Definition 1 (Stratified Advantage
+ * Normalization).  A stratum of one has no peer: 0.  As the estimator
+ * -a san, --std-scope none gives the stratum baseline without division,
+ * A_S = R - mean_k (Sec. 3.2), and --std-scope batch divides by the
+ * batch's deviation; inside stratified it is Definition 1 as written.
+ */
+static void
+san_scoped(const struct adv_group *x, enum std_scope scope)
+{
+	struct advmath_dev v = dev(x->p, scope);
+
+	advmath_san_group(x->r, x->b->strat + x->o, x->b->nstrat[x->g], x->n,
+	    &v, x->bm, single(x->p, EST_SAN), x->out);
+}
+
+static void
+san_group(const struct adv_group *x)
+{
+	san_scoped(x, x->p->std_scope);
+}
+
+/* stratified: A_i = alpha SAN_i + (1 - alpha) GN_i.  Source: Stratified
+ * GRPO, Definition 2 and Algorithm 1 (alpha = 0.6 in its experiments). */
 static int
-adv_rpp_baseline(const struct batch *b, struct adv_params *p, double *adv,
+adv_stratified(const struct batch *b, struct adv_params *p, double *adv,
     struct diag *d)
 {
-	(void)d;
-	centered(b, p, EST_RPP_BASELINE, adv);
-	advmath_whiten(adv, b->T, b->n, &p->wh);
+	struct advmath_mom bm = batch_moments(b, p);
+	struct adv_group x = { .b = b, .p = p, .bm = &bm,
+	    .k = EST_STRATIFIED };
+	double *gn;
+	size_t g, i;
+
+	gn = malloc((b->n ? b->n : 1) * sizeof(*gn));
+	if (gn == NULL)
+		return diag_set(d, EXIT_IO, "out of memory");
+	for (g = 0; g < b->ngroups; g++) {
+		group_at(&x, g, adv);
+		san_scoped(&x, STD_GROUP);
+		x.out = gn + x.o;
+		gn_group(&x);
+	}
+	for (i = 0; i < b->n; i++)
+		adv[i] = advmath_mix(p->alpha, adv[i], gn[i]);
+	free(gn);
 	return 0;
+}
+
+/*
+ * opo: A_i = r_i - sum_j T_j r_j / sum_j T_j, the length-weighted
+ * baseline of On-Policy RL with Optimal reward baseline (OPO), as verl's
+ * compute_opo_outcome_advantage.  With no trained token in the group the
+ * weights are undefined; the plain mean stands in.
+ */
+static void
+opo_group(const struct adv_group *x)
+{
+	advmath_opo_group(x->r, x->T, x->n, single(x->p, x->k), x->out);
 }
 
 /*
@@ -270,7 +254,6 @@ adv_rpp(const struct batch *b, struct adv_params *p, double *adv,
 		return d->status;
 	for (i = 0; i < b->n; i++)
 		adv[i] = b->r[i];
-	advmath_whiten(adv, b->T, b->n, &p->wh);
 	return 0;
 }
 
@@ -341,42 +324,43 @@ advantage_gpg_alpha(const struct batch *b)
  * (r_max - r_second) / (sigma + eps); the others 0 (advmath_passk_group).
  * Source: verl's compute_grpo_passk_outcome_advantage ("Pass@k Training
  * for Adaptively Balancing Exploration and Exploitation").  A group of
- * one: 0, or refused under verl's rule, as verl raises ValueError.
+ * one: 0, or refused under verl's rule (passk_check()), as verl raises
+ * ValueError.
  */
 static int
-adv_passk(const struct batch *b, struct adv_params *p, double *adv,
+passk_check(const struct batch *b, struct adv_params *p, double *adv,
     struct diag *d)
 {
-	struct advmath_mom bm = batch_moments(b, p);
-	size_t g, o;
+	(void)adv;
+	return advantage_passk_single(b, p, d);
+}
 
-	if (advantage_passk_single(b, p, d) != 0)
-		return d->status;
-	for (g = 0; g < b->ngroups; g++) {
-		o = b->goff[g];
-		advmath_passk_group(b->r + o, gsize(b, g), p->sample, p->eps,
-		    p->std_scope, &bm, adv + o);
-	}
-	return 0;
+static void
+passk_group(const struct adv_group *x)
+{
+	advmath_passk_group(x->r, x->n, x->p->sample, x->p->eps,
+	    x->p->std_scope, x->bm, x->out);
 }
 
 /*
  * gpg: A_i = alpha (r_i - mu), alpha = B / max(#{i : r_i != 0}, 1) over
  * the batch's B records (fully masked ones too), f_norm 1.  Source: GPG
  * ("GPG: A Simple and Strong Reinforcement Learning Baseline"), verl's
- * compute_gpg_outcome_advantage.
+ * compute_gpg_outcome_advantage.  alpha is the batch's: no group row.
  */
 static int
 adv_gpg(const struct batch *b, struct adv_params *p, double *adv,
     struct diag *d)
 {
+	struct adv_group x = { .b = b, .p = p, .k = EST_GPG };
 	double alpha = advantage_gpg_alpha(b);
 	size_t g;
 
 	(void)d;
-	for (g = 0; g < b->ngroups; g++)
-		advmath_gpg_group(b->r + b->goff[g], gsize(b, g), alpha,
-		    single(p, EST_GPG), adv + b->goff[g]);
+	for (g = 0; g < b->ngroups; g++) {
+		group_at(&x, g, adv);
+		advmath_gpg_group(x.r, x.n, alpha, single(p, x.k), x.out);
+	}
 	return 0;
 }
 
@@ -408,34 +392,19 @@ adv_remax(const struct batch *b, struct adv_params *p, double *adv,
  * use_leave_one_out_baseline (calculate_baseline_and_std_per_prompt,
  * GRPOAdvantageEstimator.normalize_rewards).
  */
-static int
-adv_loo(const struct batch *b, struct adv_params *p, double *adv,
-    struct diag *d)
+static void
+loo_group(const struct adv_group *x)
 {
-	size_t g;
-
-	(void)d;
-	for (g = 0; g < b->ngroups; g++)
-		advmath_loo_group(b->r + b->goff[g], gsize(b, g), p->sample,
-		    p->eps, adv + b->goff[g]);
-	return 0;
+	advmath_loo_group(x->r, x->n, x->p->sample, x->p->eps, x->out);
 }
 
 /*
- * grpo-whiten: GN of each group, then whitened over the batch's trained
- * tokens as rpp-baseline (under --like areal as AReaL's Normalization:
- * deviation with N - 1, plus 1e-5).  Source: AReaL's PPOActor
- * (reward_norm group, adv_norm batch in examples/math/gsm8k_grpo.yaml).
+ * grpo-whiten: GN of each group (gn_group), then whitened over the
+ * batch's trained tokens as rpp-baseline (under --like areal as AReaL's
+ * Normalization: deviation with N - 1, plus 1e-5).  Source: AReaL's
+ * PPOActor (reward_norm group, adv_norm batch in
+ * examples/math/gsm8k_grpo.yaml).
  */
-static int
-adv_grpo_whiten(const struct batch *b, struct adv_params *p, double *adv,
-    struct diag *d)
-{
-	(void)d;
-	gn_batch(b, p, EST_GRPO_WHITEN, adv);
-	advmath_whiten(adv, b->T, b->n, &p->wh);
-	return 0;
-}
 
 /* Why msgrpo_group() refused group g (rc), with the group's place. */
 static int
@@ -571,40 +540,60 @@ adv_msgrpo(const struct batch *b, struct adv_params *p, double *adv,
 }
 
 const struct estimator advantage_table[] = {
-	{ "grpo", adv_grpo, EST_GRPO, ADV_DEV,
+	{ "grpo", NULL, gn_group, EST_GRPO, ADV_DEV,
 	    "(r - mean) / (std + eps) within the group (GRPO)" },
-	{ "drgrpo", adv_drgrpo, EST_DRGRPO, ADV_SCALES,
+	{ "drgrpo", NULL, drgrpo_group, EST_DRGRPO, ADV_SCALES,
 	    "r - mean within the group (Dr. GRPO)" },
-	{ "rloo", adv_rloo, EST_RLOO, ADV_SCALES,
+	{ "rloo", NULL, rloo_group, EST_RLOO, ADV_SCALES,
 	    "r - mean of the other responses (RLOO)" },
-	{ "san", adv_san, EST_SAN, ADV_STRATA | ADV_DEV,
+	{ "san", NULL, san_group, EST_SAN, ADV_STRATA | ADV_DEV,
 	    "normalized within the stratum (Stratified GRPO, SAN)" },
-	{ "stratified", adv_stratified, EST_STRATIFIED,
+	{ "stratified", adv_stratified, NULL, EST_STRATIFIED,
 	    ADV_STRATA | ADV_DEV,
 	    "alpha SAN + (1 - alpha) GRPO (Stratified GRPO)" },
-	{ "msgrpo", adv_msgrpo, EST_MSGRPO, ADV_TIE | ADV_DEV,
+	{ "msgrpo", adv_msgrpo, NULL, EST_MSGRPO, ADV_TIE | ADV_DEV,
 	    "multi-scale subgroup average (MS-GRPO)" },
-	{ "opo", adv_opo, EST_OPO, ADV_SCALES,
+	{ "opo", NULL, opo_group, EST_OPO, ADV_SCALES,
 	    "r - length-weighted mean (OPO, as in verl)" },
-	{ "rpp-baseline", adv_rpp_baseline, EST_RPP_BASELINE, ADV_BATCH,
+	{ "rpp-baseline", NULL, centered_group, EST_RPP_BASELINE,
+	    ADV_BATCH | ADV_WHITEN,
 	    "r - mean, whitened over the batch (REINFORCE++-baseline)" },
-	{ "rpp", adv_rpp, EST_RPP, ADV_BATCH,
+	{ "rpp", adv_rpp, NULL, EST_RPP, ADV_BATCH | ADV_WHITEN,
 	    "r, whitened over the batch (REINFORCE++)" },
-	{ "passk", adv_passk, EST_PASSK, 0,
+	{ "passk", passk_check, passk_group, EST_PASSK, 0,
 	    "the best gets (r_max - r_second) / (std + eps) (verl's "
 	    "grpo_passk)" },
-	{ "gpg", adv_gpg, EST_GPG, ADV_BATCH | ADV_SCALES,
+	{ "gpg", adv_gpg, NULL, EST_GPG, ADV_BATCH | ADV_SCALES,
 	    "(r - mean) B / #{r != 0} (GPG, as in verl)" },
 	/* Its baseline is not prescaled with the rewards: ADV_MIXED. */
-	{ "remax", adv_remax, EST_REMAX, ADV_MIXED | ADV_BASE,
+	{ "remax", adv_remax, NULL, EST_REMAX, ADV_MIXED | ADV_BASE,
 	    "r - the greedy response's reward, --baseline-key (ReMax)" },
-	{ "loo", adv_loo, EST_LOO, ADV_MIXED,
+	{ "loo", NULL, loo_group, EST_LOO, ADV_MIXED,
 	    "r - mean of the others, / their std if > 0 (NeMo-RL)" },
-	{ "grpo-whiten", adv_grpo_whiten, EST_GRPO_WHITEN,
-	    ADV_BATCH | ADV_DEV,
+	{ "grpo-whiten", NULL, gn_group, EST_GRPO_WHITEN,
+	    ADV_BATCH | ADV_DEV | ADV_WHITEN,
 	    "GRPO, then whitened over the batch (AReaL)" },
-	{ NULL, NULL, EST_GRPO, 0, NULL }
+	{ NULL, NULL, NULL, EST_GRPO, 0, NULL }
 };
+
+int
+advantage_run(const struct estimator *e, const struct batch *b,
+    struct adv_params *p, double *adv, struct diag *d)
+{
+	struct advmath_mom bm;
+	struct adv_group x = { .b = b, .p = p, .bm = &bm, .k = e->kind };
+	int rc;
+
+	if (e->fn != NULL && (rc = e->fn(b, p, adv, d)) != 0)
+		return rc;
+	if (e->group != NULL) {
+		bm = batch_moments(b, p);
+		each_group(&x, adv, e->group);
+	}
+	if (e->flags & ADV_WHITEN)
+		advmath_whiten(adv, b->T, b->n, &p->wh);
+	return 0;
+}
 
 /*
  * The frameworks' names for the rows above, by target.  verl's

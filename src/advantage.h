@@ -54,11 +54,22 @@ struct adv_params {
 				   (struct batch's tie) */
 #define ADV_DEV		64	/* divides by a deviation that
 				   --eps-inside can take */
+#define ADV_WHITEN	128	/* then whitened over the batch's trained
+				   tokens (advmath_whiten) */
 
+/* One group as advantage.c's group estimators see it. */
+struct adv_group;
+
+/* A row: advantage_run() runs fn, then group on each group, then the
+ * whitening of ADV_WHITEN. */
 struct estimator {
 	const char	*name;
+	/* The batch's advantages, or (with group) a check that refuses
+	 * the batch first; NULL: none. */
 	int		(*fn)(const struct batch *, struct adv_params *,
 			    double *adv, struct diag *);
+	/* One group's advantages; NULL where fn computes them. */
+	void		(*group)(const struct adv_group *);
 	enum est_kind	 kind;		/* what callers switch on, not name */
 	unsigned	 flags;
 	const char	*help;
@@ -88,6 +99,10 @@ const void *advantage_alias_find(const struct alias *a, const void *table,
 void	advantage_defaults(struct adv_params *p);
 /* The row of that name or alias; NULL when none. */
 const struct estimator *advantage_find(const char *name);
+/* e's advantages of the batch b into adv (b->n of them); 0, or the
+ * status in d. */
+int	advantage_run(const struct estimator *e, const struct batch *b,
+	    struct adv_params *p, double *adv, struct diag *d);
 /*
  * Refuses (status 1 in d) each group g of b for which bad(b, g) holds,
  * saying "group NAME" and then fmt's words (printf-style); in skip mode

@@ -59,7 +59,7 @@ backend_advantages(const struct estimator *e, struct adv_params *ap,
 		/* rc > 0: no kernel for this estimator; the CPU does it. */
 	}
 #endif
-	return e->fn(v, ap, adv, d);
+	return advantage_run(e, v, ap, adv, d);
 }
 
 int

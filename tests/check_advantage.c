@@ -39,8 +39,8 @@ run(const char *name, struct tb *t, struct adv_params *p)
 	size_t i;
 
 	ck_assert_msg(e != NULL, "no estimator %s", name);
-	ck_assert_msg(e->fn(&t->b, p, t->adv, &d) == 0, "%s: %s", name,
-	    d.msg);
+	ck_assert_msg(advantage_run(e, &t->b, p, t->adv, &d) == 0, "%s: %s",
+	    name, d.msg);
 	for (i = 0; i < t->b.n; i++) {
 		ck_assert_msg(isfinite(t->adv[i]), "%s: adv[%zu] = %g", name,
 		    i, t->adv[i]);
@@ -149,8 +149,9 @@ START_TEST(flags_batch)
 	/* ADV_DEV: the estimators --eps-inside applies to */
 	ck_assert_uint_eq(advantage_flags(advantage_find("grpo"), &p),
 	    ADV_DEV);
+	/* ADV_WHITEN: whitened over the batch after its groups */
 	ck_assert_uint_eq(advantage_flags(advantage_find("rpp-baseline"), &p),
-	    ADV_BATCH);
+	    ADV_BATCH | ADV_WHITEN);
 	p.std_scope = STD_BATCH;
 	ck_assert_uint_eq(advantage_flags(advantage_find("grpo"), &p),
 	    ADV_BATCH | ADV_DEV);
@@ -189,7 +190,7 @@ START_TEST(flags_batch)
 	ck_assert_uint_eq(advantage_flags(advantage_find("passk"), &p),
 	    ADV_SCALES);
 	ck_assert_uint_eq(advantage_flags(advantage_find("grpo-whiten"), &p),
-	    ADV_BATCH | ADV_DEV);
+	    ADV_BATCH | ADV_DEV | ADV_WHITEN);
 	p.std_scope = STD_BATCH;
 	ck_assert_uint_eq(advantage_flags(advantage_find("passk"), &p),
 	    ADV_BATCH);
@@ -198,7 +199,7 @@ START_TEST(flags_batch)
 	ck_assert_uint_eq(advantage_flags(advantage_find("gpg"), &p),
 	    ADV_BATCH | ADV_SCALES);
 	ck_assert_uint_eq(advantage_flags(advantage_find("rpp"), &p),
-	    ADV_BATCH);
+	    ADV_BATCH | ADV_WHITEN);
 	ck_assert_uint_eq(advantage_flags(advantage_find("loo"), &p),
 	    ADV_MIXED);
 	ck_assert_uint_eq(advantage_flags(advantage_find("remax"), &p),
@@ -846,7 +847,7 @@ START_TEST(passk_group_of_one)
 	ck_assert_pos_zero(t.adv[2]);
 	ck_assert_rel(t.adv[0], 1 / (0.5 + EPS), REL);
 	p.single = EST_BIT(EST_PASSK);
-	ck_assert_int_eq(e->fn(&t.b, &p, t.adv, &d), EXIT_DATA);
+	ck_assert_int_eq(advantage_run(e, &t.b, &p, t.adv, &d), EXIT_DATA);
 	ck_assert_has(d.msg, "grpo_passk needs two");
 	ck_assert_has(d.msg, "f.jsonl:3:");
 }
@@ -912,8 +913,8 @@ START_TEST(rpp_whitenings)
 	ck_assert_rel(t.adv[2], 1.75 / 0.50001, REL);
 	/* slime asserts that no record is fully masked */
 	p.rpp_tokens = 1;
-	ck_assert_int_eq(advantage_find("rpp")->fn(&t.b, &p, t.adv, &d),
-	    EXIT_DATA);
+	ck_assert_int_eq(advantage_run(advantage_find("rpp"), &t.b, &p, t.adv,
+	    &d), EXIT_DATA);
 	ck_assert_has(d.msg, "slime's reinforce_plus_plus");
 }
 END_TEST
