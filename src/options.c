@@ -27,31 +27,31 @@ const char *const options_section[OS_N] = {
 
 #define P(f)	offsetof(struct prefs, f)
 
-static int	set_estimator(struct prefs *, struct optstore *,
-		    const struct opt *, const union optval *, struct diag *);
-static int	set_loss(struct prefs *, struct optstore *,
-		    const struct opt *, const union optval *, struct diag *);
-static int	set_preset(struct prefs *, struct optstore *,
-		    const struct opt *, const union optval *, struct diag *);
-static int	set_field(struct prefs *, struct optstore *,
-		    const struct opt *, const union optval *, struct diag *);
-static int	set_weights(struct prefs *, struct optstore *,
-		    const struct opt *, const union optval *, struct diag *);
-static int	set_from(struct prefs *, struct optstore *,
-		    const struct opt *, const union optval *, struct diag *);
-static int	set_out_names(struct prefs *, struct optstore *,
-		    const struct opt *, const union optval *, struct diag *);
-static int	set_prefix(struct prefs *, struct optstore *,
-		    const struct opt *, const union optval *, struct diag *);
-static int	set_cap(struct prefs *, struct optstore *,
-		    const struct opt *, const union optval *, struct diag *);
-static int	set_ms_weights(struct prefs *, struct optstore *,
-		    const struct opt *, const union optval *, struct diag *);
+/*
+ * A field role's option (--group-key...): set_field() stores the names in
+ * the role's place; off says where, for --help's defaults and for the
+ * index.
+ */
+#define FIELD(name, meta, role, member, ...)				\
+	{ name, 0, OK_FIELD, meta, C_IN, OS_INPUT, .set = set_field,	\
+	    .ival = role, .off = P(fields.member), __VA_ARGS__ }
+/* A role that looks for a list of names by default (--help lists them):
+ * its count is n<member>. */
+#define FIELDS(name, meta, role, member, ...)				\
+	FIELD(name, meta, role, member, .off2 = P(fields.n ## member),	\
+	    __VA_ARGS__)
+
+/* Which table set_row() looks a name up in (the row's ival). */
+enum { ROW_ESTIMATOR, ROW_LOSS };
+
+/* The setters' type, to declare them before the table that names them. */
+typedef int setter(struct prefs *, struct optstore *, const struct opt *,
+    const union optval *, struct diag *);
+
+static setter	set_row, set_preset, set_field, set_weights, set_from,
+		set_out_names, set_prefix, set_cap, set_ms_weights;
 static const char *estimator_name(size_t);
-static const char *estimator_alias(size_t, const char **);
 static const char *loss_name(size_t);
-static const char *loss_alias(size_t, const char **);
-static const char *ms_weight_name(size_t);
 
 static const char *const stds[] = { "population", "sample", NULL };
 static const char *const std_scopes[] = { "group", "batch", "none", NULL };
@@ -69,9 +69,9 @@ static const char *const null_rewards[] = { "error", "unscored", NULL };
 const struct opt options_table[] = {
 	/* Advantages */
 	{ "advantage", 'a', OK_STR, "estimator", C_EST, OS_ADV,
-	    .set = set_estimator, .show = options_show_estimator,
+	    .set = set_row, .ival = ROW_ESTIMATOR, .show = options_show_estimator,
 	    .list = estimator_name, .listdef = 1,
-	    .alias = estimator_alias },
+	    .alias = advantage_aliases },
 	{ "std", 0, OK_CHOICE, NULL, C_EST, OS_ADV, .off = P(ap.sample),
 	    .choices = stds,
 	    .help = "the deviation divides by n (default) or n-1" },
@@ -108,7 +108,7 @@ const struct opt options_table[] = {
 	    .help = "msgrpo: smallest scale, >= 2 (default 2)" },
 	{ "ms-weights", 0, OK_STR, "scheme|w,w,...", C_EST, OS_ADV,
 	    .set = set_ms_weights, .show = options_show_ms_weights,
-	    .list = ms_weight_name,
+	    .list = msgrpo_weights_name,
 	    .want = "uniform, global, local, flat, or weights w,w,... of "
 	    "the scales from --tau-min up (>= 0, one above 0)",
 	    .help = "msgrpo: the weights of the scales from --tau-min up, "
@@ -140,9 +140,9 @@ const struct opt options_table[] = {
 	    .help = "msgrpo sampled, --random-strata: seed (default 0)" },
 
 	/* Loss weights */
-	{ "agg", 'g', OK_STR, "mode", C_EST, OS_LOSS, .set = set_loss,
-	    .show = options_show_loss, .list = loss_name, .listdef = 1,
-	    .alias = loss_alias },
+	{ "agg", 'g', OK_STR, "mode", C_EST, OS_LOSS, .set = set_row,
+	    .ival = ROW_LOSS, .show = options_show_loss, .list = loss_name,
+	    .listdef = 1, .alias = loss_weights_aliases },
 	{ "scope", 0, OK_CHOICE, NULL, C_EST, OS_LOSS, .off = P(scope_group),
 	    .choices = lscopes,
 	    .help = "normalize over the batch (default) or each group" },
@@ -156,14 +156,11 @@ const struct opt options_table[] = {
 	    .choices = profile_names,
 	    .help = "read a framework's dump: its fields and rules; options "
 	    "after it override them" },
-	{ "group-key", 0, OK_FIELD, "field", C_IN, OS_INPUT, .set = set_field,
-	    .ival = FR_GROUP, .off = P(fields.group), .off2 = P(fields.ngroup),
-	    .help = "the prompt" },
-	{ "reward-key", 0, OK_FIELD, "field[,field...]", C_IN, OS_INPUT,
-	    .set = set_field, .ival = FR_REWARD, .off = P(fields.reward),
-	    .off2 = P(fields.nreward),
+	FIELDS("group-key", "field", FR_GROUP, group,
+	    .help = "the prompt"),
+	FIELDS("reward-key", "field[,field...]", FR_REWARD, reward,
 	    .help = "the reward; several fields are summed (weights: "
-	    "--reward-weights)" },
+	    "--reward-weights)"),
 	{ "reward-weights", 0, OK_STR, "w[,w...]", C_IN, OS_INPUT,
 	    .set = set_weights, .show = options_show_weights,
 	    .want = "numbers separated by commas",
@@ -175,45 +172,31 @@ const struct opt options_table[] = {
 	    .off = P(fields.null_unscored), .choices = null_rewards,
 	    .help = "a null reward is an error (default), or the record is "
 	    "left out of its group's baseline (TRL)" },
-	{ "logprobs-key", 0, OK_FIELD, "field", C_IN, OS_INPUT,
-	    .set = set_field, .ival = FR_LOGPROBS, .off = P(fields.logprobs),
-	    .off2 = P(fields.nlogprobs),
-	    .help = "the log-probs, one per response token" },
-	{ "mask-key", 0, OK_FIELD, "field", C_IN, OS_INPUT, .set = set_field,
-	    .ival = FR_MASK, .off = P(fields.mask), .off2 = P(fields.nmask),
-	    .help = "the trained tokens, 0/1 per token" },
-	{ "tokens-key", 0, OK_FIELD, "field", C_IN, OS_INPUT,
-	    .set = set_field, .ival = FR_TOKENS, .off = P(fields.tokens),
-	    .off2 = P(fields.ntokens),
-	    .help = "the response's token ids (their count is its length)" },
-	{ "length-key", 0, OK_FIELD, "field", C_IN, OS_INPUT,
-	    .set = set_field, .ival = FR_LENGTH, .off = P(fields.length),
-	    .help = "the response length, a number" },
-	{ "mask-spans", 0, OK_FIELD, "field", C_IN, OS_INPUT,
-	    .set = set_field, .ival = FR_SPANS, .off = P(fields.spans),
-	    .help = "spans [start, end) of trained tokens" },
-	{ "prompt-len-key", 0, OK_FIELD, "field", C_IN, OS_INPUT,
-	    .set = set_field, .ival = FR_PROMPT_LEN,
-	    .off = P(fields.prompt_len),
-	    .help = "its first n tokens are not trained" },
-	{ "sample-mask-key", 0, OK_FIELD, "field", C_IN, OS_INPUT,
-	    .set = set_field, .ival = FR_SAMPLE_MASK,
-	    .off = P(fields.sample_mask),
-	    .help = "0: the record trains no token" },
-	{ "stratum-key", 0, OK_FIELD, "field[,field...]", C_IN, OS_INPUT,
-	    .set = set_field, .ival = FR_STRATUM, .off = P(fields.stratum),
-	    .off2 = P(fields.nstratum), .want = "field names separated by commas",
-	    .help = "the stratum; several fields make a composite key" },
+	FIELDS("logprobs-key", "field", FR_LOGPROBS, logprobs,
+	    .help = "the log-probs, one per response token"),
+	FIELDS("mask-key", "field", FR_MASK, mask,
+	    .help = "the trained tokens, 0/1 per token"),
+	FIELDS("tokens-key", "field", FR_TOKENS, tokens,
+	    .help = "the response's token ids (their count is its length)"),
+	FIELD("length-key", "field", FR_LENGTH, length,
+	    .help = "the response length, a number"),
+	FIELD("mask-spans", "field", FR_SPANS, spans,
+	    .help = "spans [start, end) of trained tokens"),
+	FIELD("prompt-len-key", "field", FR_PROMPT_LEN, prompt_len,
+	    .help = "its first n tokens are not trained"),
+	FIELD("sample-mask-key", "field", FR_SAMPLE_MASK, sample_mask,
+	    .help = "0: the record trains no token"),
+	FIELDS("stratum-key", "field[,field...]", FR_STRATUM, stratum,
+	    .want = "field names separated by commas",
+	    .help = "the stratum; several fields make a composite key"),
 	{ "stratum-cap", 0, OK_NUM, "n", C_IN, OS_INPUT, .set = set_cap,
 	    .show = options_show_cap,
 	    .min = -HUGE_VAL, .max = HUGE_VAL,
 	    .help = "stratum values >= n share one stratum" },
-	{ "baseline-key", 0, OK_FIELD, "field", C_IN, OS_INPUT,
-	    .set = set_field, .ival = FR_BASELINE, .off = P(fields.baseline),
-	    .help = "remax: the greedy response's reward" },
-	{ "batch-key", 0, OK_FIELD, "field", C_IN, OS_INPUT,
-	    .set = set_field, .ival = FR_BATCH, .off = P(fields.batch),
-	    .help = "a change of its value starts a new batch" },
+	FIELD("baseline-key", "field", FR_BASELINE, baseline,
+	    .help = "remax: the greedy response's reward"),
+	FIELD("batch-key", "field", FR_BATCH, batch,
+	    .help = "a change of its value starts a new batch"),
 	{ "batch-groups", 0, OK_INT, "n", C_IN, OS_INPUT,
 	    .off = P(go.batch_groups), .ctype = CT_SIZE, .min = 1,
 	    .help = "a batch every n groups" },
@@ -223,13 +206,10 @@ const struct opt options_table[] = {
 	{ "unsorted", 0, OK_FLAG, NULL, C_IN, OS_INPUT, .off = P(go.unsorted),
 	    .ival = 1,
 	    .help = "a group's records may be anywhere in the batch" },
-	{ "trajectory-key", 0, OK_FIELD, "field", C_IN, OS_INPUT,
-	    .set = set_field, .ival = FR_TRAJ, .off = P(fields.traj),
-	    .help = "consecutive rows with equal values are one response" },
-	{ "trajectory-last-key", 0, OK_FIELD, "field", C_IN, OS_INPUT,
-	    .set = set_field, .ival = FR_TRAJ_LAST,
-	    .off = P(fields.traj_last),
-	    .help = "true on a trajectory's last row" },
+	FIELD("trajectory-key", "field", FR_TRAJ, traj,
+	    .help = "consecutive rows with equal values are one response"),
+	FIELD("trajectory-last-key", "field", FR_TRAJ_LAST, traj_last,
+	    .help = "true on a trajectory's last row"),
 	{ "columnar", 0, OK_FLAG, NULL, C_IN, OS_INPUT,
 	    .off = P(fields.columnar), .ival = 1,
 	    .help = "a line is columns of equal length, one record per index" },
@@ -356,8 +336,6 @@ options_defaults(struct prefs *p)
 	p->diff.top = 5;
 }
 
-/* ---- Reading arguments ---------------------------------------------- */
-
 /* ---- Setters: rows whose value is more than one store ---------------- */
 
 static const char *
@@ -367,29 +345,9 @@ estimator_name(size_t i)
 }
 
 static const char *
-estimator_alias(size_t i, const char **row)
-{
-	*row = advantage_aliases[i].target;
-	return advantage_aliases[i].name;
-}
-
-static const char *
 loss_name(size_t i)
 {
 	return loss_weights_table[i].name;
-}
-
-static const char *
-loss_alias(size_t i, const char **row)
-{
-	*row = loss_weights_aliases[i].target;
-	return loss_weights_aliases[i].name;
-}
-
-static const char *
-ms_weight_name(size_t i)
-{
-	return msgrpo_weights_name(i);
 }
 
 void
@@ -422,42 +380,48 @@ unknown_name(const struct opt *o, const char *what, const char *arg,
 void
 options_aliases(const struct opt *o, char *buf, size_t size)
 {
-	const char *s, *row, *next;
-	size_t i;
+	const struct alias *a;
 
 	*buf = '\0';
-	for (i = 0; (s = o->alias(i, &row)) != NULL; i++) {
-		strncat(buf, i ? ", " : "", size - strlen(buf) - 1);
-		strncat(buf, s, size - strlen(buf) - 1);
-		/* The row once, after the last of its aliases. */
-		if (o->alias(i + 1, &next) == NULL || strcmp(next, row) != 0) {
+	for (a = o->alias; a->name != NULL; a++) {
+		strncat(buf, a != o->alias ? ", " : "", size - strlen(buf) - 1);
+		strncat(buf, a->name, size - strlen(buf) - 1);
+		/* The row once, after the last of its aliases (the table is
+		 * ordered by row). */
+		if (a[1].name == NULL || strcmp(a[1].target, a->target) != 0) {
 			strncat(buf, " (", size - strlen(buf) - 1);
-			strncat(buf, row, size - strlen(buf) - 1);
+			strncat(buf, a->target, size - strlen(buf) - 1);
 			strncat(buf, ")", size - strlen(buf) - 1);
 		}
 	}
 }
 
+/*
+ * -a and -g (the row's ival): a row of the estimators' or the loss modes'
+ * table by its name or an alias, marked given so that a later --like
+ * keeps it.
+ */
 static int
-set_estimator(struct prefs *p, struct optstore *own, const struct opt *o,
+set_row(struct prefs *p, struct optstore *own, const struct opt *o,
     const union optval *v, struct diag *d)
 {
-	(void)own;
-	if ((p->est = advantage_find(v->str)) == NULL)
-		return unknown_name(o, "advantage estimator", v->str, d);
-	p->est_given = 1;
-	return 0;
-}
+	const char *what;
+	const void *row;
 
-static int
-set_loss(struct prefs *p, struct optstore *own, const struct opt *o,
-    const union optval *v, struct diag *d)
-{
 	(void)own;
-	if ((p->loss = loss_weights_find(v->str)) == NULL)
-		return unknown_name(o, "loss mode", v->str, d);
-	p->loss_given = 1;
-	return 0;
+	switch (o->ival) {
+	case ROW_ESTIMATOR:
+		row = p->est = advantage_find(v->str);
+		p->est_given = 1;
+		what = "advantage estimator";
+		break;
+	default:
+		row = p->loss = loss_weights_find(v->str);
+		p->loss_given = 1;
+		what = "loss mode";
+		break;
+	}
+	return row != NULL ? 0 : unknown_name(o, what, v->str, d);
 }
 
 /* --like: a preset row's conventions (preset.c); its estimator and

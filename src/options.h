@@ -139,8 +139,9 @@ struct opt {
 	 * first is the default when listdef. */
 	const char		*(*list)(size_t i);
 	int			 listdef;
-	/* Other names, listed after those as "name (row)" (aliases). */
-	const char		*(*alias)(size_t i, const char **row);
+	/* Other names, listed after those as "name (row)": a NULL-ended
+	 * alias table, ordered by row (advantage.h). */
+	const struct alias	*alias;
 	const char		*want;		/* "expected ..." of errors */
 	const char		*help;
 	/*
