@@ -83,6 +83,7 @@ struct dctx {
 	size_t			 cap;
 	int			 html;	/* --html: fill the bins */
 	unsigned		 strat_used;	/* stratum aliases found */
+	const struct prefs	*outer;	/* the command's options */
 	/* Of the group at hand; sum[s]: side s's advantages. */
 	struct strata_cells	 cells;
 };
@@ -327,8 +328,9 @@ correlation(const struct dctx *x)
 }
 
 static int
-print_json(const struct dctx *x)
+print_json(const void *ctx)
 {
+	const struct dctx *x = ctx;
 	static const char *const nm[2] = { "a", "b" };
 	cJSON *root = cJSON_CreateObject(), *o, *arr, *e;
 	size_t *ix, i, k;
@@ -405,8 +407,9 @@ fmt_share(char *buf, size_t n, double v)
 }
 
 static void
-print_human(const struct dctx *x)
+print_human(const void *ctx)
 {
+	const struct dctx *x = ctx;
 	const struct fields *f = &x->s[0].c.fields;
 	size_t *ix, i;
 	char m[2][4][32], *lab;
@@ -495,16 +498,16 @@ print_human(const struct dctx *x)
 /* ---- The page (--html) --------------------------------------------- */
 
 static int
-print_page(const struct dctx *x, const struct prefs *c, FILE *f,
-    struct diag *d)
+print_page(const void *ctx, FILE *f, struct diag *d)
 {
+	const struct dctx *x = ctx;
 	struct diff_page p;
 	size_t ns = keymap_count(&x->keys), *ix, i;
 	struct diff_stratum *ds = diag_calloc(ns + 1, sizeof(*ds));
 	int s, rc;
 
 	memset(&p, 0, sizeof(p));
-	p.c = c;
+	p.c = x->outer;
 	p.records = (double)x->records;
 	p.groups = (double)x->groups;
 	p.flips = (double)x->flips;
@@ -532,7 +535,7 @@ print_page(const struct dctx *x, const struct prefs *c, FILE *f,
 	free(ix);
 	p.stratum = ds;
 	p.nstratum = ns;
-	rc = diff_html_write(f, c->html, &p, d);
+	rc = diff_html_write(f, x->outer->html, &p, d);
 	for (i = 0; i < ns; i++)
 		free((char *)ds[i].label);
 	free(ds);
@@ -586,6 +589,9 @@ side_parse(struct side *sd, const struct prefs *outer, const char *name,
 	return 0;
 }
 
+static const struct report_ops ops = { print_page, print_json,
+    print_human };
+
 static int
 diff_configs(struct prefs *outer, const struct dopts *o)
 {
@@ -602,6 +608,7 @@ diff_configs(struct prefs *outer, const struct dopts *o)
 	x.maxtop = o->top;
 	x.top = diag_calloc(o->top + 1, sizeof(*x.top));
 	x.html = outer->html != NULL;
+	x.outer = outer;
 	for (s = 0; s < 2 && rc == 0; s++) {
 		x.s[s].opts = o->opt[s] ? o->opt[s] : "";
 		rc = side_parse(&x.s[s], outer, names[s], &d);
@@ -625,20 +632,7 @@ diff_configs(struct prefs *outer, const struct dopts *o)
 		rc = pipeline_run(outer, need_tie, stream, on_batch, &x, &st,
 		    &d);
 	}
-	if (rc == 0 && page != NULL) {
-		rc = print_page(&x, outer, page, &d);
-		page = NULL;
-	}
-	/* A failed write shows in ferror(stdout), which run_cmd() checks. */
-	if (rc == 0 && report_wanted(outer->html)) {
-		if (outer->json)
-			(void)print_json(&x);
-		else
-			print_human(&x);
-	}
-	html_abandon(page, outer->html);
-	if (rc != 0)
-		diag_print(&d);
+	rc = report_write(rc, page, outer->html, outer->json, &ops, &x, &d);
 	for (s = 0; s < 2; s++) {
 		free(x.s[s].adv);
 		free(x.s[s].w);

@@ -22,8 +22,9 @@
 /* ---- The page (--html) --------------------------------------------- */
 
 static int
-print_page(const struct stats *s, FILE *f, struct diag *d)
+print_page(const void *ctx, FILE *f, struct diag *d)
 {
+	const struct stats *s = ctx;
 	const struct stats_acc *t = &s->total;
 	struct stats_page p;
 	struct stats_row *row = diag_calloc(s->nbatch + 1, sizeof(*row));
@@ -89,6 +90,20 @@ print_page(const struct stats *s, FILE *f, struct diag *d)
 	return rc;
 }
 
+static int
+json(const void *s)
+{
+	return stats_json(s);
+}
+
+static void
+text(const void *s)
+{
+	stats_text(s);
+}
+
+static const struct report_ops ops = { print_page, json, text };
+
 int
 cmd_stats(struct run *r)
 {
@@ -119,24 +134,9 @@ cmd_stats(struct run *r)
 	rc = pipeline_run(c, c->est->kind == EST_MSGRPO, !c->go.unsorted &&
 	    !(advantage_flags(c->est, &c->ap) & ADV_BATCH), stats_add, &s,
 	    &st, &d);
-	if (rc == 0) {
+	if (rc == 0)
 		stats_finish(&s, st.rejected);
-		if (page != NULL) {
-			rc = print_page(&s, page, &d);
-			page = NULL;
-		}
-		/* A failed write shows in ferror(stdout), which run_cmd()
-		 * checks. */
-		if (rc == 0 && report_wanted(c->html)) {
-			if (c->json)
-				(void)stats_json(&s);
-			else
-				stats_text(&s);
-		}
-	}
-	html_abandon(page, c->html);
-	if (rc != 0)
-		diag_print(&d);
+	rc = report_write(rc, page, c->html, c->json, &ops, &s, &d);
 	stats_free(&s);
 	return rc;
 }

@@ -13,6 +13,7 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "html.h"
 #include "json.h"
 #include "report.h"
 
@@ -31,6 +32,26 @@ int
 report_wanted(const char *html)
 {
 	return html == NULL || strcmp(html, "-") != 0;
+}
+
+int
+report_write(int rc, FILE *page, const char *html, int json,
+    const struct report_ops *ops, const void *x, struct diag *d)
+{
+	if (rc == 0 && page != NULL) {
+		rc = ops->page(x, page, d);
+		page = NULL;	/* closed, even when not written whole */
+	}
+	if (rc == 0 && report_wanted(html)) {
+		if (json)
+			(void)ops->json(x);
+		else
+			ops->text(x);
+	}
+	html_abandon(page, html);
+	if (rc != 0)
+		diag_print(d);
+	return rc;
 }
 
 void

@@ -10,9 +10,21 @@
 #define RLADV_REPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct cJSON;
 struct diag;
+
+/*
+ * A command's reports of what it read (rladv stats, rladv diff), on its
+ * context x: page writes --html's page into f and closes it
+ * (html_close()); json and text write to standard output.
+ */
+struct report_ops {
+	int	(*page)(const void *x, FILE *f, struct diag *d);
+	int	(*json)(const void *x);
+	void	(*text)(const void *x);
+};
 
 /*
  * 0, or status 2 with d set when --html - and --json would both write to
@@ -25,6 +37,16 @@ int	report_check_outputs(const char *html, int json, const char *cmd,
  * is standard output (--html -).
  */
 int	report_wanted(const char *html);
+/*
+ * The end of rladv stats and rladv diff, whose log was read with status
+ * rc: if that is 0, the page when page (html_open()'s) is not NULL, then
+ * the text or the --json report unless the page is standard output.  A
+ * page not written is dropped (html_abandon()), and d is printed when
+ * the status returned is not 0.  A failed write to standard output shows
+ * in ferror(stdout), which run_cmd() checks.
+ */
+int	report_write(int rc, FILE *page, const char *html, int json,
+	    const struct report_ops *ops, const void *x, struct diag *d);
 /* Makes cJSON allocate through diag's allocators (out of memory is then
  * exit 3, as everywhere); call before building a document. */
 void	report_json_init(void);
