@@ -43,7 +43,9 @@
 #define GZ_DICT		32768u		/* deflate's window */
 #define GZ_MAXTHREADS	16
 
-enum { J_FREE, J_QUEUED, J_DONE };
+/* A job is taken (J_BUSY) by one worker, so no other compresses it too:
+ * a worker that starts late can meet a slot the ring has refilled. */
+enum { J_FREE, J_QUEUED, J_BUSY, J_DONE };
 
 /* One thread's deflater: zlib's, or ISA-L's with the memory its level
  * needs. */
@@ -269,6 +271,7 @@ worker(void *arg)
 		if (z->stop)
 			break;
 		j = job(z, z->taken++);
+		j->state = J_BUSY;
 		pthread_mutex_unlock(&z->mu);
 		if (ok)
 			compress_job(j, &df);
@@ -292,6 +295,8 @@ start_workers(struct gzout *z)
 	sigset_t all, old;
 	int i;
 
+	/* The jobs before this one were compressed in place. */
+	z->taken = z->submitted;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	for (i = 0; i < z->maxthreads; i++)

@@ -6,12 +6,16 @@
  * into writes at any level (levels 1-6 go through ISA-L where it is
  * built in, 7-9 through zlib), the trailer holds the CRC-32 and length,
  * each chunk is primed with the input before it, and a sink that fails
- * stops it without a hang.
+ * stops it without a hang, and workers that start late compress each
+ * chunk once.
  */
 #include <check.h>
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <zlib.h>
 
 #include "gzout.h"
@@ -106,6 +110,100 @@ inflates_to(const struct mem *m, const unsigned char *t, size_t n)
 	ck_assert(memcmp(out, t, n) == 0);
 	inflateEnd(&zs);
 	free(out);
+}
+
+/*
+ * Late workers: this program's pthread_create() and CRC-32 functions
+ * stand in front of the C library's and the compressor's (gzout.o calls
+ * them by name), so a test can start each worker 100 ms late, slow the
+ * first chunk the workers take by 200 ms, and count the chunks workers
+ * take (gzout sums each chunk's CRC-32 once per compression, on the
+ * thread that compresses it).
+ */
+static int		 late;		/* delay workers and their 1st chunk */
+static pthread_t	 main_thread;
+static int		 worker_chunks;	/* CRC-32s of whole chunks, workers' */
+static pthread_mutex_t	 count_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void
+nap(long ms)
+{
+	struct timespec ts = { ms / 1000, ms % 1000 * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+struct late_start {
+	void	*(*fn)(void *);
+	void	*arg;
+};
+
+static void *
+late_start(void *arg)
+{
+	struct late_start ls = *(struct late_start *)arg;
+
+	free(arg);
+	nap(100);
+	return ls.fn(ls.arg);
+}
+
+int
+pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *),
+    void *arg)
+{
+	int (*real)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
+	    void *);
+	struct late_start *ls;
+
+	/* POSIX's way to a function from dlsym(): ISO C has none. */
+	*(void **)&real = dlsym(RTLD_NEXT, "pthread_create");
+	if (!late)
+		return real(t, a, fn, arg);
+	ls = malloc(sizeof(*ls));
+	ck_assert_ptr_nonnull(ls);
+	ls->fn = fn;
+	ls->arg = arg;
+	return real(t, a, late_start, ls);
+}
+
+/* A worker's chunk (a whole one: the test's chunks are all whole):
+ * counted, and the first of all slowed, so the other worker runs on. */
+static void
+chunk_seen(size_t n)
+{
+	int first;
+
+	if (!late || n != MIB || pthread_equal(pthread_self(), main_thread))
+		return;
+	pthread_mutex_lock(&count_mu);
+	first = worker_chunks++ == 0;
+	pthread_mutex_unlock(&count_mu);
+	if (first)
+		nap(200);
+}
+
+uLong
+crc32(uLong crc, const Bytef *p, uInt n)
+{
+	uLong (*real)(uLong, const Bytef *, uInt);
+
+	*(void **)&real = dlsym(RTLD_NEXT, "crc32");
+	if (p != NULL)
+		chunk_seen(n);
+	return real(crc, p, n);
+}
+
+uint32_t	crc32_gzip_refl(uint32_t, const unsigned char *, uint64_t);
+
+uint32_t
+crc32_gzip_refl(uint32_t crc, const unsigned char *p, uint64_t n)
+{
+	uint32_t (*real)(uint32_t, const unsigned char *, uint64_t);
+
+	*(void **)&real = dlsym(RTLD_NEXT, "crc32_gzip_refl");
+	chunk_seen((size_t)n);
+	return real(crc, p, n);
 }
 
 START_TEST(round_trip_sizes)
@@ -232,6 +330,33 @@ START_TEST(trailer_and_dictionary)
 }
 END_TEST
 
+START_TEST(late_workers_once)
+{
+	/* Workers that start after the caller's thread has filled the ring
+	 * once over (2 workers: 5 jobs) must begin at the job they were
+	 * started for, and a chunk taken by one worker must not be taken
+	 * by another while it is compressed: 12 whole chunks, the first
+	 * compressed by the caller's thread, so 11 by the workers; and the
+	 * bytes those of one thread. */
+	size_t n = 12 * MIB;
+	unsigned char *t = text(n, 9);
+	struct mem a, b;
+
+	a = squeeze(t, n, 1, 1, MIB);
+	main_thread = pthread_self();
+	worker_chunks = 0;
+	late = 1;
+	b = squeeze(t, n, 1, 2, MIB);
+	late = 0;
+	ck_assert_int_eq(worker_chunks, 11);
+	ck_assert_uint_eq(a.len, b.len);
+	ck_assert(memcmp(a.p, b.p, a.len) == 0);
+	free(a.p);
+	free(b.p);
+	free(t);
+}
+END_TEST
+
 START_TEST(sink_failure_stops)
 {
 	/* The sink fails on its 3rd call (header, chunk 0, then chunk 1):
@@ -277,6 +402,7 @@ gzout_suite(void)
 	tcase_add_test(tc, primed_every_level);
 	tcase_add_test(tc, trailer_and_dictionary);
 	tcase_add_test(tc, sink_failure_stops);
+	tcase_add_test(tc, late_workers_once);
 	suite_add_tcase(s, tc);
 	return s;
 }
