@@ -20,19 +20,24 @@
 #include "batch.h"
 #include "index.h"
 #include "input.h"
+#include "json.h"
 #include "keymap.h"
 
 /* ---- Columns -------------------------------------------------------- */
+
+/* The key columns: one key of the record each (key_ref()). */
+enum colkey { K_NONE, K_GROUP, K_STRATUM, K_BATCH };
 
 struct column {
 	const char	*name;
 	unsigned	 need;	/* an estimator flag (ADV_*): written only for
 				   estimators that have it; 0: always */
+	enum colkey	 key;	/* a key column's key; put, get NULL */
+	/* The record's line: for its hash (put_tie()) */
 	void		(*put)(struct buf *o, const struct record *r,
-			    const char *keys, const char *line, size_t len);
+			    const char *line, size_t len);
 	/* 0, or -1 when the text is not the column's */
-	int		(*get)(const char *s, size_t n, struct record *r,
-			    struct buf *keys);
+	int		(*get)(const char *s, size_t n, struct record *r);
 };
 
 /* Key bytes as index text: tab, newline, backslash and the other
@@ -66,14 +71,12 @@ put_bytes(struct buf *o, const char *s, size_t n)
 	buf_add(o, s + from, n - from);
 }
 
+/* A digit of the hex that put_bytes() and put_tie() write: lower case
+ * only, so that a record has one text (index_differs() compares them). */
 static int
 hexval(char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
+	return c >= 'A' && c <= 'F' ? -1 : json_hexval(c);
 }
 
 /* The inverse of put_bytes, appended to keys; -1 on a bad escape. */
@@ -126,10 +129,9 @@ get_double(const char *s, size_t n, double *v)
 
 /* The reward; "null" for a record left unscored (--null-reward). */
 static void
-put_reward(struct buf *o, const struct record *r, const char *keys,
-    const char *line, size_t len)
+put_reward(struct buf *o, const struct record *r, const char *line,
+    size_t len)
 {
-	(void)keys;
 	(void)line;
 	(void)len;
 	if (r->unscored)
@@ -139,9 +141,8 @@ put_reward(struct buf *o, const struct record *r, const char *keys,
 }
 
 static int
-get_reward(const char *s, size_t n, struct record *r, struct buf *keys)
+get_reward(const char *s, size_t n, struct record *r)
 {
-	(void)keys;
 	r->has_reward = 1;
 	if (n == 4 && memcmp(s, "null", 4) == 0) {
 		r->unscored = 1;
@@ -153,29 +154,26 @@ get_reward(const char *s, size_t n, struct record *r, struct buf *keys)
 
 /* remax: the greedy response's reward, from --baseline-key. */
 static void
-put_baseline(struct buf *o, const struct record *r, const char *keys,
-    const char *line, size_t len)
+put_baseline(struct buf *o, const struct record *r, const char *line,
+    size_t len)
 {
-	(void)keys;
 	(void)line;
 	(void)len;
 	options_show_num(o, r->baseline);
 }
 
 static int
-get_baseline(const char *s, size_t n, struct record *r, struct buf *keys)
+get_baseline(const char *s, size_t n, struct record *r)
 {
-	(void)keys;
 	return get_double(s, n, &r->baseline);
 }
 
 static void
-put_tokens(struct buf *o, const struct record *r, const char *keys,
-    const char *line, size_t len)
+put_tokens(struct buf *o, const struct record *r, const char *line,
+    size_t len)
 {
 	char num[24];
 
-	(void)keys;
 	(void)line;
 	(void)len;
 	/* A record without a length: "~" and its T (1, or 0 when its
@@ -202,11 +200,10 @@ get_count(const char *s, size_t n, unsigned long long *v)
 }
 
 static int
-get_tokens(const char *s, size_t n, struct record *r, struct buf *keys)
+get_tokens(const char *s, size_t n, struct record *r)
 {
 	unsigned long long v;
 
-	(void)keys;
 	r->has_len = !(n > 0 && *s == '~');
 	if (!r->has_len) {
 		s++;
@@ -219,91 +216,70 @@ get_tokens(const char *s, size_t n, struct record *r, struct buf *keys)
 	return 0;
 }
 
+/* Where a record keeps key k: its presence, and its bytes in keys. */
+struct keyref {
+	int	*has;
+	size_t	*off, *len;
+};
+
+static struct keyref
+key_ref(struct record *r, enum colkey k)
+{
+	switch (k) {
+	case K_GROUP:
+		return (struct keyref){ &r->has_group, &r->gkey, &r->gkeylen };
+	case K_STRATUM:
+		return (struct keyref){ &r->has_stratum, &r->skey,
+		    &r->skeylen };
+	default:
+		return (struct keyref){ &r->has_batch, &r->bkey, &r->bkeylen };
+	}
+}
+
 /* A key column: empty when the record has no such key (a present key
  * is never empty: it begins with its type tag). */
 static void
-put_key(struct buf *o, int has, const char *keys, size_t off, size_t len)
+put_key(struct buf *o, const struct record *r, enum colkey k,
+    const char *keys)
 {
-	if (has)
-		put_bytes(o, keys + off, len);
+	/* Read through alone: r stays as it is. */
+	struct keyref kr = key_ref((struct record *)r, k);
+
+	if (*kr.has)
+		put_bytes(o, keys + *kr.off, *kr.len);
 }
 
 static int
-get_key(const char *s, size_t n, struct buf *keys, int *has, size_t *off,
-    size_t *len)
+get_key(const char *s, size_t n, struct record *r, enum colkey k,
+    struct buf *keys)
 {
-	*off = keys->len;
+	struct keyref kr = key_ref(r, k);
+
+	*kr.off = keys->len;
 	if (get_bytes(s, n, keys) != 0)
 		return -1;
-	*len = keys->len - *off;
-	*has = *len > 0;
+	*kr.len = keys->len - *kr.off;
+	*kr.has = *kr.len > 0;
 	return 0;
-}
-
-static void
-put_group(struct buf *o, const struct record *r, const char *keys,
-    const char *line, size_t len)
-{
-	(void)line;
-	(void)len;
-	put_key(o, r->has_group, keys, r->gkey, r->gkeylen);
-}
-
-static int
-get_group(const char *s, size_t n, struct record *r, struct buf *keys)
-{
-	return get_key(s, n, keys, &r->has_group, &r->gkey, &r->gkeylen);
-}
-
-static void
-put_stratum(struct buf *o, const struct record *r, const char *keys,
-    const char *line, size_t len)
-{
-	(void)line;
-	(void)len;
-	put_key(o, r->has_stratum, keys, r->skey, r->skeylen);
-}
-
-static int
-get_stratum(const char *s, size_t n, struct record *r, struct buf *keys)
-{
-	return get_key(s, n, keys, &r->has_stratum, &r->skey, &r->skeylen);
-}
-
-static void
-put_batch(struct buf *o, const struct record *r, const char *keys,
-    const char *line, size_t len)
-{
-	(void)line;
-	(void)len;
-	put_key(o, r->has_batch, keys, r->bkey, r->bkeylen);
-}
-
-static int
-get_batch(const char *s, size_t n, struct record *r, struct buf *keys)
-{
-	return get_key(s, n, keys, &r->has_batch, &r->bkey, &r->bkeylen);
 }
 
 /* MS-GRPO orders equal responses by their identity, the line's hash. */
 static void
-put_tie(struct buf *o, const struct record *r, const char *keys,
-    const char *line, size_t len)
+put_tie(struct buf *o, const struct record *r, const char *line,
+    size_t len)
 {
 	char num[24];
 
-	(void)keys;
 	buf_add(o, num, snprintf(num, sizeof(num), "%016" PRIx64,
 	    r->has_tie ? r->tie : batch_tie(line, len)));
 }
 
 static int
-get_tie(const char *s, size_t n, struct record *r, struct buf *keys)
+get_tie(const char *s, size_t n, struct record *r)
 {
 	size_t i;
 	int h;
 
-	(void)keys;
 	if (n != 16)
 		return -1;
 	for (r->tie = 0, i = 0; i < n; i++) {
@@ -316,13 +292,13 @@ get_tie(const char *s, size_t n, struct record *r, struct buf *keys)
 }
 
 static const struct column columns[] = {
-	{ "reward", 0, put_reward, get_reward },
-	{ "tokens", 0, put_tokens, get_tokens },
-	{ "group", 0, put_group, get_group },
-	{ "stratum", 0, put_stratum, get_stratum },
-	{ "batch", 0, put_batch, get_batch },
-	{ "baseline", ADV_BASE, put_baseline, get_baseline },
-	{ "tie", ADV_TIE, put_tie, get_tie },
+	{ "reward", 0, K_NONE, put_reward, get_reward },
+	{ "tokens", 0, K_NONE, put_tokens, get_tokens },
+	{ "group", 0, K_GROUP, NULL, NULL },
+	{ "stratum", 0, K_STRATUM, NULL, NULL },
+	{ "batch", 0, K_BATCH, NULL, NULL },
+	{ "baseline", ADV_BASE, K_NONE, put_baseline, get_baseline },
+	{ "tie", ADV_TIE, K_NONE, put_tie, get_tie },
 };
 
 #define NCOLUMNS	(sizeof(columns) / sizeof(columns[0]))
@@ -409,7 +385,10 @@ index_put_record(struct buf *out, const struct prefs *p,
 	for (c = columns; c < columns + NCOLUMNS; c++)
 		if (wanted(c, p)) {
 			buf_add(out, "\t", 1);
-			c->put(out, r, keys, line, len);
+			if (c->key != K_NONE)
+				put_key(out, r, c->key, keys);
+			else
+				c->put(out, r, line, len);
 		}
 	buf_add(out, "\n", 1);
 }
@@ -633,6 +612,7 @@ entry_record(struct index_reader *x, struct index_entry *e, struct record *r,
     struct buf *keys, struct diag *d)
 {
 	const char *s = x->ln.text, *end = s + x->ln.len, *tab;
+	const struct column *c;
 	size_t i, n;
 
 	tab = memchr(s, '\t', end - s);
@@ -650,14 +630,16 @@ entry_record(struct index_reader *x, struct index_entry *e, struct record *r,
 	memset(r, 0, sizeof(*r));
 	memset(r->alias, -1, sizeof(r->alias));
 	for (s = tab + 1, i = 0; i < x->ncol; i++) {
+		c = x->col[i];
 		tab = memchr(s, '\t', end - s);
 		n = (tab ? tab : end) - s;
 		if ((tab == NULL) != (i + 1 == x->ncol) ||
-		    x->col[i]->get(s, n, r, keys) != 0) {
+		    (c->key != K_NONE ? get_key(s, n, r, c->key, keys) :
+		    c->get(s, n, r)) != 0) {
 			char what[80];
 
 			snprintf(what, sizeof(what), "the record's column "
-			    "\"%s\" is not valid", x->col[i]->name);
+			    "\"%s\" is not valid", c->name);
 			return bad(x, d, what);
 		}
 		s += n + 1;

@@ -47,8 +47,8 @@ json_ws_run(const char *p, const char *end)
 	return p;
 }
 
-static int
-hexval(int c)
+int
+json_hexval(int c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -175,7 +175,7 @@ string_rest(const char *p, const unsigned char *s, const char *end,
 					return fail(e, (const char *)s,
 					    JSON_E_UESCAPE);
 				for (i = 2; i < 6; i++)
-					if (hexval(s[i]) < 0)
+					if (json_hexval(s[i]) < 0)
 						return fail(e, (const char *)s,
 						    JSON_E_UESCAPE);
 				s += 6;
@@ -367,13 +367,15 @@ json_strtod(const char *p, size_t n)
 	return v;
 }
 
+/* The literal word at p: its end, or NULL (e set). */
 static const char *
-literal(const char *p, const char *end, const char *word)
+literal(const char *p, const char *end, const char *word,
+    struct json_err *e)
 {
 	size_t n = strlen(word);
 
 	if ((size_t)(end - p) < n || memcmp(p, word, n) != 0)
-		return NULL;
+		return fail(e, p, JSON_E_LITERAL);
 	return p + n;
 }
 
@@ -387,8 +389,7 @@ json_value(const char *p, const char *end, enum json_type *type,
 {
 	unsigned char stack[JSON_MAX_DEPTH / 8 + 1];
 	int depth = 0, esc, fl, first;
-	const char *q;
-	enum json_type top = JSON_NONE;
+	enum json_type top = JSON_NONE, t;
 
 	first = 1;
 	for (;;) {
@@ -421,39 +422,31 @@ json_value(const char *p, const char *end, enum json_type *type,
 			first = 0;
 			continue;
 		case '"':
-			if ((p = json_string(p, end, &esc, e)) == NULL)
-				return NULL;
-			if (first)
-				top = JSON_STRING;
+			p = json_string(p, end, &esc, e);
+			t = JSON_STRING;
 			break;
 		case 't':
-			if ((q = literal(p, end, "true")) == NULL)
-				return fail(e, p, JSON_E_LITERAL);
-			p = q;
-			if (first)
-				top = JSON_TRUE;
+			p = literal(p, end, "true", e);
+			t = JSON_TRUE;
 			break;
 		case 'f':
-			if ((q = literal(p, end, "false")) == NULL)
-				return fail(e, p, JSON_E_LITERAL);
-			p = q;
-			if (first)
-				top = JSON_FALSE;
+			p = literal(p, end, "false", e);
+			t = JSON_FALSE;
 			break;
 		case 'n':
-			if ((q = literal(p, end, "null")) == NULL)
-				return fail(e, p, JSON_E_LITERAL);
-			p = q;
-			if (first)
-				top = JSON_NULL;
+			p = literal(p, end, "null", e);
+			t = JSON_NULL;
 			break;
 		default:
-			if ((p = json_number(p, end, &fl, e)) == NULL)
-				return NULL;
-			if (first)
-				top = JSON_NUMBER;
+			p = json_number(p, end, &fl, e);
+			t = JSON_NUMBER;
 			break;
 		}
+		/* A scalar: p after it, or NULL with e set. */
+		if (p == NULL)
+			return NULL;
+		if (first)
+			top = t;
 		first = 0;
 	close:
 		/* p is after a complete value at level depth. */
@@ -576,6 +569,14 @@ put_utf8(char *b, unsigned cp)
 	return 4;
 }
 
+/* The four hex digits at s, json_string() checked. */
+static inline unsigned
+hex4(const char *s)
+{
+	return (unsigned)(json_hexval(s[0]) << 12 | json_hexval(s[1]) << 8 |
+	    json_hexval(s[2]) << 4 | json_hexval(s[3]));
+}
+
 ssize_t
 json_unescape(const char *p, size_t n, char *buf, size_t cap)
 {
@@ -608,13 +609,11 @@ json_unescape(const char *p, size_t n, char *buf, size_t cap)
 		case 'r': tmp[0] = '\r'; k = 1; break;
 		case 't': tmp[0] = '\t'; k = 1; break;
 		case 'u':
-			cp = hexval(s[2]) << 12 | hexval(s[3]) << 8 |
-			    hexval(s[4]) << 4 | hexval(s[5]);
+			cp = hex4(s + 2);
 			s += 6;
 			if (cp >= 0xd800 && cp < 0xdc00 && se - s >= 6 &&
 			    s[0] == '\\' && s[1] == 'u') {
-				lo = hexval(s[2]) << 12 | hexval(s[3]) << 8 |
-				    hexval(s[4]) << 4 | hexval(s[5]);
+				lo = hex4(s + 2);
 				if (lo >= 0xdc00 && lo < 0xe000) {
 					cp = 0x10000 + ((cp - 0xd800) << 10) +
 					    (lo - 0xdc00);

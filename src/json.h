@@ -114,6 +114,8 @@ void		 json_fix_text(struct buf *b, const char *s, size_t n);
  * no overlong form, no surrogate, nothing past U+10FFFF).
  */
 size_t		 json_utf8(const unsigned char *p, size_t avail, uint32_t *cp);
+/* The value of the hex digit c (either case), or -1: JSON's \u escapes. */
+int		 json_hexval(int c);
 /* What went wrong, in words ("bad number"): a static string. */
 const char	*json_strerror(enum json_code c);
 /* The name of a type, for messages ("a string", "an array", ...). */

@@ -4,7 +4,7 @@
  * fewest digits that read back, the identity MS-GRPO needs), read back
  * to the same projection, and every way an index is refused: a section
  * cut short, another option (status 2, named), a shard twice, line
- * numbers that do not grow, a bad escape.
+ * numbers that do not grow, a bad escape, hex in upper case.
  */
 #include <check.h>
 #include <stdio.h>
@@ -118,8 +118,9 @@ START_TEST(read_back)
 	prefs_for(&p, "msgrpo");
 	x = reader(&p, with_header(&p, "shard a\\tb.jsonl\n"
 	    "3\t0.30000000000000004\t7\tsq\\x01\tn2\t\t00000000000000ff\n"
+	    "5\tnull\t~1\t\t\tn4\t0000000000000001\n"
 	    "9\t!\n"
-	    "end 2\n"
+	    "end 3\n"
 	    "shard two\n"
 	    "end 0\n"));
 	ck_assert_int_eq(index_next(x, &e, &r, &keys, &d), IX_SHARD);
@@ -133,10 +134,19 @@ START_TEST(read_back)
 	ck_assert_int_eq(memcmp(keys.p + r.gkey, "sq\001", 3), 0);
 	ck_assert_int_eq(memcmp(keys.p + r.skey, "n2", 2), 0);
 	ck_assert(r.has_tie && r.tie == 255);
+	/* Unscored, no length, the batch key alone. */
+	keys.len = 0;
+	ck_assert_int_eq(index_next(x, &e, &r, &keys, &d), IX_RECORD);
+	ck_assert_int_eq(e.lineno, 5);
+	ck_assert(r.unscored && r.reward == 0 && !r.has_len && r.T == 1);
+	ck_assert(!r.has_group && !r.has_stratum && r.has_batch);
+	ck_assert_int_eq(r.bkeylen, 2);
+	ck_assert_int_eq(memcmp(keys.p + r.bkey, "n4", 2), 0);
+	ck_assert(r.has_tie && r.tie == 1);
 	ck_assert_int_eq(index_next(x, &e, &r, &keys, &d), IX_REJECTED);
 	ck_assert_int_eq(e.lineno, 9);
 	ck_assert_int_eq(index_next(x, &e, &r, &keys, &d), IX_END);
-	ck_assert_int_eq(e.count, 2);
+	ck_assert_int_eq(e.count, 3);
 	ck_assert_int_eq(index_next(x, &e, &r, &keys, &d), IX_SHARD);
 	ck_assert_int_eq(index_next(x, &e, &r, &keys, &d), IX_END);
 	ck_assert_int_eq(index_next(x, &e, &r, &keys, &d), IX_EOF);
@@ -186,6 +196,9 @@ START_TEST(refusals)
 	    "column \"group\"");
 	refused(&p, with_header(&p, "shard s\n1\t1\t1\tsq\t\nend 1\n"), 1,
 	    "not valid");
+	/* Hex in lower case only, as written: a record has one text. */
+	refused(&p, with_header(&p, "shard s\n1\t1\t1\tsq\\x1F\t\t\nend 1\n"),
+	    1, "column \"group\"");
 	refused(&p, with_header(&p, "shard s\n1\tx\t1\tsq\t\t\nend 1\n"), 1,
 	    "column \"reward\"");
 	refused(&p, with_header(&p, "shard s\n1\t1\t1\tsq\t\t\nend 3\n"), 1,
@@ -200,6 +213,9 @@ START_TEST(refusals)
 	prefs_for(&q, "san");
 	refused(&p, with_header(&q, ""), 2, "--advantage differs");
 	refused(&p, "rladv-index 1 0.0.1\n", 2, "written by \"1 0.0.1\"");
+	prefs_for(&p, "msgrpo");
+	refused(&p, with_header(&p, "shard s\n1\t1\t1\tsq\t\t\t"
+	    "00000000000000FF\nend 1\n"), 1, "column \"tie\"");
 }
 END_TEST
 
