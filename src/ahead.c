@@ -263,8 +263,11 @@ ahead_next(void *ctx, struct pipeline_item *pi, struct record *r,
 	a->file = ln->fileno;
 	a->text = ln->text;
 	*r = c->rec[c->pos - 1];
-	buf_add(keys, c->keys.p + it->koff, it->klen);
-	buf_add(runs, c->runs.p + it->roff, it->rlen);
+	/* The arrays stay unallocated while every key and mask is empty. */
+	if (it->klen > 0)
+		buf_add(keys, c->keys.p + it->koff, it->klen);
+	if (it->rlen > 0)
+		buf_add(runs, c->runs.p + it->roff, it->rlen);
 	if (it->why) {
 		*why = c->why[it->why - 1];
 		return 2;

@@ -190,8 +190,12 @@ rectokens_take(struct rctx *c, struct record *r, struct buf *runs)
 		r->has_mask = 1;
 		r->runs = runs->len / sizeof(uint32_t);
 		r->nruns = t.m.nruns;
-		buf_add(runs, c->rd->runs.p + t.m.runs * sizeof(uint32_t),
-		    t.m.nruns * sizeof(uint32_t));
+		/* An empty mask ([]) has no runs and its array may be
+		 * unallocated: no pointer arithmetic on NULL. */
+		if (t.m.nruns > 0)
+			buf_add(runs, c->rd->runs.p +
+			    t.m.runs * sizeof(uint32_t),
+			    t.m.nruns * sizeof(uint32_t));
 		r->T = t.m.ones;
 	} else
 		r->T = t.L;
