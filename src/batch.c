@@ -35,8 +35,6 @@ batch_new(void)
 void
 batch_free(struct gbatch *b)
 {
-	size_t g;
-
 	if (b == NULL)
 		return;
 	buf_free(&b->text);
@@ -50,26 +48,8 @@ batch_free(struct gbatch *b)
 	free(b->flen);
 	free(b->lr);
 	free(b->grp);
-	free(b->perm);
-	free(b->order);
-	free(b->orow);
-	free(b->sorted);
-	free(b->unscored);
 	free(b->scratch);
-	free(b->r);
-	free(b->T);
-	free(b->base);
-	free(b->strat);
-	free(b->tie);
-	free(b->goff);
-	free(b->nstrat);
-	free(b->ghash);
-	if (b->gname)
-		for (g = 0; g < b->gvcap; g++)
-			free(b->gname[g]);
-	free(b->gname);
-	free(b->gfile);
-	free(b->gline);
+	batch_view_free(b);
 	keymap_free(&b->strata);
 	free(b);
 }

@@ -9,6 +9,7 @@
 
 #include "batchint.h"
 #include "diag.h"
+#include "slab.h"
 
 /* Whether the records are in group order already, none left out. */
 static int
@@ -39,61 +40,90 @@ room(void *pp, size_t *cap, size_t n, size_t sz)
 	*p = diag_realloc(*p, *cap * sz);
 }
 
-/* Room for the view of the records and groups held: the permutation
- * and the copies only when the records are not in group order. */
+/* The arrays that only some views need, as vhave lists them. */
+enum {
+	V_TIE = 1,		/* need_tie */
+	V_UNSCORED = 2,		/* records left out of their baselines */
+	V_PERM = 4,		/* not in group order: perm, ..., T */
+	V_BASE = 8		/* and baselines */
+};
+
+/* Places the view's arrays, those vhave names among them, in s (the
+ * list that both of slab_pass()'s passes run). */
+static void
+view_take(struct gbatch *b, struct slab *s)
+{
+	size_t n = b->vcap, ng = b->gvcap;
+	unsigned f = b->vhave;
+
+	b->strat = slab_take(s, n, sizeof(*b->strat));
+	b->tie = f & V_TIE ? slab_take(s, n, sizeof(*b->tie)) : NULL;
+	b->unscored = f & V_UNSCORED ? slab_take(s, n,
+	    sizeof(*b->unscored)) : NULL;
+	if (f & V_PERM) {
+		b->perm = slab_take(s, n, sizeof(*b->perm));
+		b->order = slab_take(s, n, sizeof(*b->order));
+		b->orow = slab_take(s, n, sizeof(*b->orow));
+		b->sorted = slab_take(s, n, sizeof(*b->sorted));
+		b->r = slab_take(s, n, sizeof(*b->r));
+		b->T = slab_take(s, n, sizeof(*b->T));
+	}
+	b->base = f & V_BASE ? slab_take(s, n, sizeof(*b->base)) : NULL;
+	b->goff = slab_take(s, ng + 1, sizeof(*b->goff));
+	b->nstrat = slab_take(s, ng, sizeof(*b->nstrat));
+	b->ghash = slab_take(s, ng, sizeof(*b->ghash));
+	b->gname = slab_take(s, ng, sizeof(*b->gname));
+	b->gfile = slab_take(s, ng, sizeof(*b->gfile));
+	b->gline = slab_take(s, ng, sizeof(*b->gline));
+}
+
+/*
+ * Room for the view of the records and groups held, and the arrays it
+ * needs: the permutation and the copies only when the records are not in
+ * group order.  A view fills every array it reads, so a block too small,
+ * or without an array, is made again rather than grown, with the arrays
+ * of the views before (a batch of another layout may come next).
+ */
 static void
 grow_view(struct gbatch *b, int need_tie)
 {
-	size_t g, cap;
+	struct slab s = SLAB_INIT;
+	size_t vcap = b->vcap, gvcap = b->gvcap;
+	unsigned want;
 
-	cap = b->vcap;
-	room(&b->strat, &cap, b->n, sizeof(*b->strat));
-	b->vcap = cap;
-	if (need_tie) {
-		cap = b->tcap;
-		room(&b->tie, &cap, b->n, sizeof(*b->tie));
-		b->tcap = cap;
-	}
-	if (b->nunscored > 0)
-		room(&b->unscored, &b->ucap, b->n, sizeof(*b->unscored));
+	want = (need_tie ? V_TIE : 0) | (b->nunscored > 0 ? V_UNSCORED : 0);
 	if (!b->ident) {
-		cap = b->pcap;
-		room(&b->perm, &cap, b->n, sizeof(*b->perm));
-		cap = b->pcap;
-		room(&b->order, &cap, b->n, sizeof(*b->order));
-		cap = b->pcap;
-		room(&b->orow, &cap, b->n, sizeof(*b->orow));
-		cap = b->pcap;
-		room(&b->sorted, &cap, b->n, sizeof(*b->sorted));
-		cap = b->pcap;
-		room(&b->r, &cap, b->n, sizeof(*b->r));
-		cap = b->pcap;
-		room(&b->T, &cap, b->n, sizeof(*b->T));
-		if (b->bl != NULL) {
-			cap = b->pcap;
-			room(&b->base, &cap, b->n, sizeof(*b->base));
-		}
-		b->pcap = cap;
+		want |= V_PERM | (b->bl != NULL ? V_BASE : 0);
 		room(&b->scratch, &b->scap, b->n, sizeof(*b->scratch));
 	}
-	if (b->ngroups + 1 > b->gvcap) {
-		size_t old = b->gvcap;
+	if (b->vmem != NULL && b->n <= vcap && b->ngroups <= gvcap &&
+	    (want & ~b->vhave) == 0)
+		return;
+	if (b->n > vcap)
+		vcap = b->n + b->n / 2 + 16;
+	if (b->ngroups > gvcap)
+		gvcap = b->ngroups + b->ngroups / 2 + 16;
+	batch_view_free(b);
+	b->vcap = vcap;
+	b->gvcap = gvcap;
+	b->vhave |= want;
+	while (slab_pass(&s))
+		view_take(b, &s);
+	if ((b->vmem = s.mem) == NULL)
+		diag_oom();
+}
 
-		b->gvcap = b->ngroups + b->ngroups / 2 + 16;
-		b->goff = diag_realloc(b->goff, b->gvcap * sizeof(*b->goff));
-		b->nstrat = diag_realloc(b->nstrat, b->gvcap *
-		    sizeof(*b->nstrat));
-		b->ghash = diag_realloc(b->ghash, b->gvcap *
-		    sizeof(*b->ghash));
-		b->gname = diag_realloc(b->gname, b->gvcap *
-		    sizeof(*b->gname));
-		b->gfile = diag_realloc(b->gfile, b->gvcap *
-		    sizeof(*b->gfile));
-		b->gline = diag_realloc(b->gline, b->gvcap *
-		    sizeof(*b->gline));
-		for (g = old; g < b->gvcap; g++)
-			b->gname[g] = NULL;
-	}
+void
+batch_view_free(struct gbatch *b)
+{
+	size_t g;
+
+	if (b->vmem == NULL)
+		return;
+	for (g = 0; g < b->gvcap; g++)
+		free(b->gname[g]);
+	free(b->vmem);
+	b->vmem = NULL;
 }
 
 /*

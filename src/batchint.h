@@ -97,10 +97,16 @@ struct gbatch {
 	size_t		 nunscored;	/* records out of their baselines */
 	size_t		 nolen;		/* records without a length */
 	int		 starts;
-	/* The view: arrays of vcap records and gvcap groups.  ident: the
+	/* The view: arrays of vcap records and gvcap groups (goff one
+	 * more), all in one block (vmem, slab.h) but scratch, which
+	 * batch_rejects() uses without a view; vhave says which of the
+	 * arrays that only some views need the block has.  ident: the
 	 * records are in group order already (contiguous groups, none
-	 * left out), and perm, order, r, T and base are not used. */
+	 * left out), and perm, order, orow, sorted, r, T and base are not
+	 * used. */
 	int		 ident;
+	void		*vmem;
+	unsigned	 vhave;
 	size_t		*perm;		/* group order -> record i (a
 					   trajectory's last row) */
 	size_t		*order;		/* rows in input order -> view k */
@@ -121,9 +127,12 @@ struct gbatch {
 	char		**gname;
 	const char	**gfile;
 	unsigned long long *gline;
-	size_t		 vcap, pcap, tcap, scap, ucap, gvcap;
+	size_t		 vcap, gvcap, scap;
 	struct keymap	 strata;	/* the strata of a group with many */
 };
+
+/* Frees the view's block and its group names (batch_view.c). */
+void	batch_view_free(struct gbatch *b);
 
 /* Record i of the view at index k. */
 static inline size_t

@@ -4,8 +4,9 @@
  * (offsets, rewards, token counts, local stratum indexes in order of
  * first appearance, past the 64 compared one by one too), the order to
  * write records back in, labels and hashes of groups, groups left out
- * and the order their records are rejected in, lines kept or copied, and
- * what a reset keeps.
+ * and the order their records are rejected in, lines kept or copied,
+ * what a reset keeps, and views of batches of other layouts one after
+ * another.
  */
 #include <check.h>
 #include <stdarg.h>
@@ -363,6 +364,79 @@ START_TEST(lines_and_reset)
 }
 END_TEST
 
+/*
+ * One batch viewed after another of a different layout: the view's arrays
+ * are made again with those the first lacked (the permutation, the
+ * baselines, the ties, the unscored flags), and hold this batch's
+ * numbers; a smaller batch in group order after it reads right too.
+ */
+START_TEST(views_of_other_layouts)
+{
+	struct bt t;
+	struct batch v;
+	const char *line;
+	char want[64];
+	size_t i, k, len;
+
+	/* Lines 1-40 in group order, 20 groups of 2. */
+	bt_init(&t);
+	for (i = 0; i < 40; i++)
+		bt_add(&t, i / 2, REC, i % 2 ? "1" : "2", 0, 1.0);
+	batch_view(t.b, &v, 0);
+	ck_assert(v.n == 40 && v.ngroups == 20 && v.base == NULL &&
+	    v.tie == NULL && v.unscored == NULL);
+	batch_reset(t.b, 0);
+	t.f.need_baseline = 1;
+	t.f.null_unscored = 1;
+
+	/* Lines 41-80: record i in group i % 20 ("k0" ...), reward i and
+	 * baseline i / 2, but record 39's reward is null: group g is
+	 * records g and g + 20, view records 2g and 2g + 1. */
+	for (i = 0; i < 40; i++)
+		if (i == 39)
+			bt_add(&t, i % 20, "{\"step\":7,\"prompt_id\":\"k%zu\","
+			    "\"reward\":null,\"reward_baselines\":%g,"
+			    "\"logprobs\":[-1]}", i % 20, i / 2.0);
+		else
+			bt_add(&t, i % 20, "{\"step\":7,\"prompt_id\":\"k%zu\","
+			    "\"reward\":%zu,\"reward_baselines\":%g,"
+			    "\"logprobs\":[-1]}", i % 20, i, i / 2.0);
+	batch_view(t.b, &v, 1);
+	ck_assert(v.n == 40 && v.ngroups == 20);
+	ck_assert(v.base != NULL && v.tie != NULL && v.unscored != NULL);
+	for (k = 0; k < 40; k++) {
+		i = k % 2 == 0 ? k / 2 : k / 2 + 20;
+		ck_assert_uint_eq(view_line(&t, k), i + 41);
+		ck_assert(v.base[k] == i / 2.0);
+		ck_assert_uint_eq(v.unscored[k], i == 39);
+		if (i != 39)
+			ck_assert(v.r[k] == (double)i);
+		line = batch_line(t.b, k, &len);
+		ck_assert(v.tie[k] == batch_tie(line, len));
+		ck_assert_uint_eq(row_view(t.b, i), k);
+	}
+	for (k = 0; k < 20; k++) {
+		ck_assert_uint_eq(v.goff[k], 2 * k);
+		snprintf(want, sizeof(want), "\"k%zu\" (line %zu)", k, k + 41);
+		ck_assert_str_eq(v.gname[k], want);
+	}
+	ck_assert_uint_eq(v.goff[20], 40);
+	batch_reset(t.b, 0);
+
+	/* Lines 81-82, in group order, no baselines: the arrays are
+	 * kept. */
+	t.f.need_baseline = 0;
+	bt_add(&t, 0, REC, "\"z\"", 0, 5.0);
+	bt_add(&t, 1, REC, "\"y\"", 0, 6.0);
+	batch_view(t.b, &v, 0);
+	ck_assert(v.n == 2 && v.ngroups == 2 && v.base == NULL &&
+	    v.tie == NULL && v.unscored == NULL);
+	ck_assert(v.r[0] == 5 && v.r[1] == 6 && v.goff[2] == 2);
+	ck_assert_str_eq(v.gname[1], "\"y\" (line 82)");
+	bt_free(&t);
+}
+END_TEST
+
 static Suite *
 batch_suite(void)
 {
@@ -375,6 +449,7 @@ batch_suite(void)
 	tcase_add_test(tc, many_strata);
 	tcase_add_test(tc, dropped_groups);
 	tcase_add_test(tc, lines_and_reset);
+	tcase_add_test(tc, views_of_other_layouts);
 	suite_add_tcase(s, tc);
 	return s;
 }
