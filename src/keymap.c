@@ -53,13 +53,14 @@ static size_t
 lookup(const struct keymap *m, const void *key, size_t len, uint64_t h,
     size_t *at)
 {
+	const struct keymap_ent *e;
 	size_t i, k, mask = m->nslot - 1;
 
 	for (i = h & mask; m->slot[i]; i = (i + 1) & mask) {
-		k = m->slot[i] - 1;
+		e = &m->ent[k = m->slot[i] - 1];
 		/* An empty key may come with no bytes at all. */
-		if (m->hash[k] == h && m->len[k] == len && (len == 0 ||
-		    memcmp(m->keys.p + m->off[k], key, len) == 0)) {
+		if (e->hash == h && e->len == len && (len == 0 ||
+		    memcmp(m->keys.p + e->off, key, len) == 0)) {
 			*at = i;
 			return k;
 		}
@@ -76,9 +77,7 @@ grow(struct keymap *m)
 
 	if (m->n == m->cap) {
 		m->cap = m->cap ? 2 * m->cap : 8;
-		m->off = diag_realloc(m->off, m->cap * sizeof(*m->off));
-		m->len = diag_realloc(m->len, m->cap * sizeof(*m->len));
-		m->hash = diag_realloc(m->hash, m->cap * sizeof(*m->hash));
+		m->ent = diag_realloc(m->ent, m->cap * sizeof(*m->ent));
 		if (m->vsize)
 			m->val = diag_realloc(m->val, m->cap * m->vsize);
 	}
@@ -89,7 +88,7 @@ grow(struct keymap *m)
 	m->slot = diag_calloc(ns, sizeof(*m->slot));
 	m->nslot = ns;
 	for (k = 0; k < m->n; k++) {
-		for (i = m->hash[k] & (ns - 1); m->slot[i];
+		for (i = m->ent[k].hash & (ns - 1); m->slot[i];
 		    i = (i + 1) & (ns - 1))
 			;
 		m->slot[i] = k + 1;
@@ -109,9 +108,9 @@ keymap_get(struct keymap *m, const void *key, size_t len, int *added)
 		return k;
 	}
 	k = m->n++;
-	m->off[k] = buf_add(&m->keys, key, len);
-	m->len[k] = len;
-	m->hash[k] = h;
+	m->ent[k].hash = h;
+	m->ent[k].len = len;
+	m->ent[k].off = buf_add(&m->keys, key, len);
 	if (m->vsize)
 		memset(m->val + k * m->vsize, 0, m->vsize);
 	m->slot[i] = k + 1;
@@ -135,9 +134,9 @@ const char *
 keymap_key(const struct keymap *m, size_t k, size_t *len)
 {
 	if (len != NULL)
-		*len = m->len[k];
+		*len = m->ent[k].len;
 	/* Only empty keys so far: no storage to point into. */
-	return m->len[k] ? m->keys.p + m->off[k] : "";
+	return m->ent[k].len ? m->keys.p + m->ent[k].off : "";
 }
 
 void *
@@ -163,7 +162,7 @@ keymap_clear(struct keymap *m)
 	 * cleared before it. */
 	if (8 * m->n < m->nslot)
 		for (k = 0; k < m->n; k++) {
-			for (i = m->hash[k] & mask; m->slot[i] != k + 1;
+			for (i = m->ent[k].hash & mask; m->slot[i] != k + 1;
 			    i = (i + 1) & mask)
 				;
 			m->slot[i] = 0;
@@ -180,9 +179,7 @@ keymap_free(struct keymap *m)
 	size_t vsize = m->vsize;
 
 	buf_free(&m->keys);
-	free(m->off);
-	free(m->len);
-	free(m->hash);
+	free(m->ent);
 	free(m->slot);
 	free(m->val);
 	keymap_init(m, vsize);

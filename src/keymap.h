@@ -17,12 +17,17 @@
 
 #include "buf.h"
 
+/* Key k: what a probe compares, side by side. */
+struct keymap_ent {
+	uint64_t	 hash;
+	size_t		 len;
+	size_t		 off;		/* where it begins in keys */
+};
+
 struct keymap {
-	struct buf	 keys;		/* the keys end to end */
-	size_t		*off;		/* [cap] where key k begins in keys */
-	size_t		*len;		/* [cap] its length */
-	uint64_t	*hash;		/* [cap] its hash */
-	size_t		 n, cap;
+	struct buf		 keys;	/* the keys end to end */
+	struct keymap_ent	*ent;	/* [cap] */
+	size_t			 n, cap;
 	size_t		*slot;		/* key index + 1; 0 is empty */
 	size_t		 nslot;		/* a power of two, or 0 */
 	char		*val;		/* [cap] values of vsize bytes */
