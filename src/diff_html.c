@@ -24,8 +24,9 @@
 static const char *const side[2] = { "A", "B" };
 
 static void
-summary(FILE *f, const struct diff_page *p)
+summary(FILE *f, const void *page)
 {
+	const struct diff_page *p = page;
 	const char *name[7] = { "A", "B", "records", "groups", "sign flips",
 	    "correlation", "on-policy loss" };
 	const char *value[7];
@@ -54,8 +55,9 @@ summary(FILE *f, const struct diff_page *p)
 }
 
 static void
-distributions(FILE *f, const struct diff_page *p)
+distributions(FILE *f, const void *page)
 {
+	const struct diff_page *p = page;
 	struct svg_chart c;
 	char id[32], title[300], note[160], key[128];
 	size_t i, n = p->nstratum < PANELS - 1 ? p->nstratum : PANELS - 1;
@@ -69,7 +71,6 @@ distributions(FILE *f, const struct diff_page *p)
 	else
 		snprintf(note, sizeof(note), "A and B on the same bins.");
 	html_section(f, "Advantage distributions", note);
-	html_grid(f);
 	memset(&c, 0, sizeof(c));
 	c.id = "adv-all";
 	c.title = "All records";
@@ -88,12 +89,11 @@ distributions(FILE *f, const struct diff_page *p)
 		c.title = title;
 		svg_bins(f, &c, p->stratum[i].adv, side, 2);
 	}
-	html_grid_end(f);
 	html_section_end(f);
 }
 
 static void
-per_stratum(FILE *f, const struct diff_page *p)
+per_stratum(FILE *f, const void *page)
 {
 	static const struct svg_words ch[2] = {
 		{ "mass", "Share of the gradient mass", "sum |A_i| c_i T_i over "
@@ -103,6 +103,7 @@ per_stratum(FILE *f, const struct diff_page *p)
 		    "offset: a stratum whose mean is not 0 is pushed up or "
 		    "down as a whole.", "mean advantage", 0 },
 	};
+	const struct diff_page *p = page;
 	size_t i, k, n = p->nstratum;
 	const char **cat = diag_calloc(n + 1, sizeof(*cat));
 	double *v = diag_calloc(4 * (n + 1), sizeof(*v));
@@ -121,7 +122,6 @@ per_stratum(FILE *f, const struct diff_page *p)
 	    (size_t)p->c->fields.nstratum, ",");
 	snprintf(title, sizeof(title), "Per stratum (%s)", key);
 	html_section(f, title, NULL);
-	html_grid(f);
 	memset(&c, 0, sizeof(c));
 	c.kind = SVG_BARS;
 	c.n = n;
@@ -136,21 +136,19 @@ per_stratum(FILE *f, const struct diff_page *p)
 		s[1].v = v + (2 * k + 1) * (n + 1);
 		svg_chart(f, &c);
 	}
-	html_grid_end(f);
 	html_section_end(f);
 	free(cat);
 	free(v);
 }
 
 static void
-lengths(FILE *f, const struct diff_page *p)
+lengths(FILE *f, const void *page)
 {
-	static const char *const sign[2] = { "A > 0", "A < 0" };
 	static const char *const id[2] = { "length-a", "length-b" };
 	static const char *const title[2] = {
 	    "Length of positive and negative responses under A",
 	    "Length of positive and negative responses under B" };
-	const struct bins *b[2];
+	const struct diff_page *p = page;
 	struct svg_chart c;
 	int s;
 
@@ -158,18 +156,12 @@ lengths(FILE *f, const struct diff_page *p)
 	    "under token-mean every token weighs the same, so when negative "
 	    "responses are longer than positive ones their tokens outweigh "
 	    "the positive ones.");
-	html_grid(f);
 	memset(&c, 0, sizeof(c));
-	c.xlabel = "trained tokens T";
-	c.ylabel = "records";
 	for (s = 0; s < 2; s++) {
-		b[0] = p->len_pos[s];
-		b[1] = p->len_neg[s];
 		c.id = id[s];
 		c.title = title[s];
-		svg_bins(f, &c, b, sign, 2);
+		svg_lengths(f, &c, p->len_pos[s], p->len_neg[s]);
 	}
-	html_grid_end(f);
 	html_section_end(f);
 }
 
@@ -177,10 +169,9 @@ int
 diff_html_write(FILE *f, const char *path, const struct diff_page *p,
     struct diag *d)
 {
-	html_begin(f, "diff", p->c->files, p->c->nfiles);
-	summary(f, p);
-	distributions(f, p);
-	per_stratum(f, p);
-	lengths(f, p);
-	return html_close(f, path, d);
+	static html_part *const part[] = { summary, distributions,
+	    per_stratum, lengths, NULL };
+
+	return html_page(f, path, "diff", p->c->files, p->c->nfiles, part, p,
+	    d);
 }

@@ -198,24 +198,13 @@ html_section(FILE *f, const char *heading, const char *note)
 	fputs("</h2>\n", f);
 	if (note != NULL)
 		html_para(f, "note", note);
+	fputs("<div class=\"grid\">\n", f);
 }
 
 void
 html_section_end(FILE *f)
 {
-	fputs("</section>\n", f);
-}
-
-void
-html_grid(FILE *f)
-{
-	fputs("<div class=\"grid\">\n", f);
-}
-
-void
-html_grid_end(FILE *f)
-{
-	fputs("</div>\n", f);
+	fputs("</div>\n</section>\n", f);
 }
 
 void
@@ -240,6 +229,16 @@ html_end(FILE *f)
 {
 	fputs("</main>\n</body>\n</html>\n", f);
 	return fflush(f) == EOF || ferror(f) ? -1 : 0;
+}
+
+int
+html_page(FILE *f, const char *path, const char *cmd, char *const *files,
+    size_t nfiles, html_part *const *part, const void *page, struct diag *d)
+{
+	html_begin(f, cmd, files, nfiles);
+	for (; *part != NULL; part++)
+		(*part)(f, page);
+	return html_close(f, path, d);
 }
 
 FILE *

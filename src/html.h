@@ -49,12 +49,12 @@ void	html_begin(FILE *f, const char *cmd, char *const *files,
 	    size_t nfiles);
 /* A paragraph of text; cls (a literal class name) may be NULL. */
 void	html_para(FILE *f, const char *cls, const char *text);
-/* A section with a heading and an optional note under it (NULL: none). */
+/*
+ * A section with a heading and an optional note under it (NULL: none),
+ * then its charts side by side, wrapping, until html_section_end().
+ */
 void	html_section(FILE *f, const char *heading, const char *note);
 void	html_section_end(FILE *f);
-/* Charts side by side, wrapping, until html_grid_end(). */
-void	html_grid(FILE *f);
-void	html_grid_end(FILE *f);
 /* A two-column table: n names and their values, both text. */
 void	html_table(FILE *f, const char *const *name, const char *const *value,
 	    size_t n);
@@ -69,6 +69,15 @@ FILE	*html_open(const char *path, struct diag *d);
  * page in place; returns 0, or 3 with d naming path when a write failed
  * (the half page dropped, as html_abandon() does). */
 int	html_close(FILE *f, const char *path, struct diag *d);
+/* One part of a page: its sections, drawn from the page's data. */
+typedef void html_part(FILE *f, const void *page);
+/*
+ * The page of rladv CMD over the files: html_begin(), each part of the
+ * NULL-ended list on page, in order, then html_close() (its return).
+ */
+int	html_page(FILE *f, const char *path, const char *cmd,
+	    char *const *files, size_t nfiles, html_part *const *part,
+	    const void *page, struct diag *d);
 /* Drops a page left unfinished (a run that failed), so that no half page
  * passes for a report: a file that path named before stays as it was. */
 void	html_abandon(FILE *f, const char *path);

@@ -29,8 +29,9 @@ share_note(char *buf, size_t n, double v, const char *note)
 }
 
 static void
-summary(FILE *f, const struct stats_page *p)
+summary(FILE *f, const void *page)
 {
+	const struct stats_page *p = page;
 	const struct stats_row *t = &p->total;
 	char v[7][160];
 	const char *name[7] = { "records", "groups", "batches",
@@ -193,8 +194,9 @@ stratified_charts(FILE *f, const struct stats_page *p)
 }
 
 static void
-per_step(FILE *f, const struct stats_page *p)
+per_step(FILE *f, const void *page)
 {
+	const struct stats_page *p = page;
 	const struct step_chart *sc;
 	struct svg_chart c;
 	struct svg_series s[2];
@@ -213,7 +215,6 @@ per_step(FILE *f, const struct stats_page *p)
 	html_section(f, "Per step", p->nrow > 1 ? "One point per batch." :
 	    "One batch: one point per chart.  Batches are cut by --batch-key "
 	    "(the step field of your trainer's dumps) or --batch-groups.");
-	html_grid(f);
 	memset(&c, 0, sizeof(c));
 	c.kind = SVG_LINE;
 	c.n = p->nrow;
@@ -231,17 +232,15 @@ per_step(FILE *f, const struct stats_page *p)
 		svg_chart(f, &c);
 	}
 	loss_chart(f, p);
-	html_grid_end(f);
 	html_section_end(f);
 	free(cat);
 	free(v);
 }
 
 static void
-strata_and_lengths(FILE *f, const struct stats_page *p)
+strata_and_lengths(FILE *f, const void *page)
 {
-	static const char *const sign[2] = { "A > 0", "A < 0" };
-	const struct bins *len[2] = { p->len_pos, p->len_neg };
+	const struct stats_page *p = page;
 	const char **cat = diag_calloc(p->nstratum + 1, sizeof(*cat));
 	double *rec = diag_calloc(p->nstratum + 1, sizeof(*rec));
 	double *rew = diag_calloc(p->nstratum + 1, sizeof(*rew));
@@ -265,7 +264,6 @@ strata_and_lengths(FILE *f, const struct stats_page *p)
 	    (size_t)p->c->fields.nstratum, ",");
 	snprintf(title, sizeof(title), "Strata (%s)", key);
 	html_section(f, title, NULL);
-	html_grid(f);
 	strata_bars(&c, p, cat, &s);
 	c.id = "strata-records";
 	c.title = "Records per stratum";
@@ -277,21 +275,17 @@ strata_and_lengths(FILE *f, const struct stats_page *p)
 	s.v = rew;
 	svg_chart(f, &c);
 	stratified_charts(f, p);
-	html_grid_end(f);
 	html_section_end(f);
 
 	html_section(f, "Response lengths", "The sign is the estimator's "
-	    "(-a; GRPO's by default).  Balanced Aggregation §4.3.3: when positive and "
-	    "negative responses differ in length, token-mean weighs the "
-	    "longer side's tokens more; seq-mean weighs every response "
-	    "alike.");
-	html_grid(f);
+	    "(-a; GRPO's by default).  Balanced Aggregation §4.3.3: when "
+	    "positive and negative responses differ in length, token-mean "
+	    "weighs the longer side's tokens more; seq-mean weighs every "
+	    "response alike.");
 	c.id = "length-sign";
 	c.title = "Length of positive and negative responses";
 	c.caption = p->reading;
-	c.xlabel = "trained tokens T";
-	c.ylabel = "records";
-	svg_bins(f, &c, len, sign, 2);
+	svg_lengths(f, &c, p->len_pos, p->len_neg);
 	c.kind = SVG_BARS;
 	c.id = "group-sizes";
 	c.title = "Group sizes";
@@ -304,7 +298,6 @@ strata_and_lengths(FILE *f, const struct stats_page *p)
 	c.ns = 1;
 	c.s = &s;
 	svg_chart(f, &c);
-	html_grid_end(f);
 	html_section_end(f);
 	free(cat);
 	free(rec);
@@ -317,9 +310,9 @@ int
 stats_html_write(FILE *f, const char *path, const struct stats_page *p,
     struct diag *d)
 {
-	html_begin(f, "stats", p->c->files, p->c->nfiles);
-	summary(f, p);
-	per_step(f, p);
-	strata_and_lengths(f, p);
-	return html_close(f, path, d);
+	static html_part *const part[] = { summary, per_step,
+	    strata_and_lengths, NULL };
+
+	return html_page(f, path, "stats", p->c->files, p->c->nfiles, part,
+	    p, d);
 }

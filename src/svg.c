@@ -564,3 +564,16 @@ svg_bins(FILE *f, const struct svg_chart *c, const struct bins *const *b,
 	h.ns = n;
 	return svg_chart(f, &h);
 }
+
+int
+svg_lengths(FILE *f, const struct svg_chart *c, const struct bins *pos,
+    const struct bins *neg)
+{
+	static const char *const sign[2] = { "A > 0", "A < 0" };
+	const struct bins *b[2] = { pos, neg };
+	struct svg_chart h = *c;
+
+	h.xlabel = "trained tokens T";
+	h.ylabel = "records";
+	return svg_bins(f, &h, b, sign, 2);
+}

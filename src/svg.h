@@ -97,5 +97,12 @@ int	svg_chart(FILE *f, const struct svg_chart *c);
  */
 int	svg_bins(FILE *f, const struct svg_chart *c, const struct bins *const *b,
 	    const char *const *name, size_t n);
+/*
+ * The records' trained tokens T by the sign of their advantage, series
+ * "A > 0" and "A < 0" on common bins (Balanced Aggregation §4.3.3), as
+ * both pages draw them: svg_bins() with c's id, title and caption.
+ */
+int	svg_lengths(FILE *f, const struct svg_chart *c,
+	    const struct bins *pos, const struct bins *neg);
 
 #endif

@@ -300,17 +300,19 @@ START_TEST(page_frame)
 
 	mem_open(&m);
 	html_begin(m.f, "stats", files, 1);
-	html_section(m.f, "Per step", "one point per batch & more");
 	html_para(m.f, "mono", "\xed\xa0\x80");
 	html_table(m.f, name, value, 2);
-	html_grid(m.f);
-	html_grid_end(m.f);
+	html_section(m.f, "Per step", "one point per batch & more");
 	html_section_end(m.f);
 	ck_assert_int_eq(html_end(m.f), 0);
 	mem_close(&m);
 	wellformed(m.p);
 	ck_assert_has(m.p, "<title>rladv stats: a&lt;b&gt;.jsonl</title>");
 	ck_assert_has(m.p, "<h1>rladv stats: a&lt;b&gt;.jsonl</h1>");
+	/* A section: its heading, its note, its charts' grid. */
+	ck_assert_has(m.p, "</table>\n<section>\n<h2>Per step</h2>\n"
+	    "<p class=\"note\">one point per batch &amp; more</p>\n"
+	    "<div class=\"grid\">\n</div>\n</section>\n");
 	ck_assert_has(m.p, "<td>key &lt;&amp;&gt;</td><td>&quot;a\\u0001"
 	    FFFD "&quot;</td>");
 	/* nothing to fetch, nothing to run */
@@ -829,6 +831,35 @@ START_TEST(bins_chart)
 }
 END_TEST
 
+/* The lengths by sign: the positive records' bins, then the negative
+ * ones', on the axes both pages label alike; c's labels are not used. */
+START_TEST(lengths_chart)
+{
+	struct bins pos, neg;
+	struct svg_chart c = { SVG_BARS, "len", "t", NULL, "x", "y", 0, NULL,
+	    0, 0, NULL, 0, 0, 0 };
+	struct mem m;
+
+	memset(&pos, 0, sizeof(pos));
+	memset(&neg, 0, sizeof(neg));
+	bins_add(&pos, 3.0);
+	bins_add(&neg, 1.0);
+	bins_add(&neg, 2.0);
+	mem_open(&m);
+	ck_assert_int_eq(svg_lengths(m.f, &c, &pos, &neg), 0);
+	mem_close(&m);
+	wellformed(m.p);
+	ck_assert_has(m.p, "data-marks=\"3\"");
+	ck_assert_has(m.p, "<title>[3, 3.125), A &gt; 0: 1</title>");
+	ck_assert_has(m.p, "<title>[1, 1.125), A &lt; 0: 1</title>");
+	ck_assert_has(m.p, ">trained tokens T</text>");
+	ck_assert_has(m.p, ">records</text>");
+	ck_assert(strstr(m.p, ">x</text>") == NULL);
+	ck_assert_str_eq(c.xlabel, "x");
+	free(m.p);
+}
+END_TEST
+
 START_TEST(join_title)
 {
 	static const char *const s[3] = { "tool_calls", "turns", "x" };
@@ -1004,6 +1035,7 @@ svg_suite(void)
 	tcase_add_test(tc, hostile_labels);
 	tcase_add_test(tc, chart_write_error);
 	tcase_add_test(tc, bins_chart);
+	tcase_add_test(tc, lengths_chart);
 	tcase_add_test(tc, join_title);
 	tcase_add_test(tc, stats_page_empty);
 	tcase_add_test(tc, diff_page_panels);
