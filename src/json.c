@@ -367,16 +367,27 @@ json_strtod(const char *p, size_t n)
 	return v;
 }
 
-/* The literal word at p: its end, or NULL (e set). */
+/* The literal at p, known by its first byte (t, f or n): its end with
+ * *t its type, or NULL (e set). */
 static const char *
-literal(const char *p, const char *end, const char *word,
+literal(const char *p, const char *end, enum json_type *t,
     struct json_err *e)
 {
-	size_t n = strlen(word);
+	static const struct {
+		const char	*word;
+		size_t		 n;
+		enum json_type	 t;
+	} lit[] = {
+		{ "true", 4, JSON_TRUE }, { "false", 5, JSON_FALSE },
+		{ "null", 4, JSON_NULL }
+	};
+	int i = *p == 't' ? 0 : *p == 'f' ? 1 : 2;
 
-	if ((size_t)(end - p) < n || memcmp(p, word, n) != 0)
+	if ((size_t)(end - p) < lit[i].n || memcmp(p, lit[i].word,
+	    lit[i].n) != 0)
 		return fail(e, p, JSON_E_LITERAL);
-	return p + n;
+	*t = lit[i].t;
+	return p + lit[i].n;
 }
 
 /*
@@ -426,16 +437,9 @@ json_value(const char *p, const char *end, enum json_type *type,
 			t = JSON_STRING;
 			break;
 		case 't':
-			p = literal(p, end, "true", e);
-			t = JSON_TRUE;
-			break;
 		case 'f':
-			p = literal(p, end, "false", e);
-			t = JSON_FALSE;
-			break;
 		case 'n':
-			p = literal(p, end, "null", e);
-			t = JSON_NULL;
+			p = literal(p, end, &t, e);
 			break;
 		default:
 			p = json_number(p, end, &fl, e);
