@@ -473,7 +473,7 @@ member(struct rctx *c, int hi, const char *key, size_t keylen,
 			t = rd->val[s].type;
 			break;
 		}
-	if (q == NULL && (q = json_value(p, c->end, &t, &e)) == NULL) {
+	if (q == NULL && (q = scalar(p, c->end, &t, &e)) == NULL) {
 		json_fail(c, &e);
 		return NULL;
 	}
@@ -653,7 +653,8 @@ value(struct rctx *c, int s)
 		e = rd->line + o[1];
 		json_value(b, e, &t, &je);
 	}
-	if (sl->role >= SR_WATCH_MASK && sl->role != SR_STEP) {
+	/* A step is a member's value as it is: the walk validated it. */
+	if (sl->role >= SR_WATCH_MASK && (sl->role != SR_STEP || sl->direct)) {
 		memset(&rd->val[s], 0, sizeof(rd->val[s]));
 		rd->val[s].state = RV_FOUND;
 		rd->val[s].beg = b;
