@@ -75,25 +75,25 @@ backend_reset(struct gunzip *g)
 	g->st.crc_flag = ISAL_GZIP;
 }
 
-/* One decoder call on *in; sets *end when the member is complete. */
+/*
+ * One decoder call on the *nin bytes at in, into the *nout bytes at out
+ * (both at most STEP_MAX); leaves in *nin and *nout what it did not use,
+ * and sets *end when the member is complete.
+ */
 static int
-backend_step(struct gunzip *g, const unsigned char **in, size_t *avail_in,
-    struct gunzip_io *io, int *end, struct diag *d)
+backend_step(struct gunzip *g, const unsigned char *in, size_t *nin,
+    unsigned char *out, size_t *nout, int *end, struct diag *d)
 {
 	struct inflate_state *st = &g->st;
-	size_t nin = *avail_in < STEP_MAX ? *avail_in : STEP_MAX;
-	size_t nout = io->avail_out < STEP_MAX ? io->avail_out : STEP_MAX;
 	int rc;
 
-	st->next_in = (uint8_t *)(uintptr_t)*in;
-	st->avail_in = (uint32_t)nin;
-	st->next_out = io->out;
-	st->avail_out = (uint32_t)nout;
+	st->next_in = (uint8_t *)(uintptr_t)in;
+	st->avail_in = (uint32_t)*nin;
+	st->next_out = out;
+	st->avail_out = (uint32_t)*nout;
 	rc = isal_inflate(st);
-	*in += nin - st->avail_in;
-	*avail_in -= nin - st->avail_in;
-	io->out += nout - st->avail_out;
-	io->avail_out -= nout - st->avail_out;
+	*nin = st->avail_in;
+	*nout = st->avail_out;
 	if (rc < 0)
 		return diag_set(d, EXIT_DATA, "corrupt gzip data (%s)",
 		    isal_error(rc));
@@ -126,23 +126,19 @@ backend_reset(struct gunzip *g)
 }
 
 static int
-backend_step(struct gunzip *g, const unsigned char **in, size_t *avail_in,
-    struct gunzip_io *io, int *end, struct diag *d)
+backend_step(struct gunzip *g, const unsigned char *in, size_t *nin,
+    unsigned char *out, size_t *nout, int *end, struct diag *d)
 {
 	z_stream *zs = &g->zs;
-	size_t nin = *avail_in < STEP_MAX ? *avail_in : STEP_MAX;
-	size_t nout = io->avail_out < STEP_MAX ? io->avail_out : STEP_MAX;
 	int zr;
 
-	zs->next_in = (Bytef *)(uintptr_t)*in;
-	zs->avail_in = (uInt)nin;
-	zs->next_out = io->out;
-	zs->avail_out = (uInt)nout;
+	zs->next_in = (Bytef *)(uintptr_t)in;
+	zs->avail_in = (uInt)*nin;
+	zs->next_out = out;
+	zs->avail_out = (uInt)*nout;
 	zr = inflate(zs, Z_NO_FLUSH);
-	*in += nin - zs->avail_in;
-	*avail_in -= nin - zs->avail_in;
-	io->out += nout - zs->avail_out;
-	io->avail_out -= nout - zs->avail_out;
+	*nin = zs->avail_in;
+	*nout = zs->avail_out;
 	*end = zr == Z_STREAM_END;
 	if (zr == Z_OK || zr == Z_STREAM_END || zr == Z_BUF_ERROR)
 		return 0;
@@ -180,6 +176,24 @@ gunzip_open(void)
 	return g;
 }
 
+/* One decoder call on io's bytes, advancing io past what it used; sets
+ * *end when the member is complete. */
+static int
+step(struct gunzip *g, struct gunzip_io *io, int *end, struct diag *d)
+{
+	size_t nin = io->avail_in < STEP_MAX ? io->avail_in : STEP_MAX;
+	size_t nout = io->avail_out < STEP_MAX ? io->avail_out : STEP_MAX;
+	size_t inleft = nin, outleft = nout;
+	int rc;
+
+	rc = backend_step(g, io->in, &inleft, io->out, &outleft, end, d);
+	io->in += nin - inleft;
+	io->avail_in -= nin - inleft;
+	io->out += nout - outleft;
+	io->avail_out -= nout - outleft;
+	return rc;
+}
+
 int
 gunzip_run(struct gunzip *g, struct gunzip_io *io, struct diag *d)
 {
@@ -202,8 +216,7 @@ gunzip_run(struct gunzip *g, struct gunzip_io *io, struct diag *d)
 		 * decoder holds. */
 		n0 = io->avail_in;
 		room = io->avail_out;
-		if ((rc = backend_step(g, &io->in, &io->avail_in, io, &end,
-		    d)) != 0)
+		if ((rc = step(g, io, &end, d)) != 0)
 			return rc;
 		if (end)
 			g->state = G_BETWEEN;
