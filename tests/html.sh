@@ -202,9 +202,11 @@ if [ -z "$CHROMIUM" ] && [ "$(id -u)" = 0 ] &&
     command -v apt-get >/dev/null 2>&1; then
 	echo "html.sh: installing chromium" >&2
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get install -y chromium >apt.log 2>&1 ||
-	    { apt-get update >>apt.log 2>&1 &&
-	    apt-get install -y chromium >>apt.log 2>&1; }
+	# Other tests of make check may hold dpkg's lock: wait for it.
+	apt="apt-get -o DPkg::Lock::Timeout=300"
+	$apt install -y chromium >apt.log 2>&1 ||
+	    { $apt update >>apt.log 2>&1 &&
+	    $apt install -y chromium >>apt.log 2>&1; }
 	CHROMIUM=$(command -v chromium)
 fi
 if [ -z "$CHROMIUM" ]; then

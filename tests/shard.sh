@@ -330,7 +330,17 @@ else
 	no "standard input as a shard"
 fi
 
-# The man page's GNU parallel recipe, as written there.
+# The man page's GNU parallel recipe, as written there.  GNU parallel
+# (Debian's parallel) is installed when missing, as root; otherwise SKIP.
+# Other tests of make check may hold dpkg's lock meanwhile: wait for it.
+if ! command -v parallel > /dev/null 2>&1 && [ "$(id -u)" -eq 0 ] &&
+    command -v apt-get > /dev/null 2>&1; then
+	echo "shard.sh: installing parallel"
+	apt="apt-get -o DPkg::Lock::Timeout=300 install -y -qq parallel"
+	DEBIAN_FRONTEND=noninteractive $apt > /dev/null 2>&1 ||
+	    { apt-get -o DPkg::Lock::Timeout=300 update -qq > /dev/null 2>&1 &&
+	    DEBIAN_FRONTEND=noninteractive $apt > /dev/null 2>&1; }
+fi
 if command -v parallel > /dev/null 2>&1; then
 	mkdir -p recipe/shards recipe/out
 	(cd recipe/shards && cut_shards ../../search.jsonl 6 "" > /dev/null &&
@@ -349,7 +359,7 @@ if command -v parallel > /dev/null 2>&1; then
 		no "the man page's GNU parallel recipe: $(head -3 recipe/err)"
 	fi
 else
-	echo "SKIP GNU parallel recipe: parallel is not installed"
+	echo "SKIP GNU parallel recipe: parallel is not installed (as root: apt-get install parallel)"
 fi
 
 echo "$pass passed, $fail failed"

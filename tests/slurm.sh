@@ -26,10 +26,12 @@ if ! need > /dev/null 2>&1; then
 		skip "slurm-wlm and munge are not installed (apt-get install slurm-wlm munge, as root)"
 	fi
 	echo "slurm.sh: installing slurm-wlm and munge"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge \
+	# Other tests of make check may hold dpkg's lock: wait for it.
+	apt="apt-get -o DPkg::Lock::Timeout=300"
+	DEBIAN_FRONTEND=noninteractive $apt install -y -qq slurm-wlm munge \
 	    > /dev/null 2>&1 ||
-	    { apt-get update -qq > /dev/null 2>&1 &&
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm \
+	    { $apt update -qq > /dev/null 2>&1 &&
+	    DEBIAN_FRONTEND=noninteractive $apt install -y -qq slurm-wlm \
 	    munge > /dev/null 2>&1; } ||
 	    skip "apt-get install slurm-wlm munge failed"
 	need > /dev/null 2>&1 || skip "slurm-wlm installed without its daemons"
