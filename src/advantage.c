@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "advantage.h"
+#include "alias.h"
 #include "advmath.h"
 #include "pool.h"
 
@@ -595,57 +596,10 @@ advantage_run(const struct estimator *e, const struct batch *b,
 	return 0;
 }
 
-/*
- * The frameworks' names for the rows above, by target.  verl's
- * grpo_vectorized floors the variance at 1e-6 before adding eps again,
- * so it is grpo only for groups whose variance exceeds 1e-6.  NeMo-RL's
- * reinforce_plus_plus (minus_baseline true by default) is rpp-baseline,
- * not this list's rpp.
- */
-const struct alias advantage_aliases[] = {
-	{ "group_norm", "grpo", "OpenRLHF" },
-	{ "grpo_vectorized", "grpo", "verl" },
-	{ "gspo", "grpo", "slime" },
-	{ "cispo", "grpo", "slime" },
-	{ "dr_grpo", "drgrpo", "OpenRLHF" },
-	{ "rloo_vectorized", "rloo", "verl" },
-	{ "reinforce_plus_plus_baseline", "rpp-baseline",
-	    "verl, slime, NeMo-RL" },
-	{ "reinforce_baseline", "rpp-baseline", "OpenRLHF" },
-	{ "reinforce_plus_plus", "rpp", "verl, slime" },
-	{ "reinforce", "rpp", "OpenRLHF" },
-	{ "reinforce++", "rpp", "SkyRL" },
-	{ "grpo_passk", "passk", "verl" },
-	{ NULL, NULL, NULL }
-};
-
-const char *
-alias_resolve(const struct alias *a, const char *name)
-{
-	for (; a->name != NULL; a++)
-		if (strcmp(a->name, name) == 0)
-			return a->target;
-	return name;
-}
-
-const void *
-advantage_alias_find(const struct alias *a, const void *table, size_t size,
-    const char *name)
-{
-	const char *row;
-
-	name = alias_resolve(a, name);
-	/* A row's address is its first member's, its name (C11 6.7.2.1). */
-	for (row = table; *(const char *const *)row != NULL; row += size)
-		if (strcmp(*(const char *const *)row, name) == 0)
-			return row;
-	return NULL;
-}
-
 const struct estimator *
 advantage_find(const char *name)
 {
-	return advantage_alias_find(advantage_aliases, advantage_table,
+	return alias_find(ALIAS_ESTIMATOR, advantage_table,
 	    sizeof(advantage_table[0]), name);
 }
 

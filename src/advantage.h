@@ -77,27 +77,8 @@ struct estimator {
 
 extern const struct estimator advantage_table[];
 
-/* A framework's name for a row of a table (group_norm for grpo). */
-struct alias {
-	const char	*name;
-	const char	*target;	/* the row's name */
-	const char	*who;		/* whose name it is */
-};
-
-/* Ordered by target, ended by a NULL name. */
-extern const struct alias advantage_aliases[];
-/* The target of name in a (a NULL-ended alias table), else name. */
-const char *alias_resolve(const struct alias *a, const char *name);
-
-/*
- * The row of table (rows of size bytes, each opening with its name, the
- * last named NULL) that name, or its alias in a, names; NULL when none.
- */
-const void *advantage_alias_find(const struct alias *a, const void *table,
-	    size_t size, const char *name);
-
 void	advantage_defaults(struct adv_params *p);
-/* The row of that name or alias; NULL when none. */
+/* The row of that name or a framework's (alias.c); NULL when none. */
 const struct estimator *advantage_find(const char *name);
 /* e's advantages of the batch b into adv (b->n of them); 0, or the
  * status in d. */

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "alias.h"
 #include "loss_weights.h"
 
 const struct loss_mode loss_weights_table[] = {
@@ -26,23 +27,10 @@ const struct loss_mode loss_weights_table[] = {
 	{ NULL, NULL, 0, 0, NULL }
 };
 
-/* verl's and SkyRL's loss_agg_mode / loss_reduction names.  TRL's
- * loss_type names stay out: its grpo and dr_grpo are estimators here. */
-const struct alias loss_weights_aliases[] = {
-	{ "token-mean", "token", "verl" },
-	{ "token_mean", "token", "SkyRL" },
-	{ "seq-mean-token-mean", "seq", "verl" },
-	{ "sequence_mean", "seq", "SkyRL" },
-	{ "seq-mean-token-sum", "seq-sum", "verl" },
-	{ "seq-mean-token-sum-norm", "seq-sum-norm", "verl" },
-	{ "seq_mean_token_sum_norm", "seq-sum-norm", "SkyRL" },
-	{ NULL, NULL, NULL }
-};
-
 const struct loss_mode *
 loss_weights_find(const char *name)
 {
-	return advantage_alias_find(loss_weights_aliases, loss_weights_table,
+	return alias_find(ALIAS_LOSS, loss_weights_table,
 	    sizeof(loss_weights_table[0]), name);
 }
 

@@ -26,10 +26,8 @@ struct loss_mode {
 };
 
 extern const struct loss_mode loss_weights_table[];
-/* The frameworks' names of the modes, by target; a NULL name ends it. */
-extern const struct alias loss_weights_aliases[];
 
-/* The mode of that name or alias; NULL when none. */
+/* The mode of that name or a framework's (alias.c); NULL when none. */
 const struct loss_mode *loss_weights_find(const char *name);
 /* The totals of the scope made of groups [g0, g1) of b. */
 void	loss_weights_scope(const struct batch *b, size_t g0, size_t g1,

@@ -41,9 +41,6 @@ const char *const options_section[OS_N] = {
 	FIELD(name, meta, role, member, .off2 = P(fields.n ## member),	\
 	    __VA_ARGS__)
 
-/* Which table set_row() looks a name up in (the row's ival). */
-enum { ROW_ESTIMATOR, ROW_LOSS };
-
 /* The setters' type, to declare them before the table that names them. */
 typedef int setter(struct prefs *, struct optstore *, const struct opt *,
     const union optval *, struct diag *);
@@ -69,9 +66,9 @@ static const char *const null_rewards[] = { "error", "unscored", NULL };
 const struct opt options_table[] = {
 	/* Advantages */
 	{ "advantage", 'a', OK_STR, "estimator", C_EST, OS_ADV,
-	    .set = set_row, .ival = ROW_ESTIMATOR,
+	    .set = set_row, .alias = ALIAS_ESTIMATOR,
 	    .show = options_show_estimator, .list = estimator_name,
-	    .listdef = 1, .alias = advantage_aliases },
+	    .listdef = 1 },
 	{ "std", 0, OK_CHOICE, NULL, C_EST, OS_ADV, .off = P(ap.sample),
 	    .choices = stds,
 	    .help = "the deviation divides by n (default) or n-1" },
@@ -143,8 +140,8 @@ const struct opt options_table[] = {
 
 	/* Loss weights */
 	{ "agg", 'g', OK_STR, "mode", C_EST, OS_LOSS, .set = set_row,
-	    .ival = ROW_LOSS, .show = options_show_loss, .list = loss_name,
-	    .listdef = 1, .alias = loss_weights_aliases },
+	    .alias = ALIAS_LOSS, .show = options_show_loss, .list = loss_name,
+	    .listdef = 1 },
 	{ "scope", 0, OK_CHOICE, NULL, C_EST, OS_LOSS, .off = P(scope_group),
 	    .choices = lscopes,
 	    .help = "normalize over the batch (default) or each group" },
@@ -383,25 +380,28 @@ void
 options_aliases(const struct opt *o, char *buf, size_t size)
 {
 	const struct alias *a;
+	int i;
 
 	*buf = '\0';
-	for (a = o->alias; a->name != NULL; a++) {
-		strncat(buf, a != o->alias ? ", " : "", size - strlen(buf) - 1);
-		strncat(buf, a->name, size - strlen(buf) - 1);
-		/* The row once, after the last of its aliases (the table is
-		 * ordered by row). */
-		if (a[1].name == NULL || strcmp(a[1].target, a->target) != 0) {
-			strncat(buf, " (", size - strlen(buf) - 1);
-			strncat(buf, a->target, size - strlen(buf) - 1);
-			strncat(buf, ")", size - strlen(buf) - 1);
+	for (a = alias_table; a->target != NULL; a++) {
+		if (a->of != o->alias)
+			continue;
+		/* The row once, after the last of its names. */
+		for (i = 0; i < ALIAS_MAX && a->names[i].name != NULL; i++) {
+			strncat(buf, *buf != '\0' ? ", " : "",
+			    size - strlen(buf) - 1);
+			strncat(buf, a->names[i].name, size - strlen(buf) - 1);
 		}
+		strncat(buf, " (", size - strlen(buf) - 1);
+		strncat(buf, a->target, size - strlen(buf) - 1);
+		strncat(buf, ")", size - strlen(buf) - 1);
 	}
 }
 
 /*
- * -a and -g (the row's ival): a row of the estimators' or the loss modes'
- * table by its name or an alias, marked given so that a later --like
- * keeps it.
+ * -a and -g (the table of the row's aliases): a row of the estimators' or
+ * the loss modes' table by its name or a framework's, marked given so
+ * that a later --like keeps it.
  */
 static int
 set_row(struct prefs *p, struct optstore *own, const struct opt *o,
@@ -411,8 +411,8 @@ set_row(struct prefs *p, struct optstore *own, const struct opt *o,
 	const void *row;
 
 	(void)own;
-	switch (o->ival) {
-	case ROW_ESTIMATOR:
+	switch (o->alias) {
+	case ALIAS_ESTIMATOR:
 		row = p->est = advantage_find(v->str);
 		p->est_given = 1;
 		what = "advantage estimator";

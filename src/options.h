@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "advantage.h"
+#include "alias.h"
 #include "diag.h"
 #include "group.h"
 #include "loss_weights.h"
@@ -139,9 +140,9 @@ struct opt {
 	 * first is the default when listdef. */
 	const char		*(*list)(size_t i);
 	int			 listdef;
-	/* Other names, listed after those as "name (row)": a NULL-ended
-	 * alias table, ordered by row (advantage.h). */
-	const struct alias	*alias;
+	/* Other names, listed after those as "name (row)": the table
+	 * whose frameworks' names they are (alias.h), 0 none. */
+	enum alias_of		 alias;
 	const char		*want;		/* "expected ..." of errors */
 	const char		*help;
 	/*

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "advantage.h"
+#include "alias.h"
 #include "testbatch.h"
 #include "testutil.h"
 
@@ -108,7 +109,7 @@ END_TEST
 START_TEST(framework_names)
 {
 	/* Each framework's name finds the row it means; none is a row's
-	 * own name; the aliases of one row are together. */
+	 * own name; a row's names are in one entry. */
 	static const char *const pairs[][2] = {
 		{ "group_norm", "grpo" }, { "grpo_vectorized", "grpo" },
 		{ "gspo", "grpo" }, { "cispo", "grpo" },
@@ -117,28 +118,38 @@ START_TEST(framework_names)
 		{ "reinforce_baseline", "rpp-baseline" },
 		{ "reinforce_plus_plus", "rpp" }, { "reinforce", "rpp" },
 		{ "reinforce++", "rpp" }, { "grpo_passk", "passk" } };
-	const struct alias *a;
+	const struct alias *a, *b;
 	const struct estimator *e;
 	size_t i, n = 0;
+	int j;
 
 	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
 		ck_assert_ptr_nonnull(advantage_find(pairs[i][0]));
 		ck_assert_str_eq(advantage_find(pairs[i][0])->name,
 		    pairs[i][1]);
 	}
-	for (a = advantage_aliases; a->name != NULL; a++, n++) {
+	for (a = alias_table; a->target != NULL; a++) {
+		if (a->of != ALIAS_ESTIMATOR)
+			continue;
 		ck_assert_ptr_nonnull(advantage_find(a->target));
-		for (e = advantage_table; e->name != NULL; e++)
-			ck_assert_str_ne(e->name, a->name);
-		if (a != advantage_aliases && strcmp(a[-1].target,
-		    a->target) != 0)
-			for (i = 0; advantage_aliases + i < a - 1; i++)
-				ck_assert_str_ne(advantage_aliases[i].target,
-				    a->target);
+		ck_assert_str_eq(advantage_find(a->target)->name, a->target);
+		for (b = alias_table; b != a; b++)
+			ck_assert(b->of != a->of ||
+			    strcmp(b->target, a->target) != 0);
+		ck_assert_ptr_nonnull(a->names[0].name);
+		for (j = 0; j < ALIAS_MAX && a->names[j].name != NULL; j++) {
+			n++;
+			for (e = advantage_table; e->name != NULL; e++)
+				ck_assert_str_ne(e->name, a->names[j].name);
+		}
 	}
 	ck_assert_uint_eq(n, sizeof(pairs) / sizeof(pairs[0]));
 	ck_assert_ptr_null(advantage_find("reinforce_plus"));
-	ck_assert_str_eq(alias_resolve(advantage_aliases, "x"), "x");
+	ck_assert_str_eq(alias_resolve(ALIAS_ESTIMATOR, "x"), "x");
+	/* A loss mode's framework name is no estimator's. */
+	ck_assert_ptr_null(advantage_find("token-mean"));
+	ck_assert_str_eq(alias_resolve(ALIAS_ESTIMATOR, "token_mean"),
+	    "token_mean");
 }
 END_TEST
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alias.h"
 #include "loss_weights.h"
 #include "optparse.h"
 #include "testbatch.h"
@@ -107,17 +108,23 @@ START_TEST(framework_names)
 		{ "seq_mean_token_sum_norm", "seq-sum-norm" } };
 	const struct alias *a;
 	size_t i, n = 0;
+	int j;
 
 	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
 		ck_assert_str_eq(loss_weights_find(pairs[i][0])->name,
 		    pairs[i][1]);
-	for (a = loss_weights_aliases; a->name != NULL; a++, n++)
-		ck_assert_ptr_nonnull(loss_weights_find(a->target));
+	for (a = alias_table; a->target != NULL; a++)
+		for (j = 0; a->of == ALIAS_LOSS && j < ALIAS_MAX &&
+		    a->names[j].name != NULL; j++, n++)
+			ck_assert_str_eq(loss_weights_find(
+			    a->names[j].name)->name, a->target);
 	ck_assert_uint_eq(n, sizeof(pairs) / sizeof(pairs[0]));
 	/* TRL's loss types are not -g names: its grpo and dr_grpo would
 	 * read as estimators */
 	ck_assert_ptr_null(loss_weights_find("dr_grpo"));
 	ck_assert_ptr_null(loss_weights_find("dapo"));
+	/* nor an estimator's framework name (the table is one) */
+	ck_assert_ptr_null(loss_weights_find("group_norm"));
 }
 END_TEST
 
