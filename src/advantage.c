@@ -540,41 +540,51 @@ adv_msgrpo(const struct batch *b, struct adv_params *p, double *adv,
 	return rc;
 }
 
+/* Each row names the columns it sets: fn, group or both. */
 const struct estimator advantage_table[] = {
-	{ "grpo", NULL, gn_group, EST_GRPO, ADV_DEV,
-	    "(r - mean) / (std + eps) within the group (GRPO)" },
-	{ "drgrpo", NULL, drgrpo_group, EST_DRGRPO, ADV_SCALES,
-	    "r - mean within the group (Dr. GRPO)" },
-	{ "rloo", NULL, rloo_group, EST_RLOO, ADV_SCALES,
-	    "r - mean of the other responses (RLOO)" },
-	{ "san", NULL, san_group, EST_SAN, ADV_STRATA | ADV_DEV,
-	    "normalized within the stratum (Stratified GRPO, SAN)" },
-	{ "stratified", adv_stratified, NULL, EST_STRATIFIED,
-	    ADV_STRATA | ADV_DEV,
-	    "alpha SAN + (1 - alpha) GRPO (Stratified GRPO)" },
-	{ "msgrpo", adv_msgrpo, NULL, EST_MSGRPO, ADV_TIE | ADV_DEV,
-	    "multi-scale subgroup average (MS-GRPO)" },
-	{ "opo", NULL, opo_group, EST_OPO, ADV_SCALES,
-	    "r - length-weighted mean (OPO, as in verl)" },
-	{ "rpp-baseline", NULL, centered_group, EST_RPP_BASELINE,
-	    ADV_BATCH | ADV_WHITEN,
-	    "r - mean, whitened over the batch (REINFORCE++-baseline)" },
-	{ "rpp", adv_rpp, NULL, EST_RPP, ADV_BATCH | ADV_WHITEN,
-	    "r, whitened over the batch (REINFORCE++)" },
-	{ "passk", passk_check, passk_group, EST_PASSK, 0,
-	    "the best gets (r_max - r_second) / (std + eps) (verl's "
+	{ "grpo", .group = gn_group, .kind = EST_GRPO, .flags = ADV_DEV,
+	    .help = "(r - mean) / (std + eps) within the group (GRPO)" },
+	{ "drgrpo", .group = drgrpo_group, .kind = EST_DRGRPO,
+	    .flags = ADV_SCALES,
+	    .help = "r - mean within the group (Dr. GRPO)" },
+	{ "rloo", .group = rloo_group, .kind = EST_RLOO, .flags = ADV_SCALES,
+	    .help = "r - mean of the other responses (RLOO)" },
+	{ "san", .group = san_group, .kind = EST_SAN,
+	    .flags = ADV_STRATA | ADV_DEV,
+	    .help = "normalized within the stratum (Stratified GRPO, SAN)" },
+	{ "stratified", .fn = adv_stratified, .kind = EST_STRATIFIED,
+	    .flags = ADV_STRATA | ADV_DEV,
+	    .help = "alpha SAN + (1 - alpha) GRPO (Stratified GRPO)" },
+	{ "msgrpo", .fn = adv_msgrpo, .kind = EST_MSGRPO,
+	    .flags = ADV_TIE | ADV_DEV,
+	    .help = "multi-scale subgroup average (MS-GRPO)" },
+	{ "opo", .group = opo_group, .kind = EST_OPO, .flags = ADV_SCALES,
+	    .help = "r - length-weighted mean (OPO, as in verl)" },
+	{ "rpp-baseline", .group = centered_group, .kind = EST_RPP_BASELINE,
+	    .flags = ADV_BATCH | ADV_WHITEN,
+	    .help = "r - mean, whitened over the batch "
+	    "(REINFORCE++-baseline)" },
+	{ "rpp", .fn = adv_rpp, .kind = EST_RPP,
+	    .flags = ADV_BATCH | ADV_WHITEN,
+	    .help = "r, whitened over the batch (REINFORCE++)" },
+	/* fn: first a group of one refused under verl's rule. */
+	{ "passk", .fn = passk_check, .group = passk_group, .kind = EST_PASSK,
+	    .help = "the best gets (r_max - r_second) / (std + eps) (verl's "
 	    "grpo_passk)" },
-	{ "gpg", adv_gpg, NULL, EST_GPG, ADV_BATCH | ADV_SCALES,
-	    "(r - mean) B / #{r != 0} (GPG, as in verl)" },
+	{ "gpg", .fn = adv_gpg, .kind = EST_GPG,
+	    .flags = ADV_BATCH | ADV_SCALES,
+	    .help = "(r - mean) B / #{r != 0} (GPG, as in verl)" },
 	/* Its baseline is not prescaled with the rewards: ADV_MIXED. */
-	{ "remax", adv_remax, NULL, EST_REMAX, ADV_MIXED | ADV_BASE,
-	    "r - the greedy response's reward, --baseline-key (ReMax)" },
-	{ "loo", NULL, loo_group, EST_LOO, ADV_MIXED,
-	    "r - mean of the others, / their std if > 0 (NeMo-RL)" },
-	{ "grpo-whiten", NULL, gn_group, EST_GRPO_WHITEN,
-	    ADV_BATCH | ADV_DEV | ADV_WHITEN,
-	    "GRPO, then whitened over the batch (AReaL)" },
-	{ NULL, NULL, NULL, EST_GRPO, 0, NULL }
+	{ "remax", .fn = adv_remax, .kind = EST_REMAX,
+	    .flags = ADV_MIXED | ADV_BASE,
+	    .help = "r - the greedy response's reward, --baseline-key "
+	    "(ReMax)" },
+	{ "loo", .group = loo_group, .kind = EST_LOO, .flags = ADV_MIXED,
+	    .help = "r - mean of the others, / their std if > 0 (NeMo-RL)" },
+	{ "grpo-whiten", .group = gn_group, .kind = EST_GRPO_WHITEN,
+	    .flags = ADV_BATCH | ADV_DEV | ADV_WHITEN,
+	    .help = "GRPO, then whitened over the batch (AReaL)" },
+	{ NULL }
 };
 
 int
