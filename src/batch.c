@@ -54,6 +54,45 @@ batch_free(struct gbatch *b)
 	free(b);
 }
 
+/* The bytes of each element of a word (little-endian). */
+#define BYTES(x)	((x) * 0x0101010101010101ULL)
+
+_Static_assert(FR_NLISTED <= 8, "the aliases are not one word");
+
+/*
+ * The name indexes (-1: none) + 1, 4 bits each, into *h; 0 when one is
+ * outside -1 .. 14.  A word at a time: each byte plus 1 without carries,
+ * then the nibbles drawn together, pair by pair.
+ */
+static int
+alias_pack(const signed char *alias, uint32_t *h)
+{
+	uint64_t x = 0;
+
+	memcpy(&x, alias, FR_NLISTED);
+	x = ((x & BYTES(0x7f)) + BYTES(1)) ^ (x & BYTES(0x80));
+	x &= (~0ULL) >> (64 - 8 * FR_NLISTED);
+	if ((x & BYTES(0xf0)) != 0)
+		return 0;
+	x = (x | x >> 4) & 0x00ff00ff00ff00ffULL;
+	x = (x | x >> 8) & 0x0000ffff0000ffffULL;
+	*h = (uint32_t)(x | x >> 16);
+	return 1;
+}
+
+/* alias_pack() undone: the nibbles spread to bytes, each less 1. */
+static void
+alias_unpack(uint32_t h, signed char *alias)
+{
+	uint64_t x = h;
+
+	x = (x | x << 16) & 0x0000ffff0000ffffULL;
+	x = (x | x << 8) & 0x00ff00ff00ff00ffULL;
+	x = (x | x << 4) & BYTES(0x0f);
+	x = ((x | BYTES(0x80)) - BYTES(1)) ^ BYTES(0x80);
+	memcpy(alias, &x, FR_NLISTED);
+}
+
 /*
  * Packs r (its keys and runs in the scratch buffers, rebased into the
  * batch's arenas) into h; returns 0 when a field does not fit, for the
@@ -64,7 +103,7 @@ pack(struct gbatch *b, struct hrec *h, const struct record *r,
     const struct buf *keys, const struct buf *runs, size_t len)
 {
 	size_t rbase = b->runs.len / sizeof(uint32_t);
-	int f, j;
+	int f;
 
 	_Static_assert(sizeof(void *) != 8 || sizeof(struct record) == 416,
 	    "struct record changed: pack its new member in batch.c, or "
@@ -83,12 +122,8 @@ pack(struct gbatch *b, struct hrec *h, const struct record *r,
 		return 0;
 	if (r->has_stratum && r->skeylen > UINT16_MAX)
 		return 0;
-	h->alias = 0;
-	for (j = 0; j < FR_NLISTED; j++) {
-		if (r->alias[j] < -1 || r->alias[j] > 14)
-			return 0;
-		h->alias |= (uint32_t)(r->alias[j] + 1) << (4 * j);
-	}
+	if (!alias_pack(r->alias, &h->alias))
+		return 0;
 	h->len = (uint32_t)len;
 	h->L = (uint32_t)r->L;
 	h->tail = (uint8_t)(len - r->close);
@@ -266,7 +301,6 @@ unpack(const struct gbatch *b, size_t i, struct record *r)
 {
 	const struct hrec *h = &b->rec[i];
 	const struct hgrp *g = &b->grp[h->group];
-	int j;
 
 	if (h->full)
 		return &b->full[h->full - 1];
@@ -297,8 +331,7 @@ unpack(const struct gbatch *b, size_t i, struct record *r)
 	r->nmembers = h->nmembers;
 	r->comma_space = (h->flags & H_COMMA_SPACE) != 0;
 	r->colon_space = (h->flags & H_COLON_SPACE) != 0;
-	for (j = 0; j < FR_NLISTED; j++)
-		r->alias[j] = (signed char)(((h->alias >> (4 * j)) & 15) - 1);
+	alias_unpack(h->alias, r->alias);
 	return r;
 }
 

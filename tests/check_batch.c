@@ -5,8 +5,8 @@
  * first appearance, past the 64 compared one by one too), the order to
  * write records back in, labels and hashes of groups, groups left out
  * and the order their records are rejected in, lines kept or copied,
- * what a reset keeps, and views of batches of other layouts one after
- * another.
+ * what a reset keeps, views of batches of other layouts one after
+ * another, and each role's name index held as it was.
  */
 #include <check.h>
 #include <stdarg.h>
@@ -437,6 +437,47 @@ START_TEST(views_of_other_layouts)
 }
 END_TEST
 
+/* Each role's name index, -1 to 14, held packed and given back as it
+ * was; one past them (15, -2) makes a record kept whole, also as it
+ * was. */
+START_TEST(aliases_kept)
+{
+	static const signed char odd[] = { 15, -2, 127, -128 };
+	struct gbatch *b = batch_new();
+	struct buf keys = { 0 }, runs = { 0 };
+	struct record r, tmp;
+	const struct record *got;
+	size_t i, n = 0;
+	int v, j;
+
+	for (v = -1; v <= 14; v++)
+		for (j = 0; j < FR_NLISTED; j++) {
+			memset(&r, 0, sizeof(r));
+			r.has_reward = 1;
+			memset(r.alias, -1, sizeof(r.alias));
+			/* v in role j, others counting down from 14. */
+			r.alias[j] = (signed char)v;
+			r.alias[(j + 1) % FR_NLISTED] = (signed char)(14 - j);
+			batch_add(b, &r, &keys, &runs, "{}", 2, 1, FNAME, n + 1,
+			    batch_ngroups(b));
+			got = batch_hrec(b, n++, &tmp);
+			ck_assert_mem_eq(got->alias, r.alias, sizeof(r.alias));
+		}
+	for (i = 0; i < sizeof(odd); i++)
+		for (j = 0; j < FR_NLISTED; j++) {
+			memset(&r, 0, sizeof(r));
+			r.has_reward = 1;
+			memset(r.alias, 3, sizeof(r.alias));
+			r.alias[j] = odd[i];
+			batch_add(b, &r, &keys, &runs, "{}", 2, 1, FNAME, n + 1,
+			    batch_ngroups(b));
+			got = batch_hrec(b, n++, &tmp);
+			ck_assert_mem_eq(got->alias, r.alias, sizeof(r.alias));
+		}
+	batch_free(b);
+}
+END_TEST
+
 static Suite *
 batch_suite(void)
 {
@@ -450,6 +491,7 @@ batch_suite(void)
 	tcase_add_test(tc, dropped_groups);
 	tcase_add_test(tc, lines_and_reset);
 	tcase_add_test(tc, views_of_other_layouts);
+	tcase_add_test(tc, aliases_kept);
 	suite_add_tcase(s, tc);
 	return s;
 }
