@@ -154,7 +154,7 @@ json_losses(cJSON *o, const struct stats *s, const struct stats_acc *a)
 	const struct loss_mode *m;
 	cJSON *e;
 	size_t k;
-	double n = p->dn;
+	double n = p->d.n;
 
 	e = cJSON_AddObjectToObject(o, "on_policy_loss");
 	for (k = 0; k < STATS_NLOSS; k++)
@@ -170,11 +170,11 @@ json_losses(cJSON *o, const struct stats *s, const struct stats_acc *a)
 	jnum(e, "var_mu", xsum_over(&p->vmu, p->ms_groups));
 	jnum(e, "var_sigma", xsum_over(&p->vsig, p->ms_groups));
 	jnum(e, "records", n);
-	jnum(e, "actual_rms", n > 0 ? sqrt(p->dact2 / n) : NAN);
-	jnum(e, "approx_rms", n > 0 ? sqrt(p->dapp2 / n) : NAN);
-	jnum(e, "error_rms", n > 0 ? sqrt(p->derr2 / n) : NAN);
-	jnum(e, "actual_mean", n > 0 ? p->dact / n : NAN);
-	jnum(e, "approx_mean", n > 0 ? p->dapp / n : NAN);
+	jnum(e, "actual_rms", n > 0 ? sqrt(p->d.act2 / n) : NAN);
+	jnum(e, "approx_rms", n > 0 ? sqrt(p->d.app2 / n) : NAN);
+	jnum(e, "error_rms", n > 0 ? sqrt(p->d.err2 / n) : NAN);
+	jnum(e, "actual_mean", n > 0 ? p->d.act / n : NAN);
+	jnum(e, "approx_mean", n > 0 ? p->d.app / n : NAN);
 }
 
 /* --by-batch --json: the rows alone. */

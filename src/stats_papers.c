@@ -61,6 +61,16 @@ stats_papers_mode(const struct prefs *c, size_t m)
 	return &loss_weights_table[m];
 }
 
+/* t[i] += o[i], i < n: the sums of a struct that adds them all. */
+static void
+add_sums(double *t, const double *o, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		t[i] += o[i];
+}
+
 /* A mode's normalizer over a scope: what its weights divide by. */
 static double
 normalizer(const struct loss_mode *m, const struct advmath_lw *lp,
@@ -181,6 +191,7 @@ msgrpo(struct stats *st, struct stats_acc *a, const struct batch *v,
 	struct ms_params p = st->ap.ms;
 	struct ms_canon cn;
 	struct ms_moments mm;
+	struct stats_dchange dc;
 	size_t o = v->goff[g], n = v->goff[g + 1] - o, i;
 	double so, mo, sw, act, app, r, eps, mx = 0, *rn;
 	int rc, K = 0;
@@ -235,13 +246,10 @@ msgrpo(struct stats *st, struct stats_acc *a, const struct batch *v,
 		act = adv[i] - (r - mo) / (so + eps);
 		app = (r - mo) * (1 / mm.es - 1 / so) +
 		    r * mm.vsig / pow(mm.es, 3);
-		a->p.dn++;
-		a->p.dact += act;
-		a->p.dapp += app;
-		a->p.dact2 += act * act;
-		a->p.dapp2 += app * app;
-		a->p.dcross += act * app;
-		a->p.derr2 += (act - app) * (act - app);
+		dc = (struct stats_dchange){ .n = 1, .act = act, .app = app,
+		    .act2 = act * act, .app2 = app * app, .cross = act * app,
+		    .err2 = (act - app) * (act - app) };
+		add_sums(a->p.d.sum, dc.sum, STATS_DSUMS);
 	}
 	return 0;
 }
@@ -311,13 +319,7 @@ void
 stats_papers_merge_stratum(struct stats_pstratum *t,
     const struct stats_pstratum *o)
 {
-	t->cells += o->cells;
-	t->alpha += o->alpha;
-	t->off += o->off;
-	t->off2 += o->off2;
-	t->weight += o->weight;
-	t->wcells += o->wcells;
-	t->forced += o->forced;
+	add_sums(t->sum, o->sum, STATS_PSUMS);
 }
 
 void
@@ -341,13 +343,7 @@ stats_papers_merge(struct stats_papers *t, const struct stats_papers *o)
 	xsum_merge(&t->sigma, &o->sigma);
 	xsum_merge(&t->vmu, &o->vmu);
 	xsum_merge(&t->vsig, &o->vsig);
-	t->dn += o->dn;
-	t->dact += o->dact;
-	t->dapp += o->dapp;
-	t->dact2 += o->dact2;
-	t->dapp2 += o->dapp2;
-	t->dcross += o->dcross;
-	t->derr2 += o->derr2;
+	add_sums(t->d.sum, o->d.sum, STATS_DSUMS);
 	xsum_merge(&t->tc_sum, &o->tc_sum);
 	t->tc_n += o->tc_n;
 }

@@ -28,14 +28,43 @@ struct stats_acc;
 /* Loss modes summed (rows of loss_weights_table, in its order). */
 #define STATS_NLOSS	8
 
-/* A stratum's sums, over its (group, stratum) cells. */
+/*
+ * A stratum's sums over its (group, stratum) cells: the cells; the sums
+ * of alpha_k, Delta_k and Delta_k^2; of p_k / (sigma_k + eps), and the
+ * cells with a reward spread that it is over; the records whose SAN is
+ * forced to 0.  sum[] is them all, to add one stratum's to another's.
+ */
+#define STATS_PSUMS	7
 struct stats_pstratum {
-	double	cells;			/* cells */
-	double	alpha, off, off2;	/* sums of alpha_k, Delta_k, Delta_k^2 */
-	double	weight, wcells;		/* p_k / (sigma_k + eps), cells with
-					   a reward spread */
-	double	forced;			/* records whose SAN is forced to 0 */
+	union {
+		struct {
+			double	cells;
+			double	alpha, off, off2;
+			double	weight, wcells;
+			double	forced;
+		};
+		double	sum[STATS_PSUMS];
+	};
 };
+_Static_assert(sizeof(struct stats_pstratum) == STATS_PSUMS * sizeof(double),
+    "stats_pstratum: its sums and sum[] alike");
+
+/*
+ * MS-GRPO's advantage change, over records: their count, the sums of the
+ * actual change and of Eq. 10's, of their squares, of their product and
+ * of their squared difference; sum[] is them all, to add.
+ */
+#define STATS_DSUMS	7
+struct stats_dchange {
+	union {
+		struct {
+			double	n, act, app, act2, app2, cross, err2;
+		};
+		double	sum[STATS_DSUMS];
+	};
+};
+_Static_assert(sizeof(struct stats_dchange) == STATS_DSUMS * sizeof(double),
+    "stats_dchange: its sums and sum[] alike");
 
 struct stats_papers {
 	/* Stratified GRPO: records in cells whose SAN is forced to 0; K
@@ -52,12 +81,10 @@ struct stats_papers {
 	double			final[STATS_NLOSS];
 	double			nfinal[STATS_NLOSS];	/* batches in it */
 	/* MS-GRPO: groups whose moments were taken, and those past
-	 * --ms-budget; sums of the moments; of the advantage change, the
-	 * records, sums of actual, approximate, their squares, product,
-	 * squared difference. */
+	 * --ms-budget; sums of the moments; the advantage change. */
 	double			ms_groups, ms_skipped;
 	struct xsum		es, sigma, vmu, vsig;
-	double			dn, dact, dapp, dact2, dapp2, dcross, derr2;
+	struct stats_dchange	d;
 	/* --by-batch: numeric stratum values (tool calls) and records. */
 	struct xsum		tc_sum;
 	double			tc_n;

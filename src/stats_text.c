@@ -265,7 +265,7 @@ static void
 print_msgrpo(const struct stats_acc *a)
 {
 	const struct stats_papers *p = &a->p;
-	double n = p->dn, ma, mp, va, vp, corr;
+	double n = p->d.n, ma, mp, va, vp, corr;
 	char cs[32];
 
 	printf("MS-GRPO subgroups  [Appendix A, D]: %.0f groups, %.0f past "
@@ -279,17 +279,17 @@ print_msgrpo(const struct stats_acc *a)
 		    fig(xsum_over(&p->vsig, p->ms_groups)));
 	if (!(n > 0))
 		return;
-	ma = p->dact / n;
-	mp = p->dapp / n;
-	va = p->dact2 / n - ma * ma;
-	vp = p->dapp2 / n - mp * mp;
-	corr = va > 0 && vp > 0 ? (p->dcross / n - ma * mp) / sqrt(va * vp) :
+	ma = p->d.act / n;
+	mp = p->d.app / n;
+	va = p->d.act2 / n - ma * ma;
+	vp = p->d.app2 / n - mp * mp;
+	corr = va > 0 && vp > 0 ? (p->d.cross / n - ma * mp) / sqrt(va * vp) :
 	    NAN;
 	report_fmt(cs, sizeof(cs), "%.4f", corr);
 	printf("%-22s actual rms %s, Eq. 10's rms %s over %.0f records\n"
 	    "%-22s correlation %s, rms of the error %s\n",
-	    "A_MS - A_GRPO", fig(sqrt(p->dact2 / n)), fig(sqrt(p->dapp2 / n)),
-	    n, "", cs, fig(sqrt(p->derr2 / n)));
+	    "A_MS - A_GRPO", fig(sqrt(p->d.act2 / n)), fig(sqrt(p->d.app2 / n)),
+	    n, "", cs, fig(sqrt(p->d.err2 / n)));
 }
 
 /* --by-batch: a row per batch, the trend of a run. */

@@ -341,6 +341,29 @@ START_TEST(streamed_parts)
 }
 END_TEST
 
+START_TEST(papers_merge)
+{
+	/* Merging adds every sum, named as the readers name them. */
+	struct stats_pstratum t = { .cells = 1, .alpha = 2, .off = 3,
+	    .off2 = 4, .weight = 5, .wcells = 6, .forced = 7 };
+	struct stats_pstratum o = t;
+	struct stats_papers pt, po;
+
+	stats_papers_merge_stratum(&t, &o);
+	ck_assert(t.cells == 2 && t.alpha == 4 && t.off == 6 && t.off2 == 8 &&
+	    t.weight == 10 && t.wcells == 12 && t.forced == 14);
+	memset(&pt, 0, sizeof(pt));
+	memset(&po, 0, sizeof(po));
+	po.d = (struct stats_dchange){ .n = 1, .act = 2, .app = 3, .act2 = 4,
+	    .app2 = 5, .cross = 6, .err2 = 7 };
+	stats_papers_merge(&pt, &po);
+	stats_papers_merge(&pt, &po);
+	ck_assert(pt.d.n == 2 && pt.d.act == 4 && pt.d.app == 6 &&
+	    pt.d.act2 == 8 && pt.d.app2 == 10 && pt.d.cross == 12 &&
+	    pt.d.err2 == 14);
+}
+END_TEST
+
 static Suite *
 stats_suite(void)
 {
@@ -352,6 +375,7 @@ stats_suite(void)
 	tcase_add_test(tc, streamed_parts);
 	tcase_add_test(tc, papers);
 	tcase_add_test(tc, papers_losses_batch);
+	tcase_add_test(tc, papers_merge);
 	suite_add_tcase(s, tc);
 	return s;
 }
