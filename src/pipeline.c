@@ -277,8 +277,10 @@ file_next(void *ctx, struct pipeline_item *it, struct record *r,
 	if (f->n == 0) {
 		if (input_too_long(&f->ln, why) != 0 ||
 		    (n = record_line(f->rd, f->ln.text, f->ln.len, f->ln.file,
-		    f->ln.lineno, why)) < 0)
+		    f->ln.lineno, why)) < 0) {
+			memset(r, 0, sizeof(*r));
 			return 2;
+		}
 		f->n = (size_t)n;
 	}
 	if (record_get(f->rd, f->k++, r, keys, runs, why) != 0)
@@ -387,7 +389,6 @@ run_source(const struct prefs *c, const struct pipeline_src *src,
 		why.status = 0;
 		why.msg[0] = '\0';
 		why.groups = NULL;
-		memset(&r, 0, sizeof(r));
 		k = src->next(src->ctx, &it, &r, &keys, &runs, &why, d);
 		if (k < 0) {
 			rc = d->status;
@@ -435,9 +436,6 @@ run_source(const struct prefs *c, const struct pipeline_src *src,
 				break;
 			continue;
 		}
-		for (k = 0; k < FR_NLISTED && !r.elsewhere; k++)
-			if (r.alias[k] >= 0)
-				st->alias_used[k][(int)r.alias[k]]++;
 	}
 	if (rc == 0)
 		warn_end(&u.w);

@@ -14,7 +14,6 @@
 struct pipeline_stats {
 	unsigned long long	in, out, rejected;
 	unsigned long long	groups, strata, batches;
-	unsigned long long	alias_used[FR_NLISTED][FIELD_MAXNAMES];
 };
 
 /* Called once per batch, records in group order in v; b's functions
@@ -45,7 +44,8 @@ struct pipeline_item {
  * keys and runs in the buffers given, emptied by the caller), 2 for a bad
  * record (why says what is wrong; r.elsewhere when it is another shard's,
  * which this run neither reports nor counts), 0 at the end, or -1 with d
- * set.  release() lets go of the lines held before keep (NULL: all) once
+ * set; with 1 or 2 it sets every member of r (the caller does not clear
+ * it: a record is a few hundred bytes).  release() lets go of the lines held before keep (NULL: all) once
  * a batch is done.  A record that is elsewhere is grouped and computed
  * with the others, but never counted in st->in, st->out or st->rejected,
  * reported, or written to --rejects.

@@ -212,6 +212,7 @@ shard_next(void *ctx, struct pipeline_item *it, struct record *r,
 	struct index_entry e;
 	int k;
 
+	memset(r, 0, sizeof(*r));
 	for (;;) {
 		s->ikeys.len = 0;
 		k = index_next(s->ix, &e, s->mine ? &s->ir : r,
