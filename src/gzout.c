@@ -166,86 +166,93 @@ chunk_crc(const unsigned char *p, size_t n)
 #endif
 }
 
-#ifdef RLADV_ISAL
-/* Deflates j with ISA-L: the same layout as with zlib. */
-static void
-isal_job(struct gzjob *j, struct defl *df)
+/* df reset for j, primed with its dictionary, reading its input; 0 or
+ * -1. */
+static int
+defl_start(struct defl *df, struct gzjob *j)
 {
+#ifdef RLADV_ISAL
 	struct isal_zstream *is = &df->is;
 
-	isal_deflate_reset(is);
-	is->level = (uint32_t)df->ilevel;
-	is->level_buf = df->lbuf;
-	is->level_buf_size = isal_lbuf[df->ilevel];
-	is->gzip_flag = IGZIP_DEFLATE;
-	is->flush = SYNC_FLUSH;
-	is->end_of_stream = (uint16_t)j->last;
-	if (j->dictlen > 0 && isal_deflate_set_dict(is, j->dict,
-	    (uint32_t)j->dictlen) != COMP_OK) {
-		j->err = Z_STREAM_ERROR;
-		return;
+	if (df->ilevel >= 0) {
+		isal_deflate_reset(is);
+		is->level = (uint32_t)df->ilevel;
+		is->level_buf = df->lbuf;
+		is->level_buf_size = isal_lbuf[df->ilevel];
+		is->gzip_flag = IGZIP_DEFLATE;
+		is->flush = SYNC_FLUSH;
+		is->end_of_stream = (uint16_t)j->last;
+		if (j->dictlen > 0 && isal_deflate_set_dict(is, j->dict,
+		    (uint32_t)j->dictlen) != COMP_OK)
+			return -1;
+		is->next_in = j->in;
+		is->avail_in = (uint32_t)j->inlen;
+		return 0;
 	}
-	is->next_in = j->in;
-	is->avail_in = (uint32_t)j->inlen;
-	for (;;) {
-		if (out_room(j) != 0) {
-			j->err = Z_MEM_ERROR;
-			return;
-		}
+#endif
+	if (deflateReset(&df->zs) != Z_OK || (j->dictlen > 0 &&
+	    deflateSetDictionary(&df->zs, j->dict, (uInt)j->dictlen) != Z_OK))
+		return -1;
+	df->zs.next_in = j->in;
+	df->zs.avail_in = (uInt)j->inlen;
+	return 0;
+}
+
+/*
+ * One call of df's deflater into the room left in j's output: Z_OK with
+ * *done set once j is complete, the end of the stream written (the last
+ * chunk) or all its input flushed (a sync flush is complete when output
+ * space is left over), or Z_STREAM_ERROR.
+ */
+static int
+defl_step(struct defl *df, struct gzjob *j, int *done)
+{
+	z_stream *zs = &df->zs;
+	int zr;
+#ifdef RLADV_ISAL
+	struct isal_zstream *is = &df->is;
+
+	if (df->ilevel >= 0) {
 		is->next_out = j->out + j->outlen;
 		is->avail_out = (uint32_t)(j->outcap - j->outlen);
-		if (isal_deflate(is) != COMP_OK) {
-			j->err = Z_STREAM_ERROR;
-			return;
-		}
+		if (isal_deflate(is) != COMP_OK)
+			return Z_STREAM_ERROR;
 		j->outlen = j->outcap - is->avail_out;
-		/* Done: the end written, or all flushed with room left. */
-		if (j->last ? is->internal_state.state == ZSTATE_END :
-		    is->avail_in == 0 && is->avail_out != 0)
-			return;
+		*done = j->last ? is->internal_state.state == ZSTATE_END :
+		    is->avail_in == 0 && is->avail_out != 0;
+		return Z_OK;
 	}
-}
 #endif
+	zs->next_out = j->out + j->outlen;
+	zs->avail_out = (uInt)(j->outcap - j->outlen);
+	zr = deflate(zs, j->last ? Z_FINISH : Z_SYNC_FLUSH);
+	j->outlen = j->outcap - zs->avail_out;
+	if (zr == Z_STREAM_ERROR)
+		return zr;
+	*done = j->last ? zr == Z_STREAM_END :
+	    zs->avail_in == 0 && zs->avail_out != 0;
+	return Z_OK;
+}
 
 /* Compresses j with df, reset for it; any thread. */
 static void
 compress_job(struct gzjob *j, struct defl *df)
 {
-	z_stream *zs = &df->zs;
-	int zr, flush = j->last ? Z_FINISH : Z_SYNC_FLUSH;
+	int done = 0;
 
 	j->crc = chunk_crc(j->in, j->inlen);
 	j->outlen = 0;
 	j->err = Z_OK;
-#ifdef RLADV_ISAL
-	if (df->ilevel >= 0) {
-		isal_job(j, df);
-		return;
-	}
-#endif
-	if (deflateReset(zs) != Z_OK || (j->dictlen > 0 &&
-	    deflateSetDictionary(zs, j->dict, (uInt)j->dictlen) != Z_OK)) {
+	if (defl_start(df, j) != 0) {
 		j->err = Z_STREAM_ERROR;
 		return;
 	}
-	zs->next_in = j->in;
-	zs->avail_in = (uInt)j->inlen;
-	for (;;) {
+	while (!done) {
 		if (out_room(j) != 0) {
 			j->err = Z_MEM_ERROR;
 			return;
 		}
-		zs->next_out = j->out + j->outlen;
-		zs->avail_out = (uInt)(j->outcap - j->outlen);
-		zr = deflate(zs, flush);
-		j->outlen = j->outcap - zs->avail_out;
-		if (zr == Z_STREAM_ERROR) {
-			j->err = zr;
-			return;
-		}
-		/* A sync flush is complete when output space is left over. */
-		if (flush == Z_FINISH ? zr == Z_STREAM_END :
-		    zs->avail_in == 0 && zs->avail_out != 0)
+		if ((j->err = defl_step(df, j, &done)) != Z_OK)
 			return;
 	}
 }
