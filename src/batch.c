@@ -283,6 +283,7 @@ batch_add(struct gbatch *b, const struct record *r, const struct buf *keys,
 		b->grp[g].size++;
 	b->nunscored += r->unscored != 0;
 	b->nolen += !r->has_len;
+	b->nstratum += r->has_stratum != 0;
 	/* A line that stays valid (a mapped file) is not copied. */
 	if (stable)
 		h->line.p = line;
@@ -449,7 +450,7 @@ batch_reset(struct gbatch *b, int starts)
 {
 	b->text.len = b->keys.len = b->runs.len = 0;
 	b->n = b->ngroups = b->nv = b->nrows = b->nfull = b->nlr = 0;
-	b->ncont = b->nunscored = b->nolen = 0;
+	b->ncont = b->nunscored = b->nolen = b->nstratum = 0;
 	b->has_bkey = 0;
 	free(b->bl);
 	b->bl = NULL;

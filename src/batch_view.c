@@ -279,7 +279,8 @@ view_group(struct gbatch *b, size_t g, size_t ng, size_t o, size_t e,
 		}
 		if (b->nunscored > 0)
 			b->unscored[k] = (unsigned char)unscored(b, i);
-		s = local_stratum(b, k, first, nk);
+		/* Without strata (most estimators read none), one. */
+		s = b->nstratum > 0 ? local_stratum(b, k, first, nk) : 0;
 		if (s == nk) {
 			if (nk < FEW_STRATA)
 				first[nk] = k;

@@ -739,6 +739,17 @@ START_TEST(key_label)
 	record_key_label("n1\x1fsx", 5, &out);
 	ck_assert_uint_eq(out.len, 3);
 	ck_assert(memcmp(out.p, "1,x", 3) == 0);
+	/* Quoted: one part as its text, several joined, escapes, none. */
+	out.len = 0;
+	record_key_quote("sa\"b\n", 5, &out);
+	buf_add(&out, "|", 1);
+	record_key_quote("n1\x1fsx", 5, &out);
+	buf_add(&out, "|", 1);
+	record_key_quote("n17", 3, &out);
+	buf_add(&out, "|", 1);
+	record_key_quote("", 0, &out);
+	buf_add(&out, "", 1);
+	ck_assert_str_eq(out.p, "\"a\\\"b\\n\"|\"1,x\"|\"17\"|\"\"");
 	buf_free(&out);
 }
 END_TEST
