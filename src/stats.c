@@ -24,6 +24,7 @@
 #include "compute.h"
 #include "diag.h"
 #include "profile.h"
+#include "slab.h"
 #include "stats.h"
 #include "stats_html.h"
 
@@ -169,11 +170,7 @@ stats_free(struct stats *s)
 	acc_free(&s->total);
 	for (i = 0; i < FR_NLISTED; i++)
 		free(s->joined[i]);
-	free(s->adv);
-	free(s->w);
-	free(s->rs);
-	free(s->kg);
-	free(s->as);
+	free(s->mem);
 	strata_cells_free(&s->cells);
 }
 
@@ -325,10 +322,6 @@ prescale(struct stats *s, const struct batch *v, struct batch *sv)
 	size_t g, i;
 	double mx;
 
-	if (v->ngroups > s->gcap) {
-		s->gcap = v->ngroups + v->ngroups / 2;
-		s->kg = diag_realloc(s->kg, s->gcap * sizeof(*s->kg));
-	}
 	for (g = 0; g < v->ngroups; g++) {
 		for (mx = 0, i = v->goff[g]; i < v->goff[g + 1]; i++)
 			mx = fmax(mx, fabs(v->r[i]));
@@ -343,6 +336,31 @@ prescale(struct stats *s, const struct batch *v, struct batch *sv)
 	sv->r = s->rs;
 }
 
+/* Room in the scratch block for batch v; what it held is lost when it is
+ * made again, since each batch fills it anew. */
+static void
+scratch_grow(struct stats *s, const struct batch *v)
+{
+	struct slab sl = SLAB_INIT;
+
+	if (v->n <= s->cap && v->ngroups <= s->gcap)
+		return;
+	if (v->n > s->cap)
+		s->cap = v->n + v->n / 2;
+	if (v->ngroups > s->gcap)
+		s->gcap = v->ngroups + v->ngroups / 2;
+	free(s->mem);
+	while (slab_pass(&sl)) {
+		s->adv = slab_take(&sl, s->cap, sizeof(*s->adv));
+		s->w = slab_take(&sl, s->cap, sizeof(*s->w));
+		s->rs = slab_take(&sl, s->cap, sizeof(*s->rs));
+		s->as = slab_take(&sl, s->cap, sizeof(*s->as));
+		s->kg = slab_take(&sl, s->gcap, sizeof(*s->kg));
+	}
+	if ((s->mem = sl.mem) == NULL)
+		diag_oom();
+}
+
 int
 stats_add(void *ctx, const struct gbatch *b, const struct batch *v,
     struct diag *d)
@@ -354,13 +372,7 @@ stats_add(void *ctx, const struct gbatch *b, const struct batch *v,
 	const char *line;
 	size_t g, o, n;
 
-	if (v->n > s->cap) {
-		s->cap = v->n + v->n / 2;
-		s->adv = diag_realloc(s->adv, s->cap * sizeof(*s->adv));
-		s->w = diag_realloc(s->w, s->cap * sizeof(*s->w));
-		s->rs = diag_realloc(s->rs, s->cap * sizeof(*s->rs));
-		s->as = diag_realloc(s->as, s->cap * sizeof(*s->as));
-	}
+	scratch_grow(s, v);
 	/* Whose dump this looks like, from its first record. */
 	if (s->nbatch == 0 && s->guess == NULL && v->n > 0 &&
 	    s->c->fields.profile == NULL) {

@@ -70,9 +70,11 @@ struct stats {
 	struct strata_cells	 cells;		/* of the group at hand */
 	/* --html: trained tokens of records with A > 0, A < 0. */
 	struct bins		 len_pos, len_neg;
-	/* The estimator's advantages of the batch at hand (-a), and
-	 * scratch for the loss weights of a group. */
 	struct adv_params	 ap;
+	/* Scratch for the batch at hand, cap records and gcap groups, all
+	 * in one block (mem, slab.h) made again when a batch needs more:
+	 * the estimator's advantages (-a), the loss weights of a group. */
+	void			*mem;
 	double			*adv, *w;
 	size_t			 cap;
 	/* The batch's rewards, each group's divided by 2^kg[g] as the
