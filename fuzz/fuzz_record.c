@@ -342,9 +342,9 @@ config_b(unsigned sel, struct fields *f, struct emit *em)
 	f->batch = batch_names[sel & 7];
 	f->need_stratum = (sel >> 3) & 1;
 	if ((sel >> 4) & 1) {
-		f->stratum[0] = "tool_calls";
-		f->stratum[1] = "search_ok";
-		f->nstratum = 2;
+		f->list[FR_STRATUM].name[0] = "tool_calls";
+		f->list[FR_STRATUM].name[1] = "search_ok";
+		f->list[FR_STRATUM].n = 2;
 		f->named |= FN(FR_STRATUM);	/* parts, not aliases */
 	}
 	if ((sel >> 5) & 1) {
@@ -353,17 +353,17 @@ config_b(unsigned sel, struct fields *f, struct emit *em)
 	}
 	if ((sel >> 6) & 1) {
 		/* --group-key uid --reward-key score: one name each. */
-		f->group[0] = "uid";
-		f->ngroup = 1;
-		f->reward[0] = "score";
-		f->nreward = 1;
+		f->list[FR_GROUP].name[0] = "uid";
+		f->list[FR_GROUP].n = 1;
+		f->list[FR_REWARD].name[0] = "score";
+		f->list[FR_REWARD].n = 1;
 		f->named |= FN(FR_GROUP) | FN(FR_REWARD);
 	}
 	if ((sel >> 7) & 1) {
-		f->logprobs[0] = "lp";
-		f->nlogprobs = 1;
-		f->mask[0] = "m";
-		f->nmask = 1;
+		f->list[FR_LOGPROBS].name[0] = "lp";
+		f->list[FR_LOGPROBS].n = 1;
+		f->list[FR_MASK].name[0] = "m";
+		f->list[FR_MASK].n = 1;
 		f->named |= FN(FR_LOGPROBS) | FN(FR_MASK);
 	}
 	em->tokens = !((sel >> 2) & 1);

@@ -422,10 +422,11 @@ print_human(const void *ctx)
 	printf("%llu records, %llu groups\n\n", x->records, x->groups);
 	fputs("advantage per stratum (", stdout);
 	/* The parts of a composite, or the aliases the records had. */
-	for (j = 0, s = 0; j < f->nstratum; j++)
+	for (j = 0, s = 0; j < f->list[FR_STRATUM].n; j++)
 		if ((f->named & FN(FR_STRATUM)) || (x->strat_used >> j & 1))
 			printf("%s%s", s++ ? (f->named & FN(FR_STRATUM)) ?
-			    "," : "/" : "", report_text(f->stratum[j]));
+			    "," : "/" : "", report_text(
+			    f->list[FR_STRATUM].name[j]));
 	printf(")   [Theorem 4: SAN has mean 0, cellvar 1]\n");
 	printf("%-10s %7s | %8s %7s %7s %6s | %8s %7s %7s %6s\n", "stratum",
 	    "records", "A mean", "var", "cellvar", "mass", "B mean", "var",

@@ -217,8 +217,9 @@ numbers(const struct prefs *c, struct adv_params *ap,
 				    v->gline[g], "group %s: the advantage "
 				    "overflows a double (field \"%s\" too "
 				    "large)", v->gname[g],
-				    c->fields.nreward > 0 ?
-				    c->fields.reward[0] : "reward");
+				    c->fields.list[FR_REWARD].n > 0 ?
+				    c->fields.list[FR_REWARD].name[0] :
+				    "reward");
 			/* A weight the mode makes positive is never
 			 * written as 0 (or Inf). */
 			else if (w != NULL && (!isfinite(w[i]) ||

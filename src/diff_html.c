@@ -62,8 +62,8 @@ distributions(FILE *f, const void *page)
 	char id[32], title[300], note[160], key[128];
 	size_t i, n = p->nstratum < PANELS - 1 ? p->nstratum : PANELS - 1;
 
-	html_join(key, sizeof(key), p->c->fields.stratum,
-	    (size_t)p->c->fields.nstratum, ",");
+	html_join(key, sizeof(key), p->c->fields.list[FR_STRATUM].name,
+	    (size_t)p->c->fields.list[FR_STRATUM].n, ",");
 	if (n < p->nstratum)
 		snprintf(note, sizeof(note), "A and B on the same bins.  The "
 		    "first %zu of %zu strata are drawn; --json has them all.",
@@ -118,8 +118,8 @@ per_stratum(FILE *f, const void *page)
 		v[2 * (n + 1) + i] = p->stratum[i].mean[0];
 		v[3 * (n + 1) + i] = p->stratum[i].mean[1];
 	}
-	html_join(key, sizeof(key), p->c->fields.stratum,
-	    (size_t)p->c->fields.nstratum, ",");
+	html_join(key, sizeof(key), p->c->fields.list[FR_STRATUM].name,
+	    (size_t)p->c->fields.list[FR_STRATUM].n, ",");
 	snprintf(title, sizeof(title), "Per stratum (%s)", key);
 	html_section(f, title, NULL);
 	memset(&c, 0, sizeof(c));

@@ -48,20 +48,6 @@ static const char *const roles[FR_NROLES] = {
 	"trajectory end", "baseline of remax"
 };
 
-/* The list of a listed role, for writing. */
-static const char **
-list(struct fields *f, enum frole role, int **n)
-{
-	switch (role) {
-	case FR_GROUP:	*n = &f->ngroup;	return f->group;
-	case FR_REWARD:	*n = &f->nreward;	return f->reward;
-	case FR_LOGPROBS: *n = &f->nlogprobs;	return f->logprobs;
-	case FR_MASK:	*n = &f->nmask;		return f->mask;
-	case FR_TOKENS:	*n = &f->ntokens;	return f->tokens;
-	default:	*n = &f->nstratum;	return f->stratum;
-	}
-}
-
 /* The one name of a role that has one. */
 static const char **
 single(struct fields *f, enum frole role)
@@ -81,14 +67,14 @@ single(struct fields *f, enum frole role)
 void
 fields_default(struct fields *f)
 {
-	const char **names;
-	int r, *n, i;
+	struct field_list *l;
+	int r, i;
 
 	memset(f, 0, sizeof(*f));
 	for (r = 0; r < FR_NLISTED; r++) {
-		names = list(f, r, &n);
+		l = &f->list[r];
 		for (i = 0; defaults[r][i] != NULL; i++)
-			names[(*n)++] = defaults[r][i];
+			l->name[l->n++] = defaults[r][i];
 	}
 	for (i = 0; i < OUT_NFIELDS; i++)
 		f->out[i] = record_out_names[i];
@@ -97,16 +83,24 @@ fields_default(struct fields *f)
 	f->use_stratum = 1;
 }
 
+const char *
+fields_alias(enum frole role, int i)
+{
+	const char *const *a;
+
+	for (a = defaults[role]; i > 0 && *a != NULL; i--)
+		a++;
+	return i == 0 && *a != NULL ? *a : "";
+}
+
 const char *const *
 fields_names(const struct fields *f, enum frole role, int *n)
 {
 	const char **p;
-	int *np;
 
 	if (role < FR_NLISTED) {
-		p = list((struct fields *)f, role, &np);
-		*n = *np;
-		return p;
+		*n = f->list[role].n;
+		return f->list[role].name;
 	}
 	p = single((struct fields *)f, role);
 	*n = *p != NULL;
@@ -125,7 +119,8 @@ fields_set(struct fields *f, enum frole role, char *value, struct diag *d)
 		names = single(f, role);
 		n = NULL;
 	} else {
-		names = list(f, role, &n);
+		names = f->list[role].name;
+		n = &f->list[role].n;
 		*n = 0;
 	}
 	for (s = value;; s = comma + 1) {
@@ -153,12 +148,10 @@ fields_set(struct fields *f, enum frole role, char *value, struct diag *d)
 void
 fields_pin(struct fields *f)
 {
-	int r, *n;
+	int r;
 
-	for (r = 0; r < FR_NLISTED; r++) {
-		list(f, r, &n);
-		*n = 0;
-	}
+	for (r = 0; r < FR_NLISTED; r++)
+		f->list[r].n = 0;
 	/* remax's baseline keeps its name: no dump has one to pin. */
 	for (r = FR_NLISTED; r < FR_NROLES; r++)
 		if (r != FR_BASELINE)
@@ -233,10 +226,11 @@ fields_check(const struct fields *f, struct diag *d)
 {
 	if (two_roles(f, d) != 0)
 		return d->status;
-	if (f->nweight > 0 && f->nweight != f->nreward)
+	if (f->nweight > 0 && f->nweight != f->list[FR_REWARD].n)
 		return diag_set(d, EXIT_USAGE, "--reward-weights gives %d "
 		    "weights for %d reward fields; give one per field of "
-		    "--reward-key, in its order", f->nweight, f->nreward);
+		    "--reward-key, in its order", f->nweight,
+		    f->list[FR_REWARD].n);
 	if (f->nweight > 0 && !(f->named & FN(FR_REWARD)))
 		return diag_set(d, EXIT_USAGE, "--reward-weights needs "
 		    "--reward-key naming the fields it weighs");
@@ -244,7 +238,8 @@ fields_check(const struct fields *f, struct diag *d)
 		return diag_set(d, EXIT_USAGE, "--trajectory-last-key needs "
 		    "--trajectory-key (the field that ties a trajectory's "
 		    "rows)");
-	if (f->spans != NULL && (f->named & FN(FR_MASK)) && f->nmask > 0)
+	if (f->spans != NULL && (f->named & FN(FR_MASK)) &&
+	    f->list[FR_MASK].n > 0)
 		return diag_set(d, EXIT_USAGE, "--mask-spans and --mask-key "
 		    "both say which tokens are trained; give one");
 	return 0;

@@ -35,19 +35,14 @@ enum out_field {
 /* --reward-reduce: what an array reward becomes. */
 enum reward_reduce { REDUCE_SUM, REDUCE_LAST };
 
+/* A listed role's names. */
+struct field_list {
+	const char	*name[FIELD_MAXNAMES];
+	int		 n;
+};
+
 struct fields {
-	const char	*group[FIELD_MAXNAMES];
-	int		 ngroup;
-	const char	*reward[FIELD_MAXNAMES];
-	int		 nreward;
-	const char	*logprobs[FIELD_MAXNAMES];
-	int		 nlogprobs;
-	const char	*mask[FIELD_MAXNAMES];
-	int		 nmask;
-	const char	*tokens[FIELD_MAXNAMES];
-	int		 ntokens;
-	const char	*stratum[FIELD_MAXNAMES];
-	int		 nstratum;
+	struct field_list list[FR_NLISTED];	/* by role */
 	/* One name each, or NULL. */
 	const char	*length, *spans, *prompt_len, *sample_mask, *batch;
 	const char	*traj, *traj_last;
@@ -77,6 +72,9 @@ struct fields {
 
 /* The default names and rules: the aliases of every role. */
 void	fields_default(struct fields *f);
+/* The i-th name a listed role is looked for by without options (its
+ * aliases; a record's unused_mask bit i is the mask's), "" past them. */
+const char *fields_alias(enum frole role, int i);
 /* The names of role (n of them); NULL with *n 0 when none. */
 const char *const *fields_names(const struct fields *f, enum frole role,
 	    int *n);

@@ -36,10 +36,11 @@ const char *const options_section[OS_N] = {
 	{ name, 0, OK_FIELD, meta, C_IN, OS_INPUT, .set = set_field,	\
 	    .ival = role, .off = P(fields.member), __VA_ARGS__ }
 /* A role that looks for a list of names by default (--help lists them):
- * its count is n<member>. */
-#define FIELDS(name, meta, role, member, ...)				\
-	FIELD(name, meta, role, member, .off2 = P(fields.n ## member),	\
-	    __VA_ARGS__)
+ * the role's list in struct fields, its names and their count. */
+#define FIELDS(opt, meta, role, ...)					\
+	{ opt, 0, OK_FIELD, meta, C_IN, OS_INPUT, .set = set_field,	\
+	    .ival = role, .off = P(fields.list[role].name),		\
+	    .off2 = P(fields.list[role].n), __VA_ARGS__ }
 
 /* The setters' type, to declare them before the table that names them. */
 typedef int setter(struct prefs *, struct optstore *, const struct opt *,
@@ -155,9 +156,9 @@ const struct opt options_table[] = {
 	    .choices = profile_names,
 	    .help = "read a framework's dump: its fields and rules; options "
 	    "after it override them" },
-	FIELDS("group-key", "field", FR_GROUP, group,
+	FIELDS("group-key", "field", FR_GROUP,
 	    .help = "the prompt"),
-	FIELDS("reward-key", "field[,field...]", FR_REWARD, reward,
+	FIELDS("reward-key", "field[,field...]", FR_REWARD,
 	    .help = "the reward; several fields are summed (weights: "
 	    "--reward-weights)"),
 	{ "reward-weights", 0, OK_STR, "w[,w...]", C_IN, OS_INPUT,
@@ -171,11 +172,11 @@ const struct opt options_table[] = {
 	    .off = P(fields.null_unscored), .choices = null_rewards,
 	    .help = "a null reward is an error (default), or the record is "
 	    "left out of its group's baseline (TRL)" },
-	FIELDS("logprobs-key", "field", FR_LOGPROBS, logprobs,
+	FIELDS("logprobs-key", "field", FR_LOGPROBS,
 	    .help = "the log-probs, one per response token"),
-	FIELDS("mask-key", "field", FR_MASK, mask,
+	FIELDS("mask-key", "field", FR_MASK,
 	    .help = "the trained tokens, 0/1 per token"),
-	FIELDS("tokens-key", "field", FR_TOKENS, tokens,
+	FIELDS("tokens-key", "field", FR_TOKENS,
 	    .help = "the response's token ids (their count is its length)"),
 	FIELD("length-key", "field", FR_LENGTH, length,
 	    .help = "the response length, a number"),
@@ -185,7 +186,7 @@ const struct opt options_table[] = {
 	    .help = "its first n tokens are not trained"),
 	FIELD("sample-mask-key", "field", FR_SAMPLE_MASK, sample_mask,
 	    .help = "0: the record trains no token"),
-	FIELDS("stratum-key", "field[,field...]", FR_STRATUM, stratum,
+	FIELDS("stratum-key", "field[,field...]", FR_STRATUM,
 	    .want = "field names separated by commas",
 	    .help = "the stratum; several fields make a composite key"),
 	{ "stratum-cap", 0, OK_NUM, "n", C_IN, OS_INPUT, .set = set_cap,

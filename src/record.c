@@ -45,14 +45,6 @@ defaults(void)
 	return &def_fields;
 }
 
-const char *
-record_mask_alias(int bit)
-{
-	const struct fields *d = defaults();
-
-	return bit >= 0 && bit < d->nmask ? d->mask[bit] : "";
-}
-
 int
 record_err(struct rctx *c, int status, const char *fmt, ...)
 {
@@ -159,16 +151,18 @@ add_role(struct record_reader *rd, int role, struct diag *d)
 static int
 add_watches(struct record_reader *rd, struct diag *d)
 {
-	const struct fields *f = rd->f, *df = defaults();
+	const struct fields *f = rd->f;
+	const struct field_list *m = &f->list[FR_MASK],
+	    *dm = &defaults()->list[FR_MASK];
 	int i, j, used;
 
 	rd->rfirst[SR_WATCH_MASK] = rd->nslot;
 	if (!(f->named & FN(FR_MASK)) && f->spans == NULL)
 		return 0;	/* the aliases are the mask's own slots */
-	for (i = 0; i < df->nmask; i++) {
-		for (j = used = 0; j < f->nmask; j++)
-			used |= strcmp(f->mask[j], df->mask[i]) == 0;
-		if (!used && add_slot(rd, df->mask[i], SR_WATCH_MASK, i,
+	for (i = 0; i < dm->n; i++) {
+		for (j = used = 0; j < m->n; j++)
+			used |= strcmp(m->name[j], dm->name[i]) == 0;
+		if (!used && add_slot(rd, dm->name[i], SR_WATCH_MASK, i,
 		    d) != 0)
 			return d->status;
 	}

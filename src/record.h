@@ -50,7 +50,8 @@ struct record {
 	int		has_step;	/* a "step" or "global_step" seen */
 	size_t		wkey, wkeylen;	/* its canonical key in keys */
 	signed char	wname;		/* 0: step, 1: global_step */
-	unsigned	unused_mask;	/* bits: mask aliases present, unused */
+	unsigned	unused_mask;	/* bits: mask aliases present, unused
+					   (fields_alias(FR_MASK, bit)) */
 	int		has_mask;
 	size_t		runs, nruns;	/* mask runs in runs (uint32_t):
 					   ones, zeros, ones, ... */
@@ -71,9 +72,6 @@ struct record {
 					   projection (index.h) is known, no
 					   line, spans or runs; not written */
 };
-
-/* The mask aliases that unused_mask's bits stand for. */
-const char	*record_mask_alias(int bit);
 
 struct record_reader;
 

@@ -260,8 +260,8 @@ strata_and_lengths(FILE *f, const void *page)
 		snprintf(size[i], sizeof(size[i]), "%zu", p->size[i]);
 		slab[i] = size[i];
 	}
-	html_join(key, sizeof(key), p->c->fields.stratum,
-	    (size_t)p->c->fields.nstratum, ",");
+	html_join(key, sizeof(key), p->c->fields.list[FR_STRATUM].name,
+	    (size_t)p->c->fields.list[FR_STRATUM].n, ",");
 	snprintf(title, sizeof(title), "Strata (%s)", key);
 	html_section(f, title, NULL);
 	strata_bars(&c, p, cat, &s);

@@ -262,9 +262,9 @@ stats_json(const struct stats *s)
 	for (i = 0; i < c->nfiles; i++)
 		cJSON_AddItemToArray(arr, cJSON_CreateString(c->files[i]));
 	arr = cJSON_AddArrayToObject(root, "stratum_key");
-	for (i = 0; i < (size_t)c->fields.nstratum; i++)
+	for (i = 0; i < (size_t)c->fields.list[FR_STRATUM].n; i++)
 		cJSON_AddItemToArray(arr,
-		    cJSON_CreateString(c->fields.stratum[i]));
+		    cJSON_CreateString(c->fields.list[FR_STRATUM].name[i]));
 	if (c->fields.batch)
 		cJSON_AddStringToObject(root, "batch_key", c->fields.batch);
 	else

@@ -76,7 +76,7 @@ mask_read(const struct warn *w, const struct record *r, char *buf,
 		    f->spans);
 	else if (r->alias[FR_MASK] >= 0)
 		snprintf(buf, n, "the mask read is \"%s\"",
-		    f->mask[(int)r->alias[FR_MASK]]);
+		    f->list[FR_MASK].name[(int)r->alias[FR_MASK]]);
 	else
 		snprintf(buf, n, "no mask is read: every token is trained");
 }
@@ -99,7 +99,7 @@ warn_record(struct warn *w, const struct record *r, const char *keys,
 				say(file, lineno, "field \"%s\" looks like a "
 				    "mask of trained tokens, but %s; name it "
 				    "with --mask-key to read it",
-				    record_mask_alias(i), what);
+				    fields_alias(FR_MASK, i), what);
 		w->masks |= r->unused_mask;
 	}
 	if (r->has_step && !w->step_said) {

@@ -303,7 +303,7 @@ START_TEST(dropped_groups)
 	/* Dropping the first group: the view starts at group 1, whose label
 	 * keeps its number in the batch (block 2). */
 	bt_init(&t);
-	t.f.ngroup = 0;
+	t.f.list[FR_GROUP].n = 0;
 	bt_add(&t, 0, "{\"reward\":1,\"logprobs\":[-1],\"step\":1}");
 	bt_add(&t, 1, "{\"reward\":2,\"logprobs\":[-1],\"step\":1}");
 	bt_add(&t, 1, "{\"reward\":3,\"logprobs\":[-1],\"step\":1}");

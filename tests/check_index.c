@@ -66,9 +66,9 @@ START_TEST(record_columns)
 	ck_assert_str_eq(record_text(&p, "{\"group_index\": 3, \"score\": "
 	    "-1e300, \"logprobs\": [0]}", 1), "1\t-1e+300\t1\tn3\t\t\n");
 	/* a composite stratum (parts joined by 0x1f) and a batch key */
-	p.fields.stratum[0] = "tool_calls";
-	p.fields.stratum[1] = "turns";
-	p.fields.nstratum = 2;
+	p.fields.list[FR_STRATUM].name[0] = "tool_calls";
+	p.fields.list[FR_STRATUM].name[1] = "turns";
+	p.fields.list[FR_STRATUM].n = 2;
 	p.fields.named |= FN(FR_STRATUM);	/* parts, not aliases */
 	p.fields.batch = "step";
 	ck_assert_str_eq(record_text(&p, "{\"prompt_id\": \"q\", \"reward\": "

@@ -110,10 +110,18 @@ START_TEST(defaults)
 	ck_assert_ptr_null(c.out);
 	ck_assert_int_eq(c.gzip, 0);
 	ck_assert_uint_eq(c.nfiles, 0);
-	ck_assert_int_eq(c.fields.ngroup, 7);
-	ck_assert_str_eq(c.fields.group[0], "prompt_id");
-	ck_assert_str_eq(c.fields.reward[1], "score");
-	ck_assert_str_eq(c.fields.stratum[0], "tool_calls");
+	ck_assert_int_eq(c.fields.list[FR_GROUP].n, 7);
+	ck_assert_str_eq(c.fields.list[FR_GROUP].name[0], "prompt_id");
+	ck_assert_str_eq(c.fields.list[FR_REWARD].name[1], "score");
+	ck_assert_str_eq(c.fields.list[FR_STRATUM].name[0], "tool_calls");
+	/* A default name by its index (a record's unused_mask bit), as the
+	 * defaults list it; "" past them. */
+	ck_assert_str_eq(fields_alias(FR_MASK, 0),
+	    c.fields.list[FR_MASK].name[0]);
+	ck_assert_str_eq(fields_alias(FR_MASK, c.fields.list[FR_MASK].n - 1),
+	    c.fields.list[FR_MASK].name[c.fields.list[FR_MASK].n - 1]);
+	ck_assert_str_eq(fields_alias(FR_MASK, c.fields.list[FR_MASK].n), "");
+	ck_assert_str_eq(fields_alias(FR_MASK, -1), "");
 	ck_assert(c.lp.max_len == 0);
 	ck_assert_int_eq(c.lp.count_all, 0);
 	ck_assert_int_eq(options_check(&c, &d), 0);
@@ -444,24 +452,24 @@ START_TEST(field_names)
 	ck_assert_int_eq(parse(&c, &d, "--group-key", "uid", "--reward-key",
 	    "acc", "--logprobs-key", "lp", "--mask-key", "m", "--stratum-key",
 	    "a,b", "--batch-key", "step", NULL), 0);
-	ck_assert_int_eq(c.fields.ngroup, 1);
-	ck_assert_str_eq(c.fields.group[0], "uid");
-	ck_assert_int_eq(c.fields.nreward, 1);
-	ck_assert_str_eq(c.fields.reward[0], "acc");
-	ck_assert_int_eq(c.fields.nlogprobs, 1);
-	ck_assert_str_eq(c.fields.logprobs[0], "lp");
-	ck_assert_int_eq(c.fields.nmask, 1);
-	ck_assert_str_eq(c.fields.mask[0], "m");
-	ck_assert_int_eq(c.fields.nstratum, 2);
-	ck_assert_str_eq(c.fields.stratum[0], "a");
-	ck_assert_str_eq(c.fields.stratum[1], "b");
+	ck_assert_int_eq(c.fields.list[FR_GROUP].n, 1);
+	ck_assert_str_eq(c.fields.list[FR_GROUP].name[0], "uid");
+	ck_assert_int_eq(c.fields.list[FR_REWARD].n, 1);
+	ck_assert_str_eq(c.fields.list[FR_REWARD].name[0], "acc");
+	ck_assert_int_eq(c.fields.list[FR_LOGPROBS].n, 1);
+	ck_assert_str_eq(c.fields.list[FR_LOGPROBS].name[0], "lp");
+	ck_assert_int_eq(c.fields.list[FR_MASK].n, 1);
+	ck_assert_str_eq(c.fields.list[FR_MASK].name[0], "m");
+	ck_assert_int_eq(c.fields.list[FR_STRATUM].n, 2);
+	ck_assert_str_eq(c.fields.list[FR_STRATUM].name[0], "a");
+	ck_assert_str_eq(c.fields.list[FR_STRATUM].name[1], "b");
 	ck_assert_str_eq(c.fields.batch, "step");
 	ck_assert_int_eq(c.go.has_batch_key, 1);
 	/* a later --stratum-key replaces the earlier one */
 	ck_assert_int_eq(parse(&c, &d, "--stratum-key", "x,y,z",
 	    "--stratum-key", "turns", NULL), 0);
-	ck_assert_int_eq(c.fields.nstratum, 1);
-	ck_assert_str_eq(c.fields.stratum[0], "turns");
+	ck_assert_int_eq(c.fields.list[FR_STRATUM].n, 1);
+	ck_assert_str_eq(c.fields.list[FR_STRATUM].name[0], "turns");
 	usage_error("--stratum-key", "--stratum-key", ",,", NULL);
 	usage_error("--stratum-key: at most 12 fields", "--stratum-key",
 	    "a,b,c,d,e,f,g,h,i,j,k,l,m", NULL);
@@ -672,7 +680,7 @@ START_TEST(split_then_parse)
 	ck_assert(c.ap.alpha == 0.25);
 	ck_assert_int_eq(c.ap.sample, 1);
 	ck_assert_uint_eq(c.nfiles, 0);
-	ck_assert_str_eq(c.fields.stratum[1], "b");
+	ck_assert_str_eq(c.fields.list[FR_STRATUM].name[1], "b");
 	/* the split's two buffers and the --stratum-key copy */
 	ck_assert_uint_eq(o.n, 3);
 	optparse_free(&o);

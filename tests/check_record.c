@@ -504,14 +504,14 @@ START_TEST(good_renamed_fields)
 	memset(&p, 0, sizeof(p));
 	fields_default(&p.f);
 	/* --reward-key acc --group-key q --logprobs-key lp --mask-key m */
-	p.f.reward[0] = "acc";
-	p.f.nreward = 1;
-	p.f.group[0] = "q";
-	p.f.ngroup = 1;
-	p.f.logprobs[0] = "lp";
-	p.f.nlogprobs = 1;
-	p.f.mask[0] = "m";
-	p.f.nmask = 1;
+	p.f.list[FR_REWARD].name[0] = "acc";
+	p.f.list[FR_REWARD].n = 1;
+	p.f.list[FR_GROUP].name[0] = "q";
+	p.f.list[FR_GROUP].n = 1;
+	p.f.list[FR_LOGPROBS].name[0] = "lp";
+	p.f.list[FR_LOGPROBS].n = 1;
+	p.f.list[FR_MASK].name[0] = "m";
+	p.f.list[FR_MASK].n = 1;
 	parse_with(&p, "{\"q\":\"x\",\"reward\":9,\"acc\":0.25,\"lp\":[-1,-1],"
 	    "\"m\":[1,0],\"prompt_id\":\"other\"}");
 	ck_assert_int_eq(p.rc, 0);
@@ -629,9 +629,9 @@ START_TEST(good_stratum_composite_and_cap)
 	memset(&p, 0, sizeof(p));
 	fields_default(&p.f);
 	/* --stratum-key a,b: parts joined by 0x1f. */
-	p.f.stratum[0] = "a";
-	p.f.stratum[1] = "b";
-	p.f.nstratum = 2;
+	p.f.list[FR_STRATUM].name[0] = "a";
+	p.f.list[FR_STRATUM].name[1] = "b";
+	p.f.list[FR_STRATUM].n = 2;
 	p.f.named |= FN(FR_STRATUM);
 	parse_with(&p, "{\"b\":\"x\",\"reward\":1,\"logprobs\":[],\"a\":1}");
 	ck_assert_int_eq(p.rc, 0);
@@ -678,7 +678,7 @@ START_TEST(good_field_two_roles)
 	/* --stratum-key prompt_id: one field is both group and stratum. */
 	memset(&p, 0, sizeof(p));
 	fields_default(&p.f);
-	p.f.stratum[0] = "prompt_id";
+	p.f.list[FR_STRATUM].name[0] = "prompt_id";
 	p.f.need_stratum = 1;
 	parse_with(&p, "{\"prompt_id\":\"a\",\"reward\":1,\"logprobs\":[]}");
 	ck_assert_int_eq(p.rc, 0);
