@@ -230,6 +230,33 @@ line_of(const struct gbatch *b, size_t i, unsigned long long *lineno)
 	return b->lr[lo].file;
 }
 
+/* Holds a record's key (has, len bytes at off in keys) in b's keys. */
+static void
+hkey_hold(struct gbatch *b, struct hkey *k, int has, const struct buf *keys,
+    size_t off, size_t len)
+{
+	k->has = has;
+	k->len = has ? len : 0;
+	k->off = has ? buf_add(&b->keys, keys->p + off, len) : 0;
+}
+
+/* Held key k as a record has it: its presence, its bytes in b's keys. */
+static void
+hkey_put(const struct hkey *k, int *has, size_t *off, size_t *len)
+{
+	*has = k->has;
+	*off = k->off;
+	*len = k->len;
+}
+
+/* Held key k's bytes ("" when the records have none). */
+static const char *
+hkey_bytes(const struct gbatch *b, const struct hkey *k, size_t *len)
+{
+	*len = k->has ? k->len : 0;
+	return k->has ? b->keys.p + k->off : "";
+}
+
 size_t
 batch_add(struct gbatch *b, const struct record *r, const struct buf *keys,
     const struct buf *runs, const char *line, size_t len, int stable,
@@ -248,19 +275,13 @@ batch_add(struct gbatch *b, const struct record *r, const struct buf *keys,
 		gr = &b->grp[g];
 		memset(gr, 0, sizeof(*gr));
 		gr->first = b->n;
-		if (r->has_group) {
-			gr->has_key = 1;
-			gr->key = buf_add(&b->keys, keys->p + r->gkey,
-			    r->gkeylen);
-			gr->keylen = r->gkeylen;
-		}
+		hkey_hold(b, &gr->key, r->has_group, keys, r->gkey,
+		    r->gkeylen);
 		b->ngroups++;
 	}
-	if (b->n == 0) {
-		b->has_bkey = r->has_batch;
-		b->bkeylen = r->has_batch ? r->bkeylen : 0;
-		b->bkey = buf_add(&b->keys, keys->p + r->bkey, b->bkeylen);
-	}
+	if (b->n == 0)
+		hkey_hold(b, &b->bkey, r->has_batch, keys, r->bkey,
+		    r->bkeylen);
 	grow_recs(b);
 	note_line(b, file, lineno);
 	i = b->n;
@@ -312,17 +333,13 @@ unpack(const struct gbatch *b, size_t i, struct record *r)
 	r->has_len = !(h->flags & H_NOLEN);
 	r->L = h->L;
 	r->T = (size_t)b->Td[i];
-	r->has_group = g->has_key;
-	r->gkey = g->key;
-	r->gkeylen = g->keylen;
+	hkey_put(&g->key, &r->has_group, &r->gkey, &r->gkeylen);
 	if (h->flags & H_STRATUM) {
 		r->has_stratum = 1;
 		r->skey = h->skey;
 		r->skeylen = h->skeylen;
 	}
-	r->has_batch = b->has_bkey;
-	r->bkey = b->bkey;
-	r->bkeylen = b->bkeylen;
+	hkey_put(&b->bkey, &r->has_batch, &r->bkey, &r->bkeylen);
 	if (h->flags & H_MASK) {
 		r->has_mask = 1;
 		r->runs = h->runs;
@@ -351,10 +368,7 @@ batch_ngroups(const struct gbatch *b)
 const char *
 batch_gkey(const struct gbatch *b, size_t g, size_t *len)
 {
-	const struct hgrp *gr = &b->grp[g];
-
-	*len = gr->has_key ? gr->keylen : 0;
-	return gr->has_key ? b->keys.p + gr->key : "";
+	return hkey_bytes(b, &b->grp[g].key, len);
 }
 
 size_t
@@ -402,8 +416,7 @@ batch_glabel(const struct gbatch *b, size_t g, struct buf *out)
 const char *
 batch_key(const struct gbatch *b, size_t *len)
 {
-	*len = b->has_bkey ? b->bkeylen : 0;
-	return b->has_bkey ? b->keys.p + b->bkey : "";
+	return hkey_bytes(b, &b->bkey, len);
 }
 
 int
@@ -451,7 +464,7 @@ batch_reset(struct gbatch *b, int starts)
 	b->text.len = b->keys.len = b->runs.len = 0;
 	b->n = b->ngroups = b->nv = b->nrows = b->nfull = b->nlr = 0;
 	b->ncont = b->nunscored = b->nolen = b->nstratum = 0;
-	b->has_bkey = 0;
+	b->bkey.has = 0;
 	free(b->bl);
 	b->bl = NULL;
 	b->starts = starts;

@@ -68,14 +68,21 @@ struct lrun {
 	unsigned long long	 lineno;
 };
 
+/* A key the batch holds once for many records (a group's key, the batch
+ * key): its canonical bytes in keys, when the records have it. */
+struct hkey {
+	int	has;
+	size_t	off, len;
+};
+
 struct hgrp {
-	size_t	first, last;	/* records i */
-	size_t	size;		/* responses (a trajectory counts once) */
-	size_t	rows;		/* records */
-	int	dropped;	/* 1: left out; 2: and listed by
-				   batch_rejects() */
-	int	has_key;
-	size_t	key, keylen;	/* its canonical key in keys */
+	size_t		first, last;	/* records i */
+	size_t		size;		/* responses (a trajectory counts
+					   once) */
+	size_t		rows;		/* records */
+	int		dropped;	/* 1: left out; 2: and listed by
+					   batch_rejects() */
+	struct hkey	key;
 };
 
 struct gbatch {
@@ -91,8 +98,7 @@ struct gbatch {
 	size_t		 nlr, lrcap;
 	struct hgrp	*grp;
 	size_t		 ngroups, gcap;
-	int		 has_bkey;	/* the batch key of every record */
-	size_t		 bkey, bkeylen;
+	struct hkey	 bkey;		/* the batch key of every record */
 	size_t		 ncont;		/* rows that continue a trajectory */
 	size_t		 nunscored;	/* records out of their baselines */
 	size_t		 nolen;		/* records without a length */
