@@ -87,7 +87,6 @@ enum { RV_NONE, RV_FOUND, RV_MISS };
 /* What a slot found for the record at hand. */
 struct rval {
 	int		 state;
-	unsigned	 gen;		/* the line it was parsed on */
 	const char	*beg, *end;
 	enum json_type	 type;
 	int		 numflags;
@@ -106,13 +105,14 @@ struct rlayout {
 	char	comma_space, colon_space;
 };
 
-/* A member's name as the line before had it (16 bytes at most, quotes
- * included), and its head: recname_read() knows it again by two
- * compares. */
+/* A member's name and its ':' as the line before had them (16 bytes at
+ * most, quotes included), and its head: recname_read() knows them again
+ * by two compares. */
 #define REC_KCACHE	16
 struct rkey {
 	uint64_t	 w[2], m[2];	/* the bytes, and which count */
 	size_t		 n;		/* 0: none */
+	size_t		 klen;		/* the name's, without its quotes */
 	int		 head;
 };
 
@@ -137,8 +137,10 @@ struct record_reader {
 	struct rkey		 kc[REC_KCACHE];	/* by member index */
 	struct rvcache		 vc[REC_KCACHE];
 	/* The slots of the heads the line at hand holds: values() reads
-	 * those alone, and the next line clears them to RV_NONE. */
+	 * those alone, and the next line clears them to RV_NONE; of them,
+	 * those the walk parsed already (pmask). */
 	uint64_t		 lmask[REC_SWORDS];
+	uint64_t		 pmask[REC_SWORDS];
 	uint64_t		 rmask[SR_NROLES][REC_SWORDS];	/* by role */
 	/* The line at hand. */
 	const char		*line;
@@ -175,12 +177,12 @@ const char	*recname_scan(struct rctx *c, int i, const char *p,
 		    struct json_err *e);
 
 /*
- * The name of member i, p at its '"': returns the byte after it, with
- * the name (decoded into kbuf, of 128 bytes, when escaped) and its head
- * (-1: none), or NULL with *e set.  Lines of one shape name their
- * members alike: a plain name that member i had on the line before is
- * the same bytes, quotes included, so it is valid and its head known,
- * by two compares, inline in the walk.
+ * The name of member i and the ':' after it, p at its '"': returns the
+ * byte after the ':', with the name (decoded into kbuf, of 128 bytes,
+ * when escaped) and its head (-1: none), or NULL with *e set.  Lines of
+ * one shape name their members alike: a plain name and ':' that member
+ * i had on the line before are the same bytes, so they are valid and
+ * the head known, by two compares, inline in the walk.
  */
 static inline const char *
 recname_read(struct rctx *c, int i, const char *p, char *kbuf,
@@ -195,7 +197,7 @@ recname_read(struct rctx *c, int i, const char *p, char *kbuf,
 		if ((w[0] & k->m[0]) == k->w[0] &&
 		    (w[1] & k->m[1]) == k->w[1]) {
 			*key = p + 1;
-			*keylen = k->n - 2;
+			*keylen = k->klen;
 			*hi = k->head;
 			return p + k->n;
 		}

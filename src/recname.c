@@ -62,11 +62,18 @@ recname_scan(struct rctx *c, int i, const char *p, char *kbuf,
 		*key = kbuf;
 		*keylen = n < 0 ? 0 : (size_t)n;
 		*hi = recname_head(rd, kbuf, *keylen, 128);
-		return q;
+	} else
+		*hi = recname_head(rd, *key, *keylen, c->end - *key);
+	q = json_ws(q, c->end);
+	if (q >= c->end || *q != ':') {
+		e->at = q;
+		e->code = JSON_E_COLON;
+		return NULL;
 	}
-	*hi = recname_head(rd, *key, *keylen, c->end - *key);
-	if (k != NULL && q - p <= 16 && c->end - p >= 16) {
+	q++;
+	if (!esc && k != NULL && q - p <= 16 && c->end - p >= 16) {
 		k->n = q - p;
+		k->klen = *keylen;
 		k->m[0] = k->n >= 8 ? ~(uint64_t)0 :
 		    ((uint64_t)1 << 8 * k->n) - 1;
 		k->m[1] = k->n <= 8 ? 0 : k->n == 16 ? ~(uint64_t)0 :

@@ -240,7 +240,6 @@ parse_value(struct rctx *c, const struct rslot *s, struct rval *v,
 	 * and only a mask that parsed is read. */
 	memset(v, 0, offsetof(struct rval, m));
 	v->state = RV_FOUND;
-	v->gen = c->rd->gen;
 	v->beg = p;
 	if ((s->role == FR_LOGPROBS || s->role == FR_TOKENS) && p < end &&
 	    *p == '[') {
@@ -464,6 +463,7 @@ member(struct rctx *c, int hi, const char *key, size_t keylen,
 			    c->end);
 			if (q == NULL)
 				return NULL;
+			rd->pmask[s / 64] |= (uint64_t)1 << s % 64;
 			t = rd->val[s].type;
 			break;
 		}
@@ -507,20 +507,21 @@ walk(struct rctx *c, struct rlayout *lay)
 		if ((p = recname_read(c, lay->nmembers, p, kbuf, &key,
 		    &keylen, &hi, &e)) == NULL)
 			return json_fail(c, &e);
-		p = json_ws(p, c->end);
-		if (p >= c->end || *p != ':') {
-			e.at = p;
-			e.code = JSON_E_COLON;
-			return json_fail(c, &e);
-		}
 		if (first)
-			lay->colon_space = p + 1 < c->end && p[1] == ' ';
-		p = json_ws(p + 1, c->end);
+			lay->colon_space = p < c->end && *p == ' ';
+		p = json_ws(p, c->end);
 		if ((p = member(c, hi, key, keylen, p, prev,
 		    lay->nmembers)) == NULL)
 			return c->d->status;
 		lay->nmembers++;
 		prev = p - c->rd->line;
+		/* ", " and the next name, as nearly every line has them
+		 * (the first comma says how the line spaces them). */
+		if (!first && c->end - p > 2 && p[0] == ',' &&
+		    p[1] == ' ' && p[2] == '"') {
+			p += 2;
+			continue;
+		}
 		p = json_ws(p, c->end);
 		if (p < c->end && *p == ',') {
 			if (first)
@@ -572,14 +573,11 @@ record_line(struct record_reader *rd, const char *line, size_t len,
 
 	rd->line = line;
 	rd->len = len;
-	/* A head was seen on this line, a value parsed by this line's walk,
-	 * when its gen is the line's: nothing to clear per line, but once
-	 * in 2^32 lines. */
+	/* A head was seen on this line when its gen is the line's: nothing
+	 * to clear per line, but once in 2^32 lines. */
 	if (++rd->gen == 0) {
 		for (i = 0; i < rd->nhead; i++)
 			rd->head[i].seen = 0;
-		for (i = 0; i < rd->nslot; i++)
-			rd->val[i].gen = 0;
 		rd->gen = 1;
 	}
 	/* The slots the last line found are absent until this one has
@@ -589,7 +587,7 @@ record_line(struct record_reader *rd, const char *line, size_t len,
 
 		for (; m != 0; m &= m - 1)
 			rd->val[64 * i + __builtin_ctzll(m)].state = RV_NONE;
-		rd->lmask[i] = 0;
+		rd->lmask[i] = rd->pmask[i] = 0;
 	}
 	rd->file = file;
 	rd->lineno = lineno;
@@ -634,9 +632,6 @@ value(struct rctx *c, int s)
 	enum json_type t;
 	struct json_err je;
 
-	if (sl->direct && sl->role < SR_WATCH_MASK &&
-	    rd->val[s].gen == rd->gen)
-		return 0;	/* the walk parsed it */
 	b = h->beg;
 	e = h->end;
 	t = h->type;
@@ -660,9 +655,10 @@ value(struct rctx *c, int s)
 }
 
 /*
- * Every slot's value for record k: those of the heads the line holds, in
- * slot order (the first error is the same whatever the order of the
- * members); every other slot is RV_NONE since record_line().
+ * Every slot's value for record k: those of the heads the line holds
+ * that the walk did not parse, in slot order (the first error is the
+ * same whatever the order of the members); every other slot is RV_NONE
+ * since record_line().
  */
 static int
 values(struct rctx *c)
@@ -673,7 +669,7 @@ values(struct rctx *c)
 
 	rd->runs.len = rd->walk_runs;
 	for (i = 0; i < REC_SWORDS; i++)
-		for (m = rd->lmask[i]; m != 0; m &= m - 1)
+		for (m = rd->lmask[i] & ~rd->pmask[i]; m != 0; m &= m - 1)
 			if (value(c, 64 * i + __builtin_ctzll(m)) != 0)
 				return c->d->status;
 	return 0;

@@ -311,6 +311,20 @@ read_with(struct record_reader *rd, struct parsed *p, const char *line)
 	    &p->keys, &p->runs, &p->d);
 }
 
+/* The next line through rd, read well: its reward, its length and the
+ * one letter of its group key. */
+static void
+read_ok(struct record_reader *rd, struct parsed *p, const char *line,
+    double reward, size_t L, char g)
+{
+	read_with(rd, p, line);
+	ck_assert_msg(p->rc == 0, "%s: %s", line, p->d.msg);
+	ck_assert(p->r.reward == reward);
+	ck_assert_uint_eq(p->r.L, L);
+	ck_assert_uint_eq(p->r.gkeylen, 2);
+	ck_assert_int_eq(p->keys.p[p->r.gkey + 1], g);
+}
+
 /*
  * One reader, lines of one shape and then not: a name is known again
  * where the line before had it, and only there.  The second line's
@@ -334,18 +348,51 @@ START_TEST(good_names_line_to_line)
 	size_t i;
 
 	rd = reader_for(&p);
-	for (i = 0; i < 3; i++) {
-		read_with(rd, &p, lines[i]);
-		ck_assert_msg(p.rc == 0, "line %zu: %s", i, p.d.msg);
-		ck_assert(p.r.reward == reward[i]);
-		ck_assert_uint_eq(p.r.L, L[i]);
-		ck_assert_uint_eq(p.r.gkeylen, 2);
-		ck_assert_int_eq(p.keys.p[p.r.gkey + 1], "acd"[i]);
-	}
+	for (i = 0; i < 3; i++)
+		read_ok(rd, &p, lines[i], reward[i], L[i], "acd"[i]);
 	/* The names known, a member gone: no length. */
 	read_with(rd, &p, lines[3]);
 	ck_assert_int_eq(p.rc, 0);
 	ck_assert_int_eq(p.r.has_len, 0);
+	record_reader_free(rd);
+	done(&p);
+}
+END_TEST
+
+/*
+ * One reader, lines spaced one way and then another: a name is known
+ * again with its ':' only where the bytes are the same, ", " before a
+ * name is taken at once, and a name without its ':' is refused at the
+ * byte where the ':' should be, even where the line before had one.
+ */
+START_TEST(good_spacing_line_to_line)
+{
+	static const char *const lines[] = {
+		"{\"prompt_id\": \"a\", \"reward\": 1, \"logprobs\": [-1, -2]}",
+		"{\"prompt_id\" :\"b\",\"reward\" : 2,  \"logprobs\":[-1]}",
+		"{\"prompt_id\":\"c\",\"reward\":3, \"logprobs\":[-1,-2,-3]}",
+		"{\"prompt_id\": \"d\", \"reward\": 4, \"logprobs\": []}"
+	};
+	static const double reward[] = { 1, 2, 3, 4 };
+	static const size_t L[] = { 2, 1, 3, 0 };
+	static const char colon[] = { 1, 0, 0, 1 }, comma[] = { 1, 0, 0, 1 };
+	struct record_reader *rd;
+	struct parsed p;
+	size_t i;
+
+	rd = reader_for(&p);
+	for (i = 0; i < 4; i++) {
+		read_ok(rd, &p, lines[i], reward[i], L[i], "abcd"[i]);
+		ck_assert_int_eq(p.r.colon_space, colon[i]);
+		ck_assert_int_eq(p.r.comma_space, comma[i]);
+		ck_assert_int_eq(p.r.nmembers, 3);
+	}
+	read_with(rd, &p, "{\"prompt_id\" \"e\", \"reward\": 5}");
+	ck_assert_int_eq(p.rc, 1);
+	ck_assert_has(p.d.msg, "column 14: expected ':'");
+	read_with(rd, &p, "{\"prompt_id\": \"f\", \"reward\" 6}");
+	ck_assert_int_eq(p.rc, 1);
+	ck_assert_has(p.d.msg, "column 29: expected ':'");
 	record_reader_free(rd);
 	done(&p);
 }
@@ -972,6 +1019,7 @@ record_suite(void)
 	tcase_add_test(tc, good_mask_booleans);
 	tcase_add_test(tc, good_mask_long_runs);
 	tcase_add_test(tc, good_names_line_to_line);
+	tcase_add_test(tc, good_spacing_line_to_line);
 	tcase_add_test(tc, unread_values_line_to_line);
 	tcase_add_test(tc, good_runs_append);
 	tcase_add_test(tc, good_aliases_priority);
