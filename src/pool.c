@@ -86,7 +86,11 @@ worker(void *arg)
 	return NULL;
 }
 
-struct pool *
+/*
+ * A pool of n threads in all (the caller's counts: n - 1 are started,
+ * fewer when no more can be); NULL when out of memory.
+ */
+static struct pool *
 pool_new(int n)
 {
 	struct pool *p;
@@ -110,25 +114,6 @@ pool_new(int n)
 	return p;
 }
 
-void
-pool_free(struct pool *p)
-{
-	int i;
-
-	if (p == NULL)
-		return;
-	pthread_mutex_lock(&p->mu);
-	p->stop = 1;
-	pthread_cond_broadcast(&p->more);
-	pthread_mutex_unlock(&p->mu);
-	for (i = 0; i < p->started; i++)
-		pthread_join(p->tid[i], NULL);
-	pthread_cond_destroy(&p->more);
-	pthread_cond_destroy(&p->finished);
-	pthread_mutex_destroy(&p->mu);
-	free(p);
-}
-
 static struct pool *the_pool;
 
 struct pool *
@@ -150,7 +135,21 @@ pool_start(int n)
 void
 pool_stop(void)
 {
-	pool_free(the_pool);
+	struct pool *p = the_pool;
+	int i;
+
+	if (p == NULL)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->stop = 1;
+	pthread_cond_broadcast(&p->more);
+	pthread_mutex_unlock(&p->mu);
+	for (i = 0; i < p->started; i++)
+		pthread_join(p->tid[i], NULL);
+	pthread_cond_destroy(&p->more);
+	pthread_cond_destroy(&p->finished);
+	pthread_mutex_destroy(&p->mu);
+	free(p);
 	the_pool = NULL;
 }
 

@@ -17,13 +17,6 @@ struct pool_task {
 	struct pool_task	*next;
 };
 
-/*
- * A pool of n threads in all (the caller's counts: n - 1 are started);
- * n <= 1 starts none, and a task then runs when it is queued.  NULL when
- * no thread could be started (run on one thread then).
- */
-struct pool	*pool_new(int n);
-void		 pool_free(struct pool *p);
 /* Threads in all (1 for a NULL pool). */
 int		 pool_threads(const struct pool *p);
 /* Queues t (fn and arg set).  A NULL pool runs it at once. */
@@ -36,8 +29,10 @@ int		 pool_cores(void);
 
 /*
  * The run's pool, which every module that hands out work shares: made by
- * pool_start() with n threads (0: pool_cores()), once the options are
- * read (main.c); NULL (one thread) before and after pool_stop().
+ * pool_start() with n threads in all (0: pool_cores(); the caller's
+ * counts, so n - 1 are started), once the options are read (main.c);
+ * NULL (one thread: a task runs when it is queued) before, after
+ * pool_stop() (which ends its threads), with n = 1, or out of memory.
  */
 struct pool	*pool_run(void);
 void		 pool_start(int n);
