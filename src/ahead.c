@@ -53,11 +53,11 @@ struct chunk {
 struct ahead {
 	struct input		*in;
 	struct pool		*pool;
-	struct chunk		*ch;	/* a ring of nch */
 	size_t			 nch, head, nfull;
 	int			 done;	/* the input said its last */
 	size_t			 file;	/* the last line taken's */
 	const char		*text;
+	struct chunk		 ch[];	/* a ring of nch, in a's block */
 };
 
 /* Room for one more item in c, for a record of line. */
@@ -171,13 +171,12 @@ struct ahead *
 ahead_new(struct input *in, const struct fields *f, struct pool *p,
     struct diag *d)
 {
-	struct ahead *a = diag_calloc(1, sizeof(*a));
-	size_t i;
+	size_t i, nch = NCHUNK * (size_t)pool_threads(p);
+	struct ahead *a = diag_calloc(1, sizeof(*a) + nch * sizeof(a->ch[0]));
 
 	a->in = in;
 	a->pool = p;
-	a->nch = NCHUNK * (size_t)pool_threads(p);
-	a->ch = diag_calloc(a->nch, sizeof(*a->ch));
+	a->nch = nch;
 	for (i = 0; i < a->nch; i++)
 		if ((a->ch[i].rd = record_reader_new(f, d)) == NULL) {
 			ahead_free(a);
@@ -186,29 +185,41 @@ ahead_new(struct input *in, const struct fields *f, struct pool *p,
 	return a;
 }
 
+/* Returns when c's parse, if it was queued, has run. */
+static void
+chunk_wait(struct ahead *a, struct chunk *c)
+{
+	if (c->busy) {
+		pool_wait(a->pool, &c->task);
+		c->busy = 0;
+	}
+}
+
+/* Frees what c holds, once no task uses it. */
+static void
+chunk_free(struct ahead *a, struct chunk *c)
+{
+	chunk_wait(a, c);
+	record_reader_free(c->rd);
+	free(c->ln);
+	free(c->it);
+	free(c->rec);
+	free(c->why);
+	buf_free(&c->keys);
+	buf_free(&c->runs);
+	buf_free(&c->tkeys);
+	buf_free(&c->truns);
+}
+
 void
 ahead_free(struct ahead *a)
 {
 	struct chunk *c;
-	size_t i;
 
 	if (a == NULL)
 		return;
-	for (i = 0; i < a->nch; i++) {
-		c = &a->ch[i];
-		if (c->busy)
-			pool_wait(a->pool, &c->task);
-		record_reader_free(c->rd);
-		free(c->ln);
-		free(c->it);
-		free(c->rec);
-		free(c->why);
-		buf_free(&c->keys);
-		buf_free(&c->runs);
-		buf_free(&c->tkeys);
-		buf_free(&c->truns);
-	}
-	free(a->ch);
+	for (c = a->ch; c < a->ch + a->nch; c++)
+		chunk_free(a, c);
 	free(a);
 }
 
@@ -237,10 +248,7 @@ ahead_next(void *ctx, struct pipeline_item *pi, struct record *r,
 		if (a->nfull == 0)
 			return 0;	/* (the last chunk said why) */
 		c = &a->ch[a->head];
-		if (c->busy) {
-			pool_wait(a->pool, &c->task);
-			c->busy = 0;
-		}
+		chunk_wait(a, c);
 		if (c->pos < c->n)
 			break;
 		/* The chunk is used up: it ends the input, or is read
