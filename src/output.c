@@ -497,33 +497,32 @@ write_value(struct output *o, int f, const struct one *x, const char *sep,
 	}
 }
 
-/* Whether field f is written for record r: the token arrays need the
- * response length, the loss weight token counts. */
-static int
-wanted(int f, const struct record *r, const struct emit *em)
-{
-	if (f == OUT_TADV || f == OUT_TW)
-		return em->tokens && r->has_len;
-	if (f == OUT_W)
-		return !em->no_weights;
-	if (f == OUT_ANN)
-		return em->annot != NULL;
-	return 1;
-}
-
 void
 output_names(struct emit *em, const char *const *names)
 {
 	struct buf q = { 0 };
-	int f;
+	size_t n;
+	int f, v;
 
-	/* The default names too: quoted once, not at every record. */
+	/* The default names too: quoted once, not at every record; and
+	 * each with its separator and colon, in every spacing. */
+	em->heads = 1;
 	for (f = 0; f < OUT_NFIELDS; f++) {
 		q.len = 0;
 		output_json_string(&q, names[f], strlen(names[f]));
 		em->qname[f] = diag_malloc(q.len);
 		memcpy(em->qname[f], q.p, q.len);
-		em->qlen[f] = q.len;
+		em->qlen[f] = n = q.len;
+		if (f < OUT_ANN && n + 4 > sizeof(em->head[f][0]))
+			em->heads = 0;
+		for (v = 0; v < 4 && f < OUT_ANN && em->heads; v++) {
+			memcpy(em->head[f][v], ", ", 1 + (v & 1));
+			memcpy(em->head[f][v] + 1 + (v & 1), q.p, n);
+			memcpy(em->head[f][v] + 1 + (v & 1) + n, ": ",
+			    1 + (v >> 1));
+			em->hlen[f][v] = (unsigned char)(n + 2 + (v & 1) +
+			    (v >> 1));
+		}
 	}
 	buf_free(&q);
 }
@@ -670,17 +669,17 @@ short_record(struct output *o, const char *line, const struct record *r,
 	const struct fieldval *v;
 	size_t need, beg, sl = r->comma_space ? 2 : 1, ulen[2];
 	char unit[2][40], *p;
-	int f;
+	int f, present = 0, hv = r->comma_space + 2 * r->colon_space;
 
-	need = r->close + 4 + 2 * (r->L * UNIT_COPY + 2 + UNIT_COPY);
-	for (f = 0; f < OUT_NFIELDS; f++) {
-		if (r->out[f].present || (want[f] && em->qname[f] == NULL))
-			return -1;
-		need += want[f] ? em->qlen[f] + 4 + NUMBUF : 0;
-	}
-	if (want[OUT_ANN] || r->L > SHORT_ARRAY || x->v[0].len + sl >
-	    UNIT_COPY || x->v[1].len + sl > UNIT_COPY)
+	for (f = 0; f < OUT_NFIELDS; f++)
+		present |= r->out[f].present;
+	if (present || !em->heads || want[OUT_ANN] || r->nmembers == 0 ||
+	    r->L > SHORT_ARRAY || x->v[0].len + sl > UNIT_COPY ||
+	    x->v[1].len + sl > UNIT_COPY)
 		return -1;
+	/* Each field a head and a number or an array of r->L units. */
+	need = r->close + 2 + OUT_ANN * (sizeof(em->head[0][0]) + NUMBUF) +
+	    2 * (r->L * UNIT_COPY + 2);
 	if (o->cap - o->len < need && room(o, need, d) != 0)
 		return d->status;
 	if (o->cap - o->len < need)
@@ -693,12 +692,8 @@ short_record(struct output *o, const char *line, const struct record *r,
 	for (f = 0; f < OUT_ANN; f++) {
 		if (!want[f])
 			continue;
-		memcpy(p, ", ", 2);	/* the room has a byte to spare */
-		p += r->nmembers > 0 ? sl : 0;
-		memcpy(p, em->qname[f], em->qlen[f]);
-		p += em->qlen[f];
-		memcpy(p, ": ", 2);
-		p += r->colon_space ? 2 : 1;
+		memcpy(p, em->head[f][hv], sizeof(em->head[f][hv]));
+		p += em->hlen[f][hv];
 		v = &x->v[f == OUT_W || f == OUT_TW];
 		if (f == OUT_ADV || f == OUT_W) {
 			memcpy(p, v->num, NUMBUF);
@@ -730,8 +725,12 @@ output_record(struct output *o, const char *line, const struct record *r,
 	slot = -1;
 	x.v[0].num = number(o, adv, em->digits, &x.v[0].len, &slot);
 	x.v[1].num = number(o, w, em->digits, &x.v[1].len, &slot);
-	for (f = 0; f < OUT_NFIELDS; f++)
-		want[f] = wanted(f, r, em);
+	/* The token arrays need the response length, the loss weight
+	 * token counts. */
+	want[OUT_ADV] = 1;
+	want[OUT_TADV] = want[OUT_TW] = em->tokens && r->has_len;
+	want[OUT_W] = !em->no_weights;
+	want[OUT_ANN] = em->annot != NULL;
 	if ((f = short_record(o, line, r, &x, want, d)) >= 0)
 		return f;
 	return write_line(o, line, r, em, want, one_value, &x, d);

@@ -58,6 +58,12 @@ struct emit {
 	 * record_out_names. */
 	char		*qname[OUT_NFIELDS];
 	size_t		 qlen[OUT_NFIELDS];
+	/* Each name as a short record writes it, with the separator
+	 * before and the colon after: ", " or ",", then ": " or ":"
+	 * (head[f][comma_space + 2 * colon_space]); heads: all fit. */
+	char		 head[OUT_ANN][4][32];
+	unsigned char	 hlen[OUT_ANN][4];
+	int		 heads;
 };
 
 /* Sets em's names from names[OUT_NFIELDS] (none when they are the

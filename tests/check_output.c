@@ -272,6 +272,29 @@ START_TEST(record_append_spaced)
 	    "{\"reward\":1, \"logprobs\":[-1], \"advantage\":2, "
 	    "\"token_advantages\":[2], \"loss_weight\":1, "
 	    "\"token_loss_weights\":[1]}\n");
+	/* Names too long for a short record's heads: its general way. */
+	{
+		static const char *const names[OUT_NFIELDS] = {
+			"a_name_longer_than_a_head_can_hold", "t", "w",
+			"tw", "rladv" };
+		struct emit em = emit_tokens;
+		char *got;
+
+		output_names(&em, names);
+		ck_assert_int_eq(em.heads, 0);
+		got = render("{\"reward\":1,\"logprobs\":[-1]}", 2, 1, &em,
+		    0);
+		ck_assert_str_eq(got, "{\"reward\":1,\"logprobs\":[-1],"
+		    "\"a_name_longer_than_a_head_can_hold\":2,\"t\":[2],"
+		    "\"w\":1,\"tw\":[1]}\n");
+		free(got);
+		output_names_free(&em);
+	}
+	/* "," with ": ", the fourth way. */
+	render_is("{\"reward\": 1,\"logprobs\": [-1]}", 2, 1, &emit_tokens,
+	    "{\"reward\": 1,\"logprobs\": [-1],\"advantage\": 2,"
+	    "\"token_advantages\": [2],\"loss_weight\": 1,"
+	    "\"token_loss_weights\": [1]}\n");
 }
 END_TEST
 
