@@ -304,7 +304,12 @@ key_of(struct rctx *c, int s, struct buf *keys, enum keykind kind,
 
 	switch (v->type) {
 	case JSON_STRING:
-		break;
+		if (!v->plain)
+			break;
+		/* Its text as it is: no escape to decode. */
+		buf_add(keys, "s", 1);
+		buf_add(keys, v->beg + 1, n - 2);
+		return 0;
 	case JSON_NUMBER:
 		if (kind == K_GROUP && (v->numflags & JSON_NUM_FRAC))
 			return record_err(c, EXIT_DATA, "field \"%s\" is %.*s, "

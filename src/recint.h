@@ -74,6 +74,8 @@ struct rhead {
 	uint64_t	 w[2];		/* rhead_words() */
 	uint64_t	 smask[REC_SWORDS];	/* its slots */
 	int		 slot;		/* its first slot */
+	int		 wslot;		/* the slot the walk parses it for,
+					   or -1 */
 	int		 next;		/* next head of that hash, + 1 */
 	unsigned	 seen;		/* the line (gen) it was seen on */
 	const char	*beg, *end;	/* the member's value */
@@ -90,6 +92,8 @@ struct rval {
 	const char	*beg, *end;
 	enum json_type	 type;
 	int		 numflags;
+	int		 plain;		/* a string parse_value() found
+					   without an escape */
 	int		 miss, miss_at;	/* RV_MISS: why, at which step */
 	int		 bad;		/* a parse for the role failed, */
 	enum json_code	 why;		/* why (the log-probs) */

@@ -108,7 +108,7 @@ add_slot(struct record_reader *rd, const char *name, int role, int idx,
 		h = &rd->head[rd->nhead++];
 		h->name = s->path.step[0].name;
 		h->len = s->path.step[0].len;
-		h->slot = -1;
+		h->slot = h->wslot = -1;
 		rhead_words(h->name, h->len, 0, h->w);
 		c = rhead_hash(h->w[0], h->len);
 		h->next = rd->first[c];
@@ -118,6 +118,11 @@ add_slot(struct record_reader *rd, const char *name, int role, int idx,
 	s->next = -1;
 	rd->head[i].smask[rd->nslot / 64] |= (uint64_t)1 << rd->nslot % 64;
 	rd->rmask[role][rd->nslot / 64] |= (uint64_t)1 << rd->nslot % 64;
+	/* The first slot that reads the member itself parses it for its
+	 * role, which validates it (the walk's); any other validates it
+	 * first. */
+	if (rd->head[i].wslot < 0 && s->direct && role < SR_WATCH_MASK)
+		rd->head[i].wslot = rd->nslot;
 	/* Appended to the head's list, so slots keep their order. */
 	if (rd->head[i].slot < 0)
 		rd->head[i].slot = rd->nslot;
@@ -269,6 +274,7 @@ parse_value(struct rctx *c, const struct rslot *s, struct rval *v,
 		if ((q = json_string(p, end, &esc, &e)) == NULL)
 			goto bad;
 		v->type = JSON_STRING;
+		v->plain = !esc;
 	}
 	if (q == NULL) {
 		q = json_value(p, end, &v->type, &e);
@@ -455,19 +461,13 @@ member(struct rctx *c, int hi, const char *key, size_t keylen,
 		rd->lmask[i] |= h->smask[i];
 	h->prev = prev;
 	h->beg = p;
-	/* The first slot that reads the member itself parses it for its
-	 * role, which validates it; any other validates it first. */
-	for (s = h->slot; s >= 0; s = rd->slot[s].next)
-		if (rd->slot[s].direct && rd->slot[s].role < SR_WATCH_MASK) {
-			q = parse_value(c, &rd->slot[s], &rd->val[s], p,
-			    c->end);
-			if (q == NULL)
-				return NULL;
-			rd->pmask[s / 64] |= (uint64_t)1 << s % 64;
-			t = rd->val[s].type;
-			break;
-		}
-	if (q == NULL && (q = scalar(p, c->end, &t, &e)) == NULL) {
+	if ((s = h->wslot) >= 0) {
+		if ((q = parse_value(c, &rd->slot[s], &rd->val[s], p,
+		    c->end)) == NULL)
+			return NULL;
+		rd->pmask[(unsigned)s / 64] |= (uint64_t)1 << (unsigned)s % 64;
+		t = rd->val[s].type;
+	} else if ((q = scalar(p, c->end, &t, &e)) == NULL) {
 		json_fail(c, &e);
 		return NULL;
 	}
