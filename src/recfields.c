@@ -91,39 +91,6 @@ recfields_not_object(struct rctx *c, const char *p)
 
 /* ---- Which field, and the message when there is none ---------------- */
 
-/*
- * The slot that gives a role: the named field (part i of it), or the
- * first alias present.  skip_null: a null alias counts as absent (a
- * log-probs field of null is no length).  -1 when none.
- */
-int
-recfields_pick(struct rctx *c, int role, int i, int skip_null)
-{
-	const struct record_reader *rd = c->rd;
-	const struct rval *v;
-	uint64_t m;
-	int s, n = rd->rn[role];
-
-	if (NAMED(c, role) || role >= FR_NLISTED) {
-		if (i >= n)
-			return -1;
-		v = &rd->val[SLOT(c, role, i)];
-		return v->state == RV_FOUND ? SLOT(c, role, i) : -1;
-	}
-	/* The role's aliases that the line holds, in their order: mostly
-	 * none or one, found without a look at each. */
-	for (i = 0; i < REC_SWORDS; i++)
-		for (m = rd->lmask[i] & rd->rmask[role][i]; m != 0;
-		    m &= m - 1) {
-			s = 64 * i + __builtin_ctzll(m);
-			v = &rd->val[s];
-			if (v->state == RV_FOUND && !(skip_null &&
-			    v->type == JSON_NULL))
-				return s;
-		}
-	return -1;
-}
-
 /* "a", "b", ... : the record's top-level names, escaped, cut to fit. */
 static void
 members(struct rctx *c, char *out, size_t size)

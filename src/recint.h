@@ -212,9 +212,39 @@ recname_read(struct rctx *c, int i, const char *p, char *kbuf,
 /* recfields.c: the roles' values, and what the others share. */
 int	recfields_take(struct rctx *c, struct record *r, struct buf *keys,
 	    struct buf *runs);
-/* The slot that gives role (part i when named), or -1; skip_null: a
- * null alias counts as absent. */
-int	recfields_pick(struct rctx *c, int role, int i, int skip_null);
+/*
+ * The slot that gives a role: the named field (part i of it), or the
+ * first alias present.  skip_null: a null alias counts as absent (a
+ * log-probs field of null is no length).  -1 when none.  Inline: a
+ * record asks it five times.
+ */
+static inline int
+recfields_pick(struct rctx *c, int role, int i, int skip_null)
+{
+	const struct record_reader *rd = c->rd;
+	const struct rval *v;
+	uint64_t m;
+	int s;
+
+	if ((rd->f->named & FN(role)) != 0 || role >= FR_NLISTED) {
+		if (i >= rd->rn[role])
+			return -1;
+		s = rd->rfirst[role] + i;
+		return rd->val[s].state == RV_FOUND ? s : -1;
+	}
+	/* The role's aliases that the line holds, in their order: mostly
+	 * none or one, found without a look at each. */
+	for (i = 0; i < REC_SWORDS; i++)
+		for (m = rd->lmask[i] & rd->rmask[role][i]; m != 0;
+		    m &= m - 1) {
+			s = 64 * i + __builtin_ctzll(m);
+			v = &rd->val[s];
+			if (v->state == RV_FOUND && !(skip_null &&
+			    v->type == JSON_NULL))
+				return s;
+		}
+	return -1;
+}
 /* The slot of a role with one name, which must be there when named:
  * else the error (status); *s is -1 when the role is not asked for. */
 int	recfields_needed(struct rctx *c, int role, int *s);
