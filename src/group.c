@@ -136,12 +136,13 @@ continues(const struct gbatch *b, const struct record *r,
 }
 
 enum group_cut
-group_boundary(const struct grouping *gs, const struct gbatch *b,
+group_boundary(struct grouping *gs, const struct gbatch *b,
     const struct record *r, const struct buf *keys)
 {
 	const char *k;
 	size_t len;
 
+	gs->seen_r = NULL;
 	if (batch_held(b) == 0)
 		return GROUP_NONE;
 	/* A trajectory is never cut: group_add() refuses one whose rows
@@ -155,7 +156,11 @@ group_boundary(const struct grouping *gs, const struct gbatch *b,
 			    GROUP_SPLIT : GROUP_KEY;
 	}
 	/* A record that group_add() refuses ends nothing. */
-	if (refused(gs, r) || group_of(gs, b, r, keys) >= 0)
+	if (refused(gs, r))
+		return GROUP_NONE;
+	gs->seen_r = r;
+	gs->seen_n = batch_held(b);
+	if ((gs->seen_g = group_of(gs, b, r, keys)) >= 0)
 		return GROUP_NONE;
 	if (gs->o.batch_groups && gs->groups >= gs->o.batch_groups)
 		return GROUP_COUNT;
@@ -346,7 +351,11 @@ group_add(struct grouping *gs, struct gbatch *b, const struct record *r,
 		if (traj_ended(b, d) != 0 && bad_traj(gs, b, d) != 0)
 			return d->status;
 	}
-	if ((g = group_of(gs, b, r, keys)) < 0) {
+	/* As group_boundary() found it, unless the batch moved on. */
+	g = gs->seen_r == r && gs->seen_n == batch_held(b) ? gs->seen_g :
+	    group_of(gs, b, r, keys);
+	gs->seen_r = NULL;
+	if (g < 0) {
 		if (r->has_group && (k = keymap_find(&gs->ended, key,
 		    r->gkeylen)) != KEYMAP_NONE) {
 			e = keymap_val(&gs->ended, k);
@@ -379,6 +388,7 @@ group_add(struct grouping *gs, struct gbatch *b, const struct record *r,
 void
 group_note_reject(struct grouping *gs)
 {
+	gs->seen_r = NULL;
 	if (gs->o.group_size && (!gs->settled || gs->keyless_mode))
 		gs->keyless++;
 }

@@ -53,6 +53,12 @@ struct grouping {
 	 * ended wrong or lost a row, by their first record, with why; the
 	 * caller rejects them whole (group_taint()). */
 	struct diag_groups *bad;
+	/* The group group_boundary() found the record at seen_r joins,
+	 * while the batch held seen_n records: group_add() of that record
+	 * next takes it as it is (NULL: none). */
+	const struct record *seen_r;
+	size_t		 seen_n;
+	long		 seen_g;
 };
 
 void	group_init(struct grouping *gs, const struct gopts *o);
@@ -60,21 +66,22 @@ void	group_free(struct grouping *gs);
 
 /*
  * Whether the record (keys in the given scratch buffer) ends the batch b
- * before it, and why.  Call before group_add(); when it says so, hand the
- * batch over and call group_reset() with what it said.  The one place
- * that compares batch keys.
+ * before it, and why.  Call before group_add() of the same record; when
+ * it says so, hand the batch over and call group_reset() with what it
+ * said.  The one place that compares batch keys.
  */
-enum group_cut group_boundary(const struct grouping *gs,
-	    const struct gbatch *b, const struct record *r,
-	    const struct buf *keys);
+enum group_cut group_boundary(struct grouping *gs, const struct gbatch *b,
+	    const struct record *r, const struct buf *keys);
 /* The error for a record group_boundary() found GROUP_SPLIT (status 1):
  * its group's records would be in two batches. */
 int	group_split(const struct grouping *gs, const struct gbatch *b,
 	    const struct record *r, const struct buf *keys, const char *file,
 	    unsigned long long lineno, struct diag *d);
 /*
- * Adds a parsed record with its line to b, in its group.  Errors (status
- * 1): a group key that reappears after its group ended, a key-less record
+ * Adds a parsed record with its line to b, in its group: the one that
+ * group_boundary() found for it when that was the last call for a record
+ * (group_note_reject() says it was not added).  Errors (status 1): a
+ * group key that reappears after its group ended, a key-less record
  * without --group-size, a record with a key among key-less ones or the
  * other way round.
  */

@@ -460,6 +460,40 @@ boundary(struct gt *t, const char *line)
 	return group_boundary(&t->gs, t->b, &t->r, &t->keys);
 }
 
+/*
+ * group_add() of a record takes the group group_boundary() found for it,
+ * and only for it: after a record that was seen and then rejected, the
+ * next one (in the same struct) is placed by its own key.
+ */
+START_TEST(boundary_then_add)
+{
+	struct gt t;
+
+	gt_init(&t, &sorted_opts);
+	add_ok(&t, rec("\"a\"", 1));
+	ck_assert_int_eq(boundary(&t, rec("\"a\"", 2)), GROUP_NONE);
+	ck_assert_int_eq(gt_add_parsed(&t), 0);
+	ck_assert_int_eq(boundary(&t, rec("\"b\"", 3)), GROUP_NONE);
+	ck_assert_int_eq(gt_add_parsed(&t), 0);
+	ck_assert_uint_eq(batch_ngroups(t.b), 2);
+	ck_assert_uint_eq(batch_hgroup(t.b, 1), 0);
+	ck_assert_uint_eq(batch_hgroup(t.b, 2), 1);
+	/* Seen in group b, rejected; then c, and b again, added as they
+	 * are: c opens a group, and b, ended, comes back (refused). */
+	ck_assert_int_eq(boundary(&t, rec("\"b\"", 4)), GROUP_NONE);
+	group_note_reject(&t.gs);
+	add_ok(&t, rec("\"c\"", 5));
+	ck_assert_uint_eq(batch_ngroups(t.b), 3);
+	ck_assert_uint_eq(batch_hgroup(t.b, 3), 2);
+	ck_assert_int_eq(boundary(&t, rec("\"c\"", 6)), GROUP_NONE);
+	group_note_reject(&t.gs);
+	gt_parse(&t, rec("\"b\"", 7));
+	ck_assert_int_eq(gt_add_parsed(&t), 1);
+	ck_assert_uint_eq(batch_held(t.b), 4);
+	gt_free(&t);
+}
+END_TEST
+
 START_TEST(batch_by_key)
 {
 	struct gopts o = { 0, 0, 0, 1, 0, 0 };
@@ -702,6 +736,7 @@ group_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("batches");
+	tcase_add_test(tc, boundary_then_add);
 	tcase_add_test(tc, batch_by_key);
 	tcase_add_test(tc, batch_by_groups);
 	tcase_add_test(tc, batch_by_groups_unsorted);
