@@ -425,6 +425,17 @@ START_TEST(number_strtod_short)
 		ck_assert_msg(memcmp(&a, &b, sizeof(a)) == 0, "%s", v[i]);
 	}
 	ck_assert(signbit(json_strtod("-0.0", 4)));
+	/* Every "d" and "d.d" (a reward's own path), and "d.d" of "d.dd". */
+	for (i = 0; i < 100; i++) {
+		snprintf(buf, sizeof(buf), "%zu.%zu9", i / 10, i % 10);
+		a = json_strtod(buf, 3);
+		buf[3] = '\0';
+		b = strtod(buf, NULL);
+		ck_assert_msg(memcmp(&a, &b, sizeof(a)) == 0, "%s", buf);
+		a = json_strtod(buf + 2, 1);
+		b = strtod(buf + 2, NULL);
+		ck_assert_msg(memcmp(&a, &b, sizeof(a)) == 0, "%s", buf + 2);
+	}
 	/* Random decimals of 1 to 16 digits, the point anywhere. */
 	for (i = 0; i < 20000; i++) {
 		x ^= x << 13;
