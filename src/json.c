@@ -299,6 +299,13 @@ json_number(const char *p, const char *end, int *flags, struct json_err *e)
 		*flags = 0;
 		return p + 1;
 	}
+	/* "1.0", "0.5": a reward as Python writes one, by a few more. */
+	if (end - p >= 4 && p[1] == '.' && (unsigned)(p[0] - '0') < 10 &&
+	    (unsigned)(p[2] - '0') < 10 && (unsigned)(p[3] - '0') >= 10 &&
+	    p[3] != 'e' && p[3] != 'E') {
+		*flags = JSON_NUM_FRAC;
+		return p + 3;
+	}
 	return scan_number(p, end, flags, e);
 }
 
@@ -349,9 +356,8 @@ json_strtod(const char *p, size_t n)
 	char buf[64], *tmp;
 	double v;
 
-	/* A reward as most logs write one ("1.0", "0.5", "0"): a record's
-	 * number, by two compares and a division, as plain_decimal() does
-	 * it. */
+	/* "d.d" and "d", a reward as most logs write one, by two compares
+	 * and the division plain_decimal() would make. */
 	if (n == 3 && p[1] == '.' && (unsigned)(p[0] - '0') < 10 &&
 	    (unsigned)(p[2] - '0') < 10)
 		return (double)((p[0] - '0') * 10 + (p[2] - '0')) / 10;

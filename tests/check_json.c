@@ -249,6 +249,14 @@ START_TEST(number_valid)
 		{ "12,", 2, 0 },
 		{ "3]", 1, 0 },
 		{ "4.5}", 3, JSON_NUM_FRAC },
+		/* "d.d" and what follows it: its own path, or the scan */
+		{ "1.0,", 3, JSON_NUM_FRAC },
+		{ "0.5 ", 3, JSON_NUM_FRAC },
+		{ "1.05,", 4, JSON_NUM_FRAC },
+		{ "1.0e1,", 5, JSON_NUM_FRAC },
+		{ "1.0E1,", 5, JSON_NUM_FRAC },
+		{ "1.0", 3, JSON_NUM_FRAC },
+		{ "1.0.", 3, JSON_NUM_FRAC },
 		/* leading zero: only the "0" is a number, the rest is not */
 		{ "01", 1, 0 },
 		{ "-012", 2, JSON_NUM_NEG },
@@ -308,7 +316,8 @@ START_TEST(number_invalid)
 {
 	static const char *const bad[] = {
 		"1.", "-", "-a", ".5", "+1", "1e", "1e+", "1E-", "1.e5",
-		"-.5", "1.5e", "", "x", "--1", "0.e1", "1ee5"
+		"-.5", "1.5e", "", "x", "--1", "0.e1", "1ee5", "1.0e",
+		"1.0e+,"
 	};
 	struct json_err e;
 	size_t i;
