@@ -288,24 +288,9 @@ scan_number(const char *p, const char *end, int *flags, struct json_err *e)
 }
 
 const char *
-json_number(const char *p, const char *end, int *flags, struct json_err *e)
+json_number_scan(const char *p, const char *end, int *flags,
+    struct json_err *e)
 {
-	/* One digit alone ("step": 0, "response_id": 3): a number, with
-	 * no flag, by two compares.  (Not in json_num_array()'s loop:
-	 * log-probs are never one digit.) */
-	if (end - p >= 2 && p[0] >= '0' && p[0] <= '9' &&
-	    (p[1] < '0' || p[1] > '9') && p[1] != '.' && p[1] != 'e' &&
-	    p[1] != 'E') {
-		*flags = 0;
-		return p + 1;
-	}
-	/* "1.0", "0.5": a reward as Python writes one, by a few more. */
-	if (end - p >= 4 && p[1] == '.' && (unsigned)(p[0] - '0') < 10 &&
-	    (unsigned)(p[2] - '0') < 10 && (unsigned)(p[3] - '0') >= 10 &&
-	    p[3] != 'e' && p[3] != 'E') {
-		*flags = JSON_NUM_FRAC;
-		return p + 3;
-	}
 	return scan_number(p, end, flags, e);
 }
 

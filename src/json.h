@@ -80,9 +80,33 @@ const char	*json_value(const char *p, const char *end,
 /* p at '"': returns the byte after the closing quote, or NULL. */
 const char	*json_string(const char *p, const char *end, int *escaped,
 		    struct json_err *e);
-/* p at '-' or a digit: returns the byte after the number, or NULL. */
-const char	*json_number(const char *p, const char *end, int *flags,
+/* json_number() past its short forms. */
+const char	*json_number_scan(const char *p, const char *end, int *flags,
 		    struct json_err *e);
+/*
+ * p at '-' or a digit: returns the byte after the number, or NULL.
+ * Inline: most numbers of a record but its log-probs are one digit
+ * ("step": 0, "response_id": 3) or "d.d" (a reward as Python writes one:
+ * 1.0, 0.5), each known by a few compares; the others are scanned.
+ * (Not in json_num_array()'s loop: log-probs are never either.)
+ */
+static inline const char *
+json_number(const char *p, const char *end, int *flags, struct json_err *e)
+{
+	if (end - p >= 2 && p[0] >= '0' && p[0] <= '9' &&
+	    (p[1] < '0' || p[1] > '9') && p[1] != '.' && p[1] != 'e' &&
+	    p[1] != 'E') {
+		*flags = 0;
+		return p + 1;
+	}
+	if (end - p >= 4 && p[1] == '.' && (unsigned)(p[0] - '0') < 10 &&
+	    (unsigned)(p[2] - '0') < 10 && (unsigned)(p[3] - '0') >= 10 &&
+	    p[3] != 'e' && p[3] != 'E') {
+		*flags = JSON_NUM_FRAC;
+		return p + 3;
+	}
+	return json_number_scan(p, end, flags, e);
+}
 /* The value of a number json_number() accepted (n bytes at p). */
 double		 json_strtod(const char *p, size_t n);
 /*
