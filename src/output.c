@@ -203,8 +203,8 @@ output_take(struct output *o, struct output *from, struct diag *d)
 
 	if (from->len == 0)
 		return 0;
-	/* A large block goes out as it is, after what o holds. */
-	if (from->len >= o->cap / 2) {
+	/* A piece goes out as it is, after what o holds, not copied. */
+	if (from->len >= OBUF / 8) {
 		if (flush(o, d) != 0)
 			return d->status;
 		rc = o->gz != NULL ? gzout_write(o->gz, from->buf, from->len,
