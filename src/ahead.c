@@ -57,6 +57,8 @@ struct ahead {
 	int			 done;	/* the input said its last */
 	size_t			 file;	/* the last line taken's */
 	const char		*text;
+	struct buf		 keys, runs;	/* its record's, in its chunk */
+	char			 none[1];	/* where empty ones point */
 	struct chunk		 ch[];	/* a ring of nch, in a's block */
 };
 
@@ -243,6 +245,9 @@ ahead_next(void *ctx, struct pipeline_item *pi, struct record *r,
 	struct item *it;
 	struct line *ln;
 
+	(void)r;	/* the chunk's own are handed over */
+	(void)keys;
+	(void)runs;
 	for (;;) {
 		top_up(a);
 		if (a->nfull == 0)
@@ -270,12 +275,16 @@ ahead_next(void *ctx, struct pipeline_item *pi, struct record *r,
 	pi->lineno = ln->lineno;
 	a->file = ln->fileno;
 	a->text = ln->text;
-	*r = c->rec[c->pos - 1];
-	/* The arrays stay unallocated while every key and mask is empty. */
-	if (it->klen > 0)
-		buf_add(keys, c->keys.p + it->koff, it->klen);
-	if (it->rlen > 0)
-		buf_add(runs, c->runs.p + it->roff, it->rlen);
+	/* The record, its keys and runs where the chunk holds them (the
+	 * chunk is not read again before the next call): no copy.  The
+	 * arrays stay unallocated while every key and mask is empty. */
+	pi->r = &c->rec[c->pos - 1];
+	a->keys.p = it->klen > 0 ? c->keys.p + it->koff : a->none;
+	a->keys.len = a->keys.cap = it->klen;
+	a->runs.p = it->rlen > 0 ? c->runs.p + it->roff : a->none;
+	a->runs.len = a->runs.cap = it->rlen;
+	pi->keys = &a->keys;
+	pi->runs = &a->runs;
 	if (it->why) {
 		*why = c->why[it->why - 1];
 		return 2;

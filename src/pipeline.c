@@ -352,7 +352,9 @@ run_source(const struct prefs *c, const struct pipeline_src *src,
 	struct gopts go = c->go;
 	struct pipeline_item it;
 	struct record r;
+	const struct record *rp;
 	struct buf keys = { 0 }, runs = { 0 };
+	const struct buf *kp, *np;
 	struct diag why;
 	struct run u;
 	enum group_cut cut;
@@ -389,6 +391,8 @@ run_source(const struct prefs *c, const struct pipeline_src *src,
 		why.status = 0;
 		why.msg[0] = '\0';
 		why.groups = NULL;
+		it.r = NULL;
+		it.keys = it.runs = NULL;
 		k = src->next(src->ctx, &it, &r, &keys, &runs, &why, d);
 		if (k < 0) {
 			rc = d->status;
@@ -398,41 +402,46 @@ run_source(const struct prefs *c, const struct pipeline_src *src,
 			rc = flush_batch(&u, b, GROUP_NONE, d);
 			break;
 		}
-		st->in += !r.elsewhere;
+		rp = it.r != NULL ? it.r : &r;
+		kp = it.keys != NULL ? it.keys : &keys;
+		np = it.runs != NULL ? it.runs : &runs;
+		st->in += !rp->elsewhere;
 		if (k == 2) {
-			if ((rc = bad_record(&u, &it, r.elsewhere, &why, d)) != 0)
+			if ((rc = bad_record(&u, &it, rp->elsewhere, &why,
+			    d)) != 0)
 				break;
 			continue;
 		}
-		cut = group_boundary(&u.gs, b, &r, &keys);
+		cut = group_boundary(&u.gs, b, rp, kp);
 		/* A columnar line's records stay in the batch of its first. */
-		if (r.col > 0 && cut != GROUP_NONE) {
+		if (rp->col > 0 && cut != GROUP_NONE) {
 			if (cut == GROUP_KEY || cut == GROUP_SPLIT) {
 				rc = diag_setl(d, EXIT_DATA, it.file,
 				    it.lineno, "record %zu of the columnar "
 				    "line: the batch key changes inside the "
-				    "line (a line is one batch)", r.col);
+				    "line (a line is one batch)", rp->col);
 				break;
 			}
 			cut = GROUP_NONE;
 		}
 		if (cut == GROUP_SPLIT) {
-			group_split(&u.gs, b, &r, &keys, it.file, it.lineno,
-			    &why);
-			if ((rc = bad_record(&u, &it, r.elsewhere, &why, d)) != 0)
+			group_split(&u.gs, b, rp, kp, it.file, it.lineno, &why);
+			if ((rc = bad_record(&u, &it, rp->elsewhere, &why,
+			    d)) != 0)
 				break;
 			continue;
 		}
 		if (cut != GROUP_NONE) {
 			if ((rc = flush_batch(&u, b, cut, d)) != 0)
 				break;
-			src->release(src->ctx, r.elsewhere ? NULL : it.text);
+			src->release(src->ctx, rp->elsewhere ? NULL : it.text);
 		}
-		if (!r.elsewhere)
-			warn_record(&u.w, &r, keys.p, it.file, it.lineno);
-		if (group_add(&u.gs, b, &r, &keys, &runs, it.text, it.len,
+		if (!rp->elsewhere)
+			warn_record(&u.w, rp, kp->p, it.file, it.lineno);
+		if (group_add(&u.gs, b, rp, kp, np, it.text, it.len,
 		    it.stable, it.file, it.lineno, &why) != 0) {
-			if ((rc = bad_record(&u, &it, r.elsewhere, &why, d)) != 0)
+			if ((rc = bad_record(&u, &it, rp->elsewhere, &why,
+			    d)) != 0)
 				break;
 			continue;
 		}

@@ -36,6 +36,11 @@ struct pipeline_item {
 	int			 stable;	/* see struct line */
 	const char		*file;
 	unsigned long long	 lineno;
+	/* The record, its keys and its runs where they are the source's
+	 * own (valid until its next call), handed over without a copy;
+	 * NULL: in the r, keys and runs next() was given. */
+	const struct record	*r;
+	const struct buf	*keys, *runs;
 };
 
 /*
@@ -45,10 +50,12 @@ struct pipeline_item {
  * record (why says what is wrong; r.elsewhere when it is another shard's,
  * which this run neither reports nor counts), 0 at the end, or -1 with d
  * set; with 1 or 2 it sets every member of r (the caller does not clear
- * it: a record is a few hundred bytes).  release() lets go of the lines held before keep (NULL: all) once
- * a batch is done.  A record that is elsewhere is grouped and computed
- * with the others, but never counted in st->in, st->out or st->rejected,
- * reported, or written to --rejects.
+ * it: a record is a few hundred bytes), or points the item at its own
+ * (the caller clears the item's pointers).  release() lets go of the
+ * lines held before keep (NULL: all) once a batch is done.  A record
+ * that is elsewhere is grouped and computed with the others, but never
+ * counted in st->in, st->out or st->rejected, reported, or written to
+ * --rejects.
  */
 struct pipeline_src {
 	int	(*next)(void *ctx, struct pipeline_item *it, struct record *r,
