@@ -21,7 +21,7 @@
 #include "pool.h"
 
 #define OBUF	(1u << 20)
-#define NCACHE	4		/* numbers remembered formatted */
+#define NCACHE	128		/* numbers remembered formatted */
 #define NUMBUF	32		/* a formatted number's buffer */
 
 struct output {
@@ -32,17 +32,17 @@ struct output {
 	size_t		 len, cap;
 	int		 failed;
 	/*
-	 * The last numbers formatted: a token-mean weight is one number for
-	 * the whole batch and an advantage one for each reward of a group,
-	 * so most records need no snprintf.
+	 * Numbers formatted, by a hash of their bits (and one more place):
+	 * a token-mean weight is one number for the whole batch and the
+	 * advantages of groups of one size and binary rewards a few, so
+	 * most records need no formatting.
 	 */
 	struct {
 		uint64_t	 bits;
 		int		 digits;	/* 0: empty */
 		size_t		 len;
 		char		 s[NUMBUF];
-	}		 num[NCACHE];
-	unsigned	 numnext;
+	}		 num[NCACHE + 1];
 };
 
 static int	sink(void *arg, const void *p, size_t n, struct diag *d);
@@ -262,10 +262,10 @@ output_abandon(struct output *o)
 	finish(o, 0, &ignore);
 }
 
-/* v formatted as output_number() does, from the cache when it was one
- * of the last numbers formatted; *slot: where it is in the cache, and
- * on the way in a slot that must be kept (-1: none).  Inline: twice a
- * record. */
+/* v formatted as output_number() does, from the cache when it is there;
+ * *slot: where it is in the cache, and on the way in the place of a
+ * number to keep (-1: none): v that would take it takes the one more
+ * place instead.  Inline: twice a record. */
 static inline __attribute__((always_inline)) const char *
 number(struct output *o, double v, int digits, size_t *len, int *slot)
 {
@@ -273,19 +273,16 @@ number(struct output *o, double v, int digits, size_t *len, int *slot)
 	unsigned i;
 
 	memcpy(&bits, &v, sizeof(bits));
-	for (i = 0; i < NCACHE; i++)
-		if (o->num[i].bits == bits && o->num[i].digits == digits) {
-			*len = o->num[i].len;
-			*slot = (int)i;
-			return o->num[i].s;
-		}
-	i = o->numnext++ % NCACHE;
-	if ((int)i == *slot)
-		i = o->numnext++ % NCACHE;
+	i = (unsigned)((bits * 0x9e3779b97f4a7c15ULL) >> 57);
+	if ((int)i == *slot && (o->num[i].bits != bits ||
+	    o->num[i].digits != digits))
+		i = NCACHE;
+	if (o->num[i].bits != bits || o->num[i].digits != digits) {
+		o->num[i].bits = bits;
+		o->num[i].digits = digits;
+		o->num[i].len = output_number(v, digits, o->num[i].s);
+	}
 	*slot = (int)i;
-	o->num[i].bits = bits;
-	o->num[i].digits = digits;
-	o->num[i].len = output_number(v, digits, o->num[i].s);
 	*len = o->num[i].len;
 	return o->num[i].s;
 }

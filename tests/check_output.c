@@ -213,11 +213,11 @@ START_TEST(record_append_compact)
 END_TEST
 
 /*
- * Numbers are formatted once and reused from a small cache: a record
- * whose advantage is found there and whose weight is not must not have
- * the weight's string overwrite the advantage's (the third record: 1 is
- * in the slot the next new number would take).  Through a memory output,
- * whose bytes are then read back.
+ * Numbers are formatted once and reused from a cache by a hash of their
+ * bits: a record's weight whose place its advantage holds must not have
+ * its string overwrite the advantage's (it takes the one more place),
+ * whichever of them was there before.  Through a memory output, whose
+ * bytes are then read back.
  */
 START_TEST(record_numbers_reused)
 {
@@ -233,17 +233,27 @@ START_TEST(record_numbers_reused)
 	const char *got;
 	char one[256];
 	size_t i, len;
+	double a, w;
 
 	fields_default(&f);
 	ck_assert_int_eq(record_parse(line, strlen(line), &f, &r, &keys,
 	    &runs, "t", 1, &d), 0);
-	for (i = 0; i < sizeof(av) / sizeof(av[0]); i++) {
-		ck_assert_int_eq(output_record(o, line, &r, NULL, av[i][0],
-		    av[i][1], &emit_tokens, &d), 0);
+	/* The pairs above, then 3000 of 300 numbers (many share a place
+	 * in the cache, a record's two among them). */
+	for (i = 0; i < sizeof(av) / sizeof(av[0]) + 3000; i++) {
+		if (i >= sizeof(av) / sizeof(av[0])) {
+			a = (double)(i * 7919 % 300) / 8;
+			w = (double)(i * 104729 % 300) / 8;
+		} else {
+			a = av[i][0];
+			w = av[i][1];
+		}
+		ck_assert_int_eq(output_record(o, line, &r, NULL, a, w,
+		    &emit_tokens, &d), 0);
 		snprintf(one, sizeof(one), "{\"prompt_id\":\"a\",\"reward\":1,"
 		    "\"logprobs\":[-1],\"advantage\":%g,\"token_advantages\":"
 		    "[%g],\"loss_weight\":%g,\"token_loss_weights\":[%g]}\n",
-		    av[i][0], av[i][0], av[i][1], av[i][1]);
+		    a, a, w, w);
 		buf_add(&want, one, strlen(one));
 	}
 	got = output_bytes(o, &len);
