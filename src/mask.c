@@ -112,12 +112,19 @@ mask_parse(const char *p, const char *end, struct buf *runs, struct mask *m)
 			count += 4;
 			p += 8;
 		}
-		/* Fewer than four left ("1,1,1]"): "d," two bytes a step. */
+		/* Fewer than four left ("1,1,1]"): "d," two bytes a step,
+		 * and "d]" ends it. */
 		while (end - p >= 3 && (p[0] & ~1) == '0' && p[1] == ',' &&
 		    (unsigned char)p[2] > ' ') {
 			take(runs, m, &run, &cur, &ones, p[0] - '0');
 			count++;
 			p += 2;
+		}
+		if (end - p >= 2 && (p[0] & ~1) == '0' && p[1] == ']') {
+			take(runs, m, &run, &cur, &ones, p[0] - '0');
+			count++;
+			p++;
+			break;
 		}
 		/* Four more elements equal to the current run, written
 		 * "1, 1, 1, 1, " as dumps do. */

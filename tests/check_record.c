@@ -469,6 +469,34 @@ START_TEST(good_mask_long_runs)
 	/* "10" is not "1" followed by "0" */
 	bad_line("{\"reward\":1,\"logprobs\":[-1,-1,-1,-1,-1,-1,-1],"
 	    "\"mask\":[1,1,1,1,1,1,10]}", "field \"mask\": element 6", NULL);
+	/* Every short mask of three runs, compact, the last element ("1]",
+	 * "0]") taken with the rest. */
+	for (k = 0; k < 7 * 7 * 7; k++) {
+		size_t a = k / 49, b = k / 7 % 7, c = k % 7, n = 0, want[3];
+
+		if (a + b + c == 0)
+			continue;
+		line = mask_line(a, b, c, ",");
+		parse(&p, line);
+		ck_assert_msg(p.rc == 0, "%s: %s", line, p.d.msg);
+		ck_assert_uint_eq(p.r.L, a + b + c);
+		ck_assert_uint_eq(p.r.T, a + c);
+		/* Runs start with ones: a zero-length first run when a is
+		 * 0; a run of 0 in the middle merges its neighbours. */
+		if (b == 0)
+			want[n++] = a + c;
+		else {
+			want[n++] = a;
+			want[n++] = b;
+			if (c > 0)
+				want[n++] = c;
+		}
+		ck_assert_uint_eq(p.r.nruns, n);
+		for (b = 0; b < n; b++)
+			ck_assert_uint_eq(runs_of(&p)[b], want[b]);
+		done(&p);
+		free(line);
+	}
 }
 END_TEST
 
