@@ -76,6 +76,8 @@ struct rhead {
 	int		 slot;		/* its first slot */
 	int		 wslot;		/* the slot the walk parses it for,
 					   or -1 */
+	int		 sslot;		/* a step's slot the walk gives it
+					   as it is, or -1 */
 	int		 next;		/* next head of that hash, + 1 */
 	unsigned	 seen;		/* the line (gen) it was seen on */
 	const char	*beg, *end;	/* the member's value */

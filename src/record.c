@@ -108,7 +108,7 @@ add_slot(struct record_reader *rd, const char *name, int role, int idx,
 		h = &rd->head[rd->nhead++];
 		h->name = s->path.step[0].name;
 		h->len = s->path.step[0].len;
-		h->slot = h->wslot = -1;
+		h->slot = h->wslot = h->sslot = -1;
 		rhead_words(h->name, h->len, 0, h->w);
 		c = rhead_hash(h->w[0], h->len);
 		h->next = rd->first[c];
@@ -123,6 +123,8 @@ add_slot(struct record_reader *rd, const char *name, int role, int idx,
 	 * first. */
 	if (rd->head[i].wslot < 0 && s->direct && role < SR_WATCH_MASK)
 		rd->head[i].wslot = rd->nslot;
+	if (rd->head[i].sslot < 0 && s->direct && role == SR_STEP)
+		rd->head[i].sslot = rd->nslot;
 	/* Appended to the head's list, so slots keep their order. */
 	if (rd->head[i].slot < 0)
 		rd->head[i].slot = rd->nslot;
@@ -472,6 +474,14 @@ member(struct rctx *c, int hi, const char *key, size_t keylen,
 	} else if ((q = scalar(p, c->end, &t, &e)) == NULL) {
 		json_fail(c, &e);
 		return NULL;
+	}
+	/* A step is its value as it is (the rest of its slot stays 0). */
+	if ((s = h->sslot) >= 0) {
+		rd->val[s].state = RV_FOUND;
+		rd->val[s].beg = p;
+		rd->val[s].end = q;
+		rd->val[s].type = t;
+		rd->pmask[(unsigned)s / 64] |= (uint64_t)1 << (unsigned)s % 64;
 	}
 	h->end = q;
 	h->type = t;
