@@ -28,7 +28,6 @@
 struct item {
 	size_t		 line;		/* its line in the chunk's */
 	size_t		 koff, klen;	/* its keys in the chunk's keys */
-	size_t		 roff, rlen;	/* its runs in the chunk's runs */
 	size_t		 why;		/* 1 + its message, or 0: good */
 };
 
@@ -40,8 +39,9 @@ struct chunk {
 	struct item		*it;
 	struct record		*rec;	/* [cap] */
 	size_t			 n, cap, pos;	/* pos: the next taken */
-	struct buf		 keys, runs;	/* every line's */
-	struct buf		 tkeys, truns;	/* one line's, as parsed */
+	struct buf		 keys, runs;	/* every line's: a record's
+					   key offsets from its own keys,
+					   its runs index from the first */
 	struct diag		*why;		/* messages of bad lines */
 	size_t			 nwhy, whycap;
 	int			 end;	/* after these lines: 0 more,
@@ -76,13 +76,12 @@ next_item(struct chunk *c, size_t line)
 	it = &c->it[c->n];
 	it->line = line;
 	it->why = 0;
-	c->tkeys.len = c->truns.len = 0;
+	it->koff = c->keys.len;
 	return it;
 }
 
-/* The item just parsed: its message (bad), and its keys and runs kept.
- * Offsets in the record are from the start of its own keys and runs, as
- * the pipeline hands them on. */
+/* The item just parsed: its message (bad), and where its keys are,
+ * which record_get() appended to the chunk's. */
 static void
 done_item(struct chunk *c, struct item *it, const struct diag *d, int bad)
 {
@@ -95,10 +94,7 @@ done_item(struct chunk *c, struct item *it, const struct diag *d, int bad)
 		c->why[c->nwhy++] = *d;
 		it->why = c->nwhy;
 	}
-	it->koff = buf_add(&c->keys, c->tkeys.p, c->tkeys.len);
-	it->klen = c->tkeys.len;
-	it->roff = buf_add(&c->runs, c->truns.p, c->truns.len);
-	it->rlen = c->truns.len;
+	it->klen = c->keys.len - it->koff;
 	c->n++;
 }
 
@@ -131,7 +127,7 @@ parse_chunk(void *arg)
 			it = next_item(c, i);
 			d.status = 0;
 			done_item(c, it, &d, record_get(c->rd, (size_t)k,
-			    &c->rec[c->n], &c->tkeys, &c->truns, &d) != 0);
+			    &c->rec[c->n], &c->keys, &c->runs, &d) != 0);
 		}
 	}
 }
@@ -209,8 +205,6 @@ chunk_free(struct ahead *a, struct chunk *c)
 	free(c->why);
 	buf_free(&c->keys);
 	buf_free(&c->runs);
-	buf_free(&c->tkeys);
-	buf_free(&c->truns);
 }
 
 void
@@ -275,14 +269,15 @@ ahead_next(void *ctx, struct pipeline_item *pi, struct record *r,
 	pi->lineno = ln->lineno;
 	a->file = ln->fileno;
 	a->text = ln->text;
-	/* The record, its keys and runs where the chunk holds them (the
-	 * chunk is not read again before the next call): no copy.  The
-	 * arrays stay unallocated while every key and mask is empty. */
+	/* The record, its keys and the chunk's runs where the chunk holds
+	 * them (the chunk is not read again before the next call): no
+	 * copy.  The arrays stay unallocated while every key and mask is
+	 * empty. */
 	pi->r = &c->rec[c->pos - 1];
 	a->keys.p = it->klen > 0 ? c->keys.p + it->koff : a->none;
 	a->keys.len = a->keys.cap = it->klen;
-	a->runs.p = it->rlen > 0 ? c->runs.p + it->roff : a->none;
-	a->runs.len = a->runs.cap = it->rlen;
+	a->runs.p = c->runs.len > 0 ? c->runs.p : a->none;
+	a->runs.len = a->runs.cap = c->runs.len;
 	pi->keys = &a->keys;
 	pi->runs = &a->runs;
 	if (it->why) {

@@ -164,11 +164,7 @@ keep_whole(struct gbatch *b, struct hrec *h, const struct record *r,
 	w = &b->full[b->nfull++];
 	*w = *r;
 	buf_add(&b->keys, keys->p, keys->len);
-	w->gkey += kbase;
-	w->skey += kbase;
-	w->bkey += kbase;
-	w->tkey += kbase;
-	w->wkey += kbase;
+	record_keys_move(w, kbase);
 	if (r->has_mask) {
 		buf_add(&b->runs, runs->p + r->runs * sizeof(uint32_t),
 		    r->nruns * sizeof(uint32_t));

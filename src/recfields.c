@@ -349,10 +349,10 @@ take_group(struct rctx *c, struct record *r, struct buf *keys)
 	if (v->type == JSON_STRING && v->end - v->beg == 2)
 		return record_err(c, EXIT_DATA, "field \"%s\" is empty",
 		    sl->path.text);
-	r->gkey = keys->len;
+	r->gkey = KEY_AT(c, keys);
 	if (key_of(c, s, keys, K_GROUP, NULL) != 0)
 		return c->d->status;
-	r->gkeylen = keys->len - r->gkey;
+	r->gkeylen = KEY_AT(c, keys) - r->gkey;
 	r->has_group = 1;
 	return 0;
 }
@@ -534,13 +534,13 @@ take_strata(struct rctx *c, struct record *r, struct buf *keys)
 	if (!f->use_stratum)
 		return 0;
 	parts = named ? c->rd->rn[FR_STRATUM] : 1;
-	r->skey = keys->len;
+	r->skey = KEY_AT(c, keys);
 	for (i = 0; i < parts; i++) {
 		if ((s = recfields_pick(c, FR_STRATUM, i, 0)) < 0) {
 			if (named || f->need_stratum)
 				return recfields_missing(c, FR_STRATUM, i,
 				    "");
-			keys->len = r->skey;
+			keys->len = c->kbase + r->skey;
 			return 0;
 		}
 		if (i > 0)
@@ -552,7 +552,7 @@ take_strata(struct rctx *c, struct record *r, struct buf *keys)
 	if (parts == 0 && f->need_stratum)
 		return recfields_missing(c, FR_STRATUM, 0, "");
 	r->has_stratum = parts > 0;
-	r->skeylen = keys->len - r->skey;
+	r->skeylen = KEY_AT(c, keys) - r->skey;
 	return 0;
 }
 
@@ -567,18 +567,18 @@ take_keys(struct rctx *c, struct record *r, struct buf *keys)
 	if (f->batch != NULL) {
 		if (recfields_needed(c, FR_BATCH, &s) != 0)
 			return c->d->status;
-		r->bkey = keys->len;
+		r->bkey = KEY_AT(c, keys);
 		if (key_of(c, s, keys, K_SCALAR, NULL) != 0)
 			return c->d->status;
-		r->bkeylen = keys->len - r->bkey;
+		r->bkeylen = KEY_AT(c, keys) - r->bkey;
 		r->has_batch = 1;
 	}
 	if (f->traj != NULL) {
 		if (recfields_needed(c, FR_TRAJ, &s) != 0)
 			return c->d->status;
-		r->tkey = keys->len;
+		r->tkey = KEY_AT(c, keys);
 		key_of(c, s, keys, K_ANY, NULL);
-		r->tkeylen = keys->len - r->tkey;
+		r->tkeylen = KEY_AT(c, keys) - r->tkey;
 		r->has_traj = 1;
 	}
 	if (f->traj_last != NULL) {
@@ -597,9 +597,9 @@ take_keys(struct rctx *c, struct record *r, struct buf *keys)
 		if (v->state != RV_FOUND || (v->type != JSON_NUMBER &&
 		    v->type != JSON_STRING))
 			continue;
-		r->wkey = keys->len;
+		r->wkey = KEY_AT(c, keys);
 		record_key_add(keys, v->type, v->beg, v->end - v->beg);
-		r->wkeylen = keys->len - r->wkey;
+		r->wkeylen = KEY_AT(c, keys) - r->wkey;
 		r->wname = (signed char)i;
 		r->has_step = 1;
 		break;

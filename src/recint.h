@@ -171,7 +171,14 @@ struct rctx {
 	const char		*end;
 	struct diag		*d;
 	size_t			 k;		/* --columnar: the record */
+	size_t			 kbase;		/* where the keys ended at
+						   record_get() */
 };
+
+/* The offset a key appended now has in the record: from where the keys
+ * ended at record_get() (ahead.c reads a chunk's records into one pair
+ * of buffers). */
+#define KEY_AT(c, keys)	((keys)->len - (c)->kbase)
 
 /* "FILE:LINE: ..." (and the record of a columnar line); returns status. */
 int	record_err(struct rctx *c, int status, const char *fmt, ...)

@@ -700,6 +700,7 @@ record_get(struct record_reader *rd, size_t k, struct record *r,
 	c.end = rd->line + rd->len;
 	c.d = d;
 	c.k = k;
+	c.kbase = keys->len;
 	memset(r, 0, sizeof(*r));
 	r->close = rd->lay.close;
 	r->nmembers = rd->lay.nmembers;

@@ -92,8 +92,10 @@ long		 record_line(struct record_reader *rd, const char *line,
 		    size_t len, const char *file, unsigned long long lineno,
 		    struct diag *d);
 /*
- * Record k of the line last read.  Canonical keys go to keys (bytes),
- * mask runs to runs (uint32_t values); on error returns the status.
+ * Record k of the line last read.  Canonical keys go to keys (bytes,
+ * the record's offsets into them from where keys ended at the call),
+ * mask runs to runs (uint32_t values, its index of them from the first
+ * in runs); on error returns the status.
  */
 int		 record_get(struct record_reader *rd, size_t k,
 		    struct record *r, struct buf *keys, struct buf *runs,
@@ -123,5 +125,16 @@ void	record_key_label(const char *key, size_t len, struct buf *out);
 /* The label as a JSON string, quoted and escaped (json_quote()): one
  * line, whatever the key holds, for messages. */
 void	record_key_quote(const char *key, size_t len, struct buf *out);
+/* Adds by to the offset of each of r's keys (modulo SIZE_MAX + 1: by's
+ * negation moves them back), where its keys move in or to a buffer. */
+static inline void
+record_keys_move(struct record *r, size_t by)
+{
+	r->gkey += by;
+	r->skey += by;
+	r->bkey += by;
+	r->tkey += by;
+	r->wkey += by;
+}
 
 #endif

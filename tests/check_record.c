@@ -528,6 +528,33 @@ START_TEST(good_runs_append)
 }
 END_TEST
 
+/* Keys are appended after what the keys buffer already holds, and the
+ * record's offsets are from where they start (a chunk's records read
+ * into one buffer each hand over their own keys). */
+START_TEST(good_keys_append)
+{
+	struct parsed p;
+	const char *line = "{\"prompt_id\":\"q\",\"reward\":1,\"step\":4,"
+	    "\"logprobs\":[-1]}";
+
+	memset(&p, 0, sizeof(p));
+	fields_default(&p.f);
+	p.f.watch_step = 1;
+	buf_add(&p.keys, "held", 4);
+	p.rc = record_parse(line, strlen(line), &p.f, &p.r, &p.keys, &p.runs,
+	    FILE_NAME, LINE_NO, &p.d);
+	ck_assert_int_eq(p.rc, 0);
+	ck_assert(memcmp(p.keys.p, "held", 4) == 0);
+	ck_assert_uint_eq(p.r.gkey, 0);
+	ck_assert_uint_eq(p.r.gkeylen, 2);
+	ck_assert(memcmp(p.keys.p + 4 + p.r.gkey, "sq", 2) == 0);
+	ck_assert_int_eq(p.r.has_step, 1);
+	ck_assert_uint_eq(p.r.wkey, 2);
+	ck_assert(memcmp(p.keys.p + 4 + p.r.wkey, "n4", p.r.wkeylen) == 0);
+	done(&p);
+}
+END_TEST
+
 START_TEST(good_aliases_priority)
 {
 	struct parsed p;
@@ -1050,6 +1077,7 @@ record_suite(void)
 	tcase_add_test(tc, good_spacing_line_to_line);
 	tcase_add_test(tc, unread_values_line_to_line);
 	tcase_add_test(tc, good_runs_append);
+	tcase_add_test(tc, good_keys_append);
 	tcase_add_test(tc, good_aliases_priority);
 	tcase_add_test(tc, good_renamed_fields);
 	tcase_add_test(tc, good_style);
