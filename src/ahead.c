@@ -69,7 +69,7 @@ next_item(struct chunk *c, size_t line)
 	struct item *it;
 
 	if (c->n == c->cap) {
-		c->cap = c->cap ? 2 * c->cap : 64;
+		c->cap = c->cap ? 2 * c->cap : CHUNK_LINES;
 		c->it = diag_realloc(c->it, c->cap * sizeof(*c->it));
 		c->rec = diag_realloc(c->rec, c->cap * sizeof(*c->rec));
 	}
