@@ -1,5 +1,5 @@
 /*
- * advantage.c - the estimators of SPEC §3, one row each in
+ * advantage.c - the estimators, one row each in
  * advantage_table.  Every estimator sees one batch in group order and
  * writes one advantage per record.
  */

@@ -1,5 +1,5 @@
 /*
- * advantage.h - the table of advantage estimators (SPEC §3).  An
+ * advantage.h - the table of advantage estimators.  An
  * estimator fills the caller's adv[] for a batch whose arrays the caller
  * owns.
  */

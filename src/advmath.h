@@ -32,7 +32,7 @@ struct advmath_mom {
  * Mean and deviation of r[i] for i in [0, n) with sel[i] == k (every i
  * when sel is NULL).  Two passes, so the deviation does not suffer the
  * cancellation of the one-pass formula.  "equal" compares the rewards
- * themselves: SPEC §3 makes equal rewards give exactly 0, never a
+ * themselves: equal rewards give exactly 0 by rule, never a
  * rounding residue such as -1e-11.
  */
 ADV_HD static inline struct advmath_mom
@@ -141,7 +141,7 @@ advmath_scaled(double r, const struct advmath_mom *m,
 }
 
 /* The rule for a group (or stratum) of one record: no peer, so 0; verl
- * instead uses mean 0 and deviation 1 (SPEC §3, --like verl), and
+ * instead uses mean 0 and deviation 1 (--like verl), and
  * divides by den (1 + eps) where the estimator divides. */
 ADV_HD static inline double
 advmath_single(double r, int verl, int divide, double den)
@@ -152,7 +152,7 @@ advmath_single(double r, int verl, int divide, double den)
 }
 
 /*
- * Per-group estimators (SPEC §3), written once for advantage.c and the
+ * Per-group estimators, written once for advantage.c and the
  * CUDA backend.  r, T, strat and out are the group's own slices; out has
  * one slot per record.  bm is the batch's moments, read only by
  * --std-scope batch and --gn-scope batch.

@@ -12,7 +12,7 @@
 #include "kinds.h"
 
 /*
- * Loss weights (SPEC §4), for loss_weights.c and the CUDA backend: c_i,
+ * Loss weights, for loss_weights.c and the CUDA backend: c_i,
  * the weight of each trained token of record i in sum_i sum_t c_i m_it
  * l_it.  A scope (the batch, or one group) has totals s: n records with
  * T_i > 0, "all" records, N = sum T_i, and "live" groups with a trained

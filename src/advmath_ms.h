@@ -14,7 +14,7 @@
 #include "kinds.h"
 
 /*
- * MS-GRPO's subgroups (SPEC §3): their statistics, for the sampled path
+ * MS-GRPO's subgroups: their statistics, for the sampled path
  * (src/msgrpo_sampled.c) and the exact enumeration over bit masks
  * (src/msgrpo_exact.c when every reward is distinct, and the CUDA
  * kernels).  r[] and t[] are the group in canonical order (ascending

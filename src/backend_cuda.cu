@@ -1,5 +1,5 @@
 /*
- * backend_cuda.cu - the CUDA backend (make CUDA=1; SPEC §8).
+ * backend_cuda.cu - the CUDA backend (make CUDA=1).
  *
  * The arithmetic is advmath*.h's, the same functions the CPU runs, in
  * double precision, compiled with -fmad=false so that no multiply-add is

@@ -1,7 +1,7 @@
 /*
  * cmd_compute.c - rladv [compute]: the filter.  Reads records, computes
  * each batch's advantages and loss weights, writes the records back with
- * the four fields added (SPEC §2-§6).
+ * the four fields added (see the man page).
  */
 #include <math.h>
 #include <stdio.h>

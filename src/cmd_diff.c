@@ -1,5 +1,5 @@
 /*
- * cmd_diff.c - rladv diff (SPEC §7), two ways:
+ * cmd_diff.c - rladv diff, two ways:
  *
  * rladv diff --a OPTS --b OPTS [FILE...]: the same records under two
  * compute configurations.  Per stratum, the mean and variance of each

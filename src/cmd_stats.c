@@ -1,6 +1,6 @@
 /*
- * cmd_stats.c - rladv stats: what a rollout log holds, at a glance
- * (SPEC §7).  The pipeline hands each batch to stats.c, which sums its
+ * cmd_stats.c - rladv stats: what a rollout log holds, at a glance.
+ * The pipeline hands each batch to stats.c, which sums its
  * figures; stats_text.c or stats_json.c shows them, and with --html the
  * page (stats_html.c) gets them in the form it draws.
  */

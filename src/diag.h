@@ -10,7 +10,7 @@
 
 #include "buf.h"
 
-/* Exit statuses (SPEC §6). */
+/* Exit statuses. */
 enum {
 	EXIT_OK = 0,
 	EXIT_DATA = 1,	/* invalid input data */

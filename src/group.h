@@ -1,6 +1,6 @@
 /*
- * group.h - the rules that put records into groups and batches (SPEC §2
- * "Grouping and batches"): contiguous groups or --unsorted, key-less
+ * group.h - the rules that put records into groups and batches (the
+ * man page's INPUT FORMAT): contiguous groups or --unsorted, key-less
  * blocks of --group-size, a group that comes back after it ended, the
  * sizes of groups, and where a batch ends.  A grouping owns the keys of
  * the groups that ended until group_free(); the records go to the

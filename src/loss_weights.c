@@ -1,6 +1,6 @@
 /*
  * loss_weights.c - c_i, the weight of each trained token of record i in
- * the loss sum_i sum_t c_i m_it l_it (SPEC §4).  Records without a trained
+ * the loss sum_i sum_t c_i m_it l_it.  Records without a trained
  * token get 0.  Over a scope U: n = records with T_i > 0, N = sum T_i.
  * Each mode's formula is an advmath_lw.h function, shared with the CUDA
  * backend; this file holds the table and walks the scopes.

@@ -1,5 +1,5 @@
 /*
- * loss_weights.h - the table of loss aggregation modes (SPEC §4).  A mode
+ * loss_weights.h - the table of loss aggregation modes.  A mode
  * fills the caller's w[] for the records of one group, from the totals
  * of its scope (advmath_lw.h); the caller owns every array.
  */

@@ -1,5 +1,5 @@
 /*
- * msgrpo.c - MS-GRPO multi-scale advantages of one group (SPEC §3): the
+ * msgrpo.c - MS-GRPO multi-scale advantages of one group: the
  * entry points; the canonical form, the exact path and the sampled path
  * are msgrpo_canon.c, msgrpo_exact.c and msgrpo_sampled.c.
  *
@@ -23,7 +23,7 @@
  * average of Table 6a's first line, without hierarchical aggregation);
  * or the user's list (Eq. 6 leaves w_tau to the user).
  *
- * Conventions that the paper leaves open (SPEC §3 fixes the first):
+ * Conventions that the paper leaves open (the first is fixed by rladv's rule):
  *  - a subgroup whose rewards are all equal (compared with ==) contributes
  *    exactly 0, so a group of equal rewards gives exactly 0.0 to everyone;
  *  - with token stats a subgroup whose sum of T is 0 has no mean; it

@@ -1,5 +1,5 @@
 /*
- * msgrpo.h - MS-GRPO multi-scale advantages of one group (SPEC §3).
+ * msgrpo.h - MS-GRPO multi-scale advantages of one group.
  * The caller owns every array passed in and out; a struct ms_canon owns
  * its arrays until msgrpo_canon_free().
  *

@@ -1,5 +1,5 @@
 /*
- * stats.c - the sums behind rladv stats (SPEC §7).  Per batch and in
+ * stats.c - the sums behind rladv stats.  Per batch and in
  * total: records, groups and their sizes, the field names that were used,
  * the strata, the share of groups whose rewards are all equal, response
  * lengths and the gap between the lengths of positive and negative
@@ -255,7 +255,7 @@ add_records(struct stats *st, struct stats_acc *a, const struct gbatch *b,
 				a->noalias[i]++;
 		strata_mom_add(srew(a, c->loc[s]), v->r[k]);
 		strata_mom_add(&a->reward, v->r[k]);
-		/* Equal rewards give exactly 0 (SPEC §3). */
+		/* Equal rewards give exactly 0. */
 		dev = st->adv[k];
 		if (dev == 0)
 			a->zero++;
