@@ -372,30 +372,33 @@ next_run(const struct record *r, const uint32_t *runs, size_t *i,
 
 /*
  * A short token array at p, the room for it made: each token a
- * fixed-size copy of its unit (of which ulen bytes count), which the
- * compiler makes two moves where repeat() would make a call per run.
- * Returns the byte after it.
+ * fixed-size copy of its unit (ulen bytes of it count), two moves where
+ * repeat() would make a call per run.  Returns the byte after it.  The
+ * unit is in locals: reloading it after each store through p stalled.
  */
 static char *
 put_tokens(char *p, const struct record *r, const uint32_t *runs,
     char unit[2][40], const size_t *ulen, size_t seplen)
 {
-	size_t i, n, left = r->L;
+	char u[UNIT_COPY];
+	size_t i, n, len, left = r->L;
 	int first = 1, one;
 
 	*p++ = '[';
 	for (i = 0; next_run(r, runs, &i, &left, &n, &one);) {
+		len = ulen[one];
+		memcpy(u, unit[one], UNIT_COPY);
 		if (first) {
 			memcpy(p, unit[one] + seplen, UNIT_COPY);
-			p += ulen[one] - seplen;
+			p += len - seplen;
 			first = 0;
 			n--;
 		}
-		if (ulen[one] <= UNIT_COPY / 2)	/* ", 0.37796333" */
-			for (; n > 0; n--, p += ulen[one])
-				memcpy(p, unit[one], UNIT_COPY / 2);
-		for (; n > 0; n--, p += ulen[one])
-			memcpy(p, unit[one], UNIT_COPY);
+		if (len <= UNIT_COPY / 2)	/* ", 0.37796333" */
+			for (; n > 0; n--, p += len)
+				memcpy(p, u, UNIT_COPY / 2);
+		for (; n > 0; n--, p += len)
+			memcpy(p, u, UNIT_COPY);
 	}
 	*p++ = ']';
 	return p;
