@@ -313,16 +313,18 @@ batch_add(struct gbatch *b, const struct record *r, const struct buf *keys,
 	return b->n++;
 }
 
-/* Record i as a struct record: its whole copy, or unpacked into tmp. */
+/*
+ * Packed record i written into r, every member that a packed record may
+ * have other than 0: those it never has (a trajectory, spans, a tie,
+ * ...) are left as they are, 0 where r was cleared.
+ */
 static const struct record *
-unpack(const struct gbatch *b, size_t i, struct record *r)
+unpack_into(const struct gbatch *b, size_t i, struct record *r)
 {
 	const struct hrec *h = &b->rec[i];
 	const struct hgrp *g = &b->grp[h->group];
+	int strat, mask;
 
-	if (h->full)
-		return &b->full[h->full - 1];
-	memset(r, 0, sizeof(*r));
 	r->reward = b->rew[i];
 	r->baseline = b->bl != NULL ? b->bl[i] : 0;
 	r->has_reward = 1;
@@ -330,23 +332,31 @@ unpack(const struct gbatch *b, size_t i, struct record *r)
 	r->L = h->L;
 	r->T = (size_t)b->Td[i];
 	hkey_put(&g->key, &r->has_group, &r->gkey, &r->gkeylen);
-	if (h->flags & H_STRATUM) {
-		r->has_stratum = 1;
-		r->skey = h->skey;
-		r->skeylen = h->skeylen;
-	}
+	strat = (h->flags & H_STRATUM) != 0;
+	r->has_stratum = strat;
+	r->skey = strat ? h->skey : 0;
+	r->skeylen = strat ? h->skeylen : 0;
 	hkey_put(&b->bkey, &r->has_batch, &r->bkey, &r->bkeylen);
-	if (h->flags & H_MASK) {
-		r->has_mask = 1;
-		r->runs = h->runs;
-		r->nruns = h->nruns;
-	}
+	mask = (h->flags & H_MASK) != 0;
+	r->has_mask = mask;
+	r->runs = mask ? h->runs : 0;
+	r->nruns = mask ? h->nruns : 0;
 	r->close = h->len - h->tail;
 	r->nmembers = h->nmembers;
 	r->comma_space = (h->flags & H_COMMA_SPACE) != 0;
 	r->colon_space = (h->flags & H_COLON_SPACE) != 0;
 	alias_unpack(h->alias, r->alias);
 	return r;
+}
+
+/* Record i as a struct record: its whole copy, or unpacked into tmp. */
+static const struct record *
+unpack(const struct gbatch *b, size_t i, struct record *r)
+{
+	if (b->rec[i].full)
+		return &b->full[b->rec[i].full - 1];
+	memset(r, 0, sizeof(*r));
+	return unpack_into(b, i, r);
 }
 
 size_t
@@ -438,6 +448,14 @@ const struct record *
 batch_hrec(const struct gbatch *b, size_t i, struct record *tmp)
 {
 	return unpack(b, i, tmp);
+}
+
+const struct record *
+batch_hrec_again(const struct gbatch *b, size_t i, struct record *tmp)
+{
+	if (b->rec[i].full)
+		return &b->full[b->rec[i].full - 1];
+	return unpack_into(b, i, tmp);
 }
 
 int

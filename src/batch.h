@@ -86,6 +86,14 @@ const char	*batch_hline(const struct gbatch *b, size_t i, size_t *len);
  * (or is one the batch keeps whole); valid until tmp is reused. */
 const struct record *batch_hrec(const struct gbatch *b, size_t i,
 		    struct record *tmp);
+/*
+ * The same for a loop over many records, into a tmp cleared (all 0)
+ * before the first and given to nothing else since: a packed record
+ * writes only what it may have other than 0 (the rest, what only a
+ * record kept whole has, stays 0), not the whole struct.
+ */
+const struct record *batch_hrec_again(const struct gbatch *b, size_t i,
+		    struct record *tmp);
 /* Whether record i is another shard's (record.h: elsewhere). */
 int		 batch_helsewhere(const struct gbatch *b, size_t i);
 size_t		 batch_hgroup(const struct gbatch *b, size_t i);

@@ -91,11 +91,12 @@ write_records(void *arg, struct output *o, size_t j0, size_t j1,
 	struct record tmp;
 	size_t j, i, k;
 
+	memset(&tmp, 0, sizeof(tmp));
 	for (j = j0; j < j1; j++) {
 		i = batch_row(b, j, &k);
 		if (batch_helsewhere(b, i))
 			continue;
-		r = batch_hrec(b, i, &tmp);
+		r = batch_hrec_again(b, i, &tmp);
 		if (r->ncol > 0) {
 			if (r->col == 0 && write_columns(x, o, j, r->ncol,
 			    d) != 0)

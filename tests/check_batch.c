@@ -6,7 +6,8 @@
  * write records back in, labels and hashes of groups, groups left out
  * and the order their records are rejected in, lines kept or copied,
  * what a reset keeps, views of batches of other layouts one after
- * another, and each role's name index held as it was.
+ * another, each role's name index held as it was, and records unpacked
+ * again into one record as into a cleared one.
  */
 #include <check.h>
 #include <stdarg.h>
@@ -478,6 +479,48 @@ START_TEST(aliases_kept)
 }
 END_TEST
 
+/*
+ * batch_hrec_again() into one tmp gives each record as batch_hrec()
+ * does into a cleared one: a record with a stratum, a mask, a length
+ * or a field rladv writes (kept whole) before one without, and back.
+ */
+START_TEST(unpacked_again)
+{
+	static const char *const lines[] = {
+		"{\"prompt_id\":1,\"tool_calls\":2,\"reward\":1,"
+		    "\"logprobs\":[-1,-1],\"mask\":[0,1]}",
+		"{\"prompt_id\":1,\"reward\":0.5}",
+		"{\"prompt_id\":1,\"reward\":0,\"advantage\":3,"
+		    "\"logprobs\":[-1]}",
+		"{\"prompt_id\":2,\"tool_calls\":1,\"reward\":1,"
+		    "\"logprobs\":[-1]}",
+		"{\"prompt_id\": 2, \"reward\": 1, \"mask\": [1]}",
+		"{\"prompt_id\":2,\"reward\":0}",
+	};
+	struct bt t;
+	struct record again, fresh;
+	const struct record *a, *f;
+	size_t i, n = sizeof(lines) / sizeof(lines[0]);
+	int pass;
+
+	bt_init(&t);
+	t.f.batch = NULL;
+	for (i = 0; i < n; i++)
+		bt_add(&t, i / 3, "%s", lines[i]);
+	memset(&again, 0, sizeof(again));
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < n; i++) {
+			memset(&fresh, 0xa5, sizeof(fresh));
+			f = batch_hrec(t.b, i, &fresh);
+			a = batch_hrec_again(t.b, i, &again);
+			ck_assert_msg(memcmp(a, f, sizeof(*a)) == 0,
+			    "record %zu, pass %d", i, pass);
+		}
+	ck_assert_int_eq(a->has_stratum, 0);
+	bt_free(&t);
+}
+END_TEST
+
 static Suite *
 batch_suite(void)
 {
@@ -492,6 +535,7 @@ batch_suite(void)
 	tcase_add_test(tc, lines_and_reset);
 	tcase_add_test(tc, views_of_other_layouts);
 	tcase_add_test(tc, aliases_kept);
+	tcase_add_test(tc, unpacked_again);
 	suite_add_tcase(s, tc);
 	return s;
 }
