@@ -430,7 +430,7 @@ check_record(const struct record *r, const struct fields *f,
 	for (i = 0; i < OUT_NFIELDS; i++) {
 		const struct span *s = &r->out[i];
 
-		if (!s->present)
+		if (!(r->outs & 1u << i))
 			continue;
 		if (!(s->prev <= s->beg && s->beg < s->end &&
 		    s->end <= r->close))
@@ -529,10 +529,10 @@ roundtrip(const struct record *r, const struct fields *f,
 	if (r->has_stratum && (r2.skeylen != r->skeylen ||
 	    memcmp(keys2.p + r2.skey, keys->p + r->skey, r->skeylen) != 0))
 		fail("stratum key changed by output", line, len, text);
-	if (!r2.out[OUT_ADV].present || !r2.out[OUT_W].present ||
-	    r2.out[OUT_TADV].present != (em->tokens && r->has_len) ||
-	    r2.out[OUT_TW].present != (em->tokens && r->has_len) ||
-	    r2.out[OUT_ANN].present != (em->annot != NULL))
+	if (!(r2.outs >> OUT_ADV & 1) || !(r2.outs >> OUT_W & 1) ||
+	    (int)(r2.outs >> OUT_TADV & 1) != (em->tokens && r->has_len) ||
+	    (int)(r2.outs >> OUT_TW & 1) != (em->tokens && r->has_len) ||
+	    (int)(r2.outs >> OUT_ANN & 1) != (em->annot != NULL))
 		fail("output fields missing or stale", line, len, text);
 	{
 		const struct span *s = &r2.out[OUT_ADV];

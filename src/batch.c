@@ -103,15 +103,11 @@ pack(struct gbatch *b, struct hrec *h, const struct record *r,
     const struct buf *keys, const struct buf *runs, size_t len)
 {
 	size_t rbase = b->runs.len / sizeof(uint32_t);
-	int f;
 
-	_Static_assert(sizeof(void *) != 8 || sizeof(struct record) == 416,
+	_Static_assert(sizeof(void *) != 8 || sizeof(struct record) == 376,
 	    "struct record changed: pack its new member in batch.c, or "
 	    "keep a record that has it whole");
-	for (f = 0; f < OUT_NFIELDS; f++)
-		if (r->out[f].present)
-			return 0;
-	if (r->has_traj || r->ncol > 0 || r->unscored || !r->has_reward)
+	if (r->outs != 0 || r->has_traj || r->ncol > 0 || r->unscored || !r->has_reward)
 		return 0;
 	if (r->has_tie || r->elsewhere || len > UINT32_MAX ||
 	    r->L > UINT32_MAX || r->T > UINT32_MAX || r->close > len ||

@@ -20,7 +20,7 @@
 
 /*
  * A record as the batch holds it, packed into 48 bytes: a whole batch is
- * held, and a struct record (328 bytes) per record made a batch of short
+ * held, and a struct record (376 bytes) per record made a batch of short
  * records take several times the memory of its text.  Its reward and
  * trained tokens are arrays beside it (rew, Td), which the view lends to
  * the estimators as they are when the records are already in group order;

@@ -601,7 +601,7 @@ write_line(struct output *o, const char *line, const struct record *r,
 
 	/* Fields already in the input, in the order they stand there. */
 	for (f = 0; f < OUT_NFIELDS; f++)
-		if (r->out[f].present)
+		if (r->outs & 1u << f)
 			order[n++] = f;
 	for (i = 1; i < n; i++)
 		for (j = i; j > 0 && r->out[order[j]].beg <
@@ -647,7 +647,7 @@ write_line(struct output *o, const char *line, const struct record *r,
 	if (put(o, line + pos, r->close - pos, d) != 0)
 		return d->status;
 	for (f = 0; f < OUT_NFIELDS; f++) {
-		if (r->out[f].present || !want[f])
+		if ((r->outs & 1u << f) || !want[f])
 			continue;
 		if (write_name(o, r, em, f, sep, seplen, d) != 0 ||
 		    fn(o, f, arg, sep, seplen, d) != 0)
@@ -670,11 +670,9 @@ short_record(struct output *o, const char *line, const struct record *r,
 	const struct fieldval *v;
 	size_t need, beg, sl = r->comma_space ? 2 : 1, ulen[2];
 	char unit[2][40], *p;
-	int f, present = 0, hv = r->comma_space + 2 * r->colon_space;
+	int f, hv = r->comma_space + 2 * r->colon_space;
 
-	for (f = 0; f < OUT_NFIELDS; f++)
-		present |= r->out[f].present;
-	if (present || !em->heads || want[OUT_ANN] || r->nmembers == 0 ||
+	if (r->outs != 0 || !em->heads || want[OUT_ANN] || r->nmembers == 0 ||
 	    r->L > SHORT_ARRAY || x->v[0].len + sl > UNIT_COPY ||
 	    x->v[1].len + sl > UNIT_COPY)
 		return -1;

@@ -701,7 +701,7 @@ record_get(struct record_reader *rd, size_t k, struct record *r,
 	c.d = d;
 	c.k = k;
 	c.kbase = keys->len;
-	memset(r, 0, sizeof(*r));
+	memset(r, 0, offsetof(struct record, out));
 	r->close = rd->lay.close;
 	r->nmembers = rd->lay.nmembers;
 	r->comma_space = rd->lay.comma_space;
@@ -718,7 +718,8 @@ record_get(struct record_reader *rd, size_t k, struct record *r,
 			    __builtin_ctzll(m)];
 			const struct rhead *h = &rd->head[sl->head];
 
-			r->out[sl->idx] = (struct span){ .present = 1,
+			r->outs |= 1u << sl->idx;
+			r->out[sl->idx] = (struct span){
 			    .beg = h->beg - rd->line, .end = h->end - rd->line,
 			    .prev = h->prev };
 		}

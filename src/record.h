@@ -18,10 +18,11 @@
 
 extern const char *const record_out_names[OUT_NFIELDS];
 
+/* A member of the line that rladv writes (struct record's outs says
+ * which the line has). */
 struct span {
 	size_t	beg, end;	/* value bytes [beg, end) in the line */
 	size_t	prev;		/* end of the member before, or after '{' */
-	int	present;
 };
 
 struct record {
@@ -56,7 +57,6 @@ struct record {
 	size_t		runs, nruns;	/* mask runs in runs (uint32_t):
 					   ones, zeros, ones, ... */
 	size_t		col, ncol;	/* --columnar: index, columns' length */
-	struct span	out[OUT_NFIELDS];
 	size_t		close;		/* offset of the closing '}' */
 	int		nmembers;
 	char		comma_space;	/* the input writes ", " */
@@ -71,6 +71,11 @@ struct record {
 	int		elsewhere;	/* another shard's record: only its
 					   projection (index.h) is known, no
 					   line, spans or runs; not written */
+	unsigned	outs;		/* bits 1 << f: the line has the
+					   field f rladv writes, at out[f] */
+	/* Last: a span is set only where outs has its bit, and a record
+	 * is cleared up to here. */
+	struct span	out[OUT_NFIELDS];
 };
 
 struct record_reader;

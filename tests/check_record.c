@@ -111,7 +111,7 @@ START_TEST(good_basic)
 	ck_assert_int_eq(p.r.alias[1], 0);
 	ck_assert_int_eq(p.r.alias[2], 0);
 	ck_assert_int_eq(p.r.alias[3], -1);
-	ck_assert_int_eq(p.r.out[OUT_ADV].present, 0);
+	ck_assert_int_eq((p.r.outs >> OUT_ADV) & 1, 0);
 	done(&p);
 }
 END_TEST
@@ -670,7 +670,7 @@ START_TEST(good_spans)
 	/* "advantage" is the first member: its value "0.5" begins at byte
 	 * 13 ({ + 11 bytes of "advantage" + ':'), prev is just after '{'. */
 	adv_val = 13;
-	ck_assert_int_eq(p.r.out[OUT_ADV].present, 1);
+	ck_assert_int_eq((p.r.outs >> OUT_ADV) & 1, 1);
 	ck_assert_uint_eq(p.r.out[OUT_ADV].beg, adv_val);
 	ck_assert_uint_eq(p.r.out[OUT_ADV].end, adv_val + 3);
 	ck_assert_uint_eq(p.r.out[OUT_ADV].prev, 1);
@@ -678,24 +678,29 @@ START_TEST(good_spans)
 	 * log-probs value "[-1]". */
 	tadv_val = (size_t)(strstr(line, "[0.5]") - line);
 	lp_end = (size_t)(strstr(line, "[-1]") - line) + 4;
-	ck_assert_int_eq(p.r.out[OUT_TADV].present, 1);
+	ck_assert_int_eq((p.r.outs >> OUT_TADV) & 1, 1);
 	ck_assert_uint_eq(p.r.out[OUT_TADV].beg, tadv_val);
 	ck_assert_uint_eq(p.r.out[OUT_TADV].end, tadv_val + 5);
 	ck_assert_uint_eq(p.r.out[OUT_TADV].prev, lp_end);
-	ck_assert_int_eq(p.r.out[OUT_W].present, 0);
-	ck_assert_int_eq(p.r.out[OUT_TW].present, 0);
-	ck_assert_int_eq(p.r.out[OUT_ANN].present, 0);
+	ck_assert_int_eq((p.r.outs >> OUT_W) & 1, 0);
+	ck_assert_int_eq((p.r.outs >> OUT_TW) & 1, 0);
+	ck_assert_int_eq((p.r.outs >> OUT_ANN) & 1, 0);
 	ck_assert_int_eq(p.r.nmembers, 6);
 	done(&p);
 	/* A stale annotation of any shape is a span too. */
 	parse(&p, "{\"reward\":1,\"logprobs\":[],\"rladv\":{\"g\":[1,2]}}");
 	ck_assert_int_eq(p.rc, 0);
-	ck_assert_int_eq(p.r.out[OUT_ANN].present, 1);
+	ck_assert_int_eq((p.r.outs >> OUT_ANN) & 1, 1);
 	/* {"reward":1,"logprobs":[],"rladv":{"g":[1,2]}}: "[]" ends at 25,
 	 * "rladv" is bytes 26-32, ':' 33, its 11-byte value 34-44. */
 	ck_assert_uint_eq(p.r.out[OUT_ANN].beg, 34);
 	ck_assert_uint_eq(p.r.out[OUT_ANN].end, 45);
 	ck_assert_uint_eq(p.r.out[OUT_ANN].prev, 25);
+	/* Read again into the same record from a line without any: none
+	 * (the spans are not cleared, outs is). */
+	parse_with(&p, "{\"reward\":1,\"logprobs\":[]}");
+	ck_assert_int_eq(p.rc, 0);
+	ck_assert_uint_eq(p.r.outs, 0);
 	done(&p);
 }
 END_TEST
