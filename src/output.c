@@ -19,6 +19,7 @@
 #include "outfile.h"
 #include "output.h"
 #include "pool.h"
+#include "tokarr.h"
 
 #define OBUF	(1u << 20)
 #define NCACHE	128		/* numbers remembered formatted */
@@ -35,17 +36,25 @@ struct output {
 	 * Numbers formatted, by a hash of their bits (and one more place):
 	 * a token-mean weight is one number for the whole batch and the
 	 * advantages of groups of one size and binary rewards a few, so
-	 * most records need no formatting.
+	 * most records need no formatting; nor their token arrays, whose
+	 * units each number keeps repeated (rep, for separator repsep).
 	 */
 	struct {
 		uint64_t	 bits;
 		int		 digits;	/* 0: empty */
 		size_t		 len;
 		char		 s[NUMBUF];
+		size_t		 repsep;	/* 0: rep not built */
+		size_t		 krep;
+		char		 rep[TOKARR_REPBUF];
 	}		 num[NCACHE + 1];
+	char		 zrep[3][TOKARR_REPBUF];	/* ",0,0", ", 0, 0" */
+	size_t		 zk[3];
+	char		 tmprep[TOKARR_REPBUF];	/* a number not cached */
 };
 
 static int	sink(void *arg, const void *p, size_t n, struct diag *d);
+static void	zero_reps(struct output *o);
 
 struct output *
 output_open(const char *path, int gzip, int level, struct diag *d)
@@ -66,6 +75,7 @@ output_open(const char *path, int gzip, int level, struct diag *d)
 	}
 	o->cap = OBUF;
 	o->buf = diag_malloc(o->cap);
+	zero_reps(o);
 	/* As many compressing threads as -j says. */
 	if (gzip && (o->gz = gzout_open(level, pool_threads(pool_run()), sink,
 	    o, d)) == NULL) {
@@ -84,6 +94,7 @@ output_mem(void)
 
 	o->fd = -1;
 	o->name = "<memory>";
+	zero_reps(o);
 	return o;
 }
 
@@ -281,6 +292,7 @@ number(struct output *o, double v, int digits, size_t *len, int *slot)
 		o->num[i].bits = bits;
 		o->num[i].digits = digits;
 		o->num[i].len = output_number(v, digits, o->num[i].s);
+		o->num[i].repsep = 0;
 	}
 	*slot = (int)i;
 	*len = o->num[i].len;
@@ -339,136 +351,91 @@ repeat(struct output *o, const char *unit, size_t ulen, size_t count,
 	return 0;
 }
 
-#define SHORT_ARRAY	64	/* tokens: short_array() writes it */
-#define UNIT_COPY	32	/* bytes copied for each of them */
+struct fieldval {
+	const char	*num;		/* NUMBUF bytes, len of them the number */
+	size_t		 len;
+	int		 slot;		/* in the cache, or -1 */
+};
 
-/* The next run of a token array, from run *i on: its length *n (cut to
- * the *left tokens still to write) and whether they are trained; 0 when
- * the array is done. */
-static int
-next_run(const struct record *r, const uint32_t *runs, size_t *i,
-    size_t *left, size_t *n, int *one)
+/* u's units, 0 and v's number after seplen bytes of separator: v's in its
+ * place in the cache, repeated once for each number and separator. */
+static inline void
+reps(struct output *o, const struct fieldval *v, size_t seplen,
+    struct tokarr_rep *u)
 {
-	while (*left > 0) {
-		if (r->has_mask) {
-			if (*i >= r->nruns)
-				return 0;
-			*n = runs[r->runs + *i];
-			*one = !(*i & 1);
-		} else {
-			*n = *left;
-			*one = 1;
-		}
-		(*i)++;
-		if (*n == 0)
-			continue;
-		if (*n > *left)
-			*n = *left;
-		*left -= *n;
-		return 1;
+	char *q;
+
+	u->rep[0] = o->zrep[seplen];
+	u->k[0] = o->zk[seplen];
+	u->ulen[0] = seplen + 1;
+	u->ulen[1] = seplen + v->len;
+	if (v->slot >= 0 && o->num[v->slot].repsep == seplen) {
+		u->rep[1] = o->num[v->slot].rep;
+		u->k[1] = o->num[v->slot].krep;
+		return;
 	}
-	return 0;
+	q = v->slot >= 0 ? o->num[v->slot].rep : o->tmprep;
+	u->rep[1] = q;
+	u->k[1] = tokarr_fill(q, seplen, v->num, v->len);
+	if (v->slot >= 0) {
+		o->num[v->slot].repsep = seplen;
+		o->num[v->slot].krep = u->k[1];
+	}
 }
 
-/*
- * A short token array at p, the room for it made: each token a
- * fixed-size copy of its unit (ulen bytes of it count), two moves where
- * repeat() would make a call per run.  Returns the byte after it.  The
- * unit is in locals: reloading it after each store through p stalled.
- */
-static char *
-put_tokens(char *p, const struct record *r, const uint32_t *runs,
-    char unit[2][40], const size_t *ulen, size_t seplen)
-{
-	char u[UNIT_COPY];
-	size_t i, n, len, left = r->L;
-	int first = 1, one;
-
-	*p++ = '[';
-	for (i = 0; next_run(r, runs, &i, &left, &n, &one);) {
-		len = ulen[one];
-		memcpy(u, unit[one], UNIT_COPY);
-		if (first) {
-			memcpy(p, unit[one] + seplen, UNIT_COPY);
-			p += len - seplen;
-			first = 0;
-			n--;
-		}
-		if (len <= UNIT_COPY / 2)	/* ", 0.37796333" */
-			for (; n > 0; n--, p += len)
-				memcpy(p, u, UNIT_COPY / 2);
-		for (; n > 0; n--, p += len)
-			memcpy(p, u, UNIT_COPY);
-	}
-	*p++ = ']';
-	return p;
-}
-
-/* The units of a token array of the number x (NUMBUF bytes): sep x and
- * sep 0.  sep is "," or ", ": stores, not calls. */
 static void
-units(char unit[2][40], size_t *ulen, const char *sep, size_t seplen,
-    const char *x, size_t xlen)
+zero_reps(struct output *o)
 {
-	unit[0][0] = unit[1][0] = sep[0];
-	unit[0][1] = unit[1][1] = sep[seplen - 1];
-	memcpy(unit[1] + seplen, x, NUMBUF);
-	ulen[1] = seplen + xlen;
-	unit[0][seplen] = '0';
-	ulen[0] = seplen + 1;
+	static const char zero[NUMBUF] = "0";
+
+	o->zk[1] = tokarr_fill(o->zrep[1], 1, zero, 1);
+	o->zk[2] = tokarr_fill(o->zrep[2], 2, zero, 1);
 }
 
 /* A short token array at once, or -1 when the buffer cannot hold it
  * (the caller's way then). */
 static int
 short_array(struct output *o, const struct record *r, const uint32_t *runs,
-    char unit[2][40], const size_t *ulen, size_t seplen, struct diag *d)
+    const struct tokarr_rep *u, size_t seplen, struct diag *d)
 {
-	size_t need = 2 + r->L * ulen[1] + UNIT_COPY;	/* ulen[1] >= ulen[0] */
+	size_t need = 2 + r->L * u->ulen[1] + TOKARR_COPY + TOKARR_UNIT;
 
 	if (o->cap - o->len < need && room(o, need, d) != 0)
 		return d->status;
 	if (o->cap - o->len < need)
 		return -1;
-	o->len = put_tokens(o->buf + o->len, r, runs, unit, ulen, seplen) -
-	    o->buf;
+	o->len = tokarr_put(o->buf + o->len, r, runs, u, seplen) - o->buf;
 	return 0;
 }
 
 /* "[x, x, 0, x]": value x where the mask is 1, 0 where it is 0. */
 static int
 token_array(struct output *o, const struct record *r, const uint32_t *runs,
-    const char *x, size_t xlen, const char *sep, size_t seplen,
-    struct diag *d)
+    const struct fieldval *v, size_t seplen, struct diag *d)
 {
-	char unit[2][40];
-	size_t ulen[2], i, left = r->L, n;
+	struct tokarr_rep u;
+	size_t i, left = r->L, n;
 	int first = 1, one, rc;
 
-	units(unit, ulen, sep, seplen, x, xlen);
-	if (left <= SHORT_ARRAY && ulen[1] <= UNIT_COPY &&
-	    (rc = short_array(o, r, runs, unit, ulen, seplen, d)) >= 0)
+	reps(o, v, seplen, &u);
+	if (left <= TOKARR_SHORT && u.ulen[1] <= TOKARR_UNIT &&
+	    (rc = short_array(o, r, runs, &u, seplen, d)) >= 0)
 		return rc;
 	if (put(o, "[", 1, d) != 0)
 		return d->status;
-	for (i = 0; next_run(r, runs, &i, &left, &n, &one);) {
+	for (i = 0; tokarr_next_run(r, runs, &i, &left, &n, &one);) {
 		if (first) {
-			if (put(o, unit[one] + seplen,
-			    ulen[one] - seplen, d) != 0)
+			if (put(o, u.rep[one] + seplen,
+			    u.ulen[one] - seplen, d) != 0)
 				return d->status;
 			first = 0;
 			n--;
 		}
-		if (repeat(o, unit[one], ulen[one], n, d) != 0)
+		if (repeat(o, u.rep[one], u.ulen[one], n, d) != 0)
 			return d->status;
 	}
 	return put(o, "]", 1, d);
 }
-
-struct fieldval {
-	const char	*num;		/* NUMBUF bytes, len of them the number */
-	size_t		 len;
-};
 
 /* One record's numbers, formatted, for the value writers. */
 struct one {
@@ -479,8 +446,8 @@ struct one {
 };
 
 static int
-write_value(struct output *o, int f, const struct one *x, const char *sep,
-    size_t seplen, struct diag *d)
+write_value(struct output *o, int f, const struct one *x, size_t seplen,
+    struct diag *d)
 {
 	switch (f) {
 	case OUT_ADV:
@@ -488,11 +455,9 @@ write_value(struct output *o, int f, const struct one *x, const char *sep,
 	case OUT_W:
 		return put(o, x->v[1].num, x->v[1].len, d);
 	case OUT_TADV:
-		return token_array(o, x->r, x->runs, x->v[0].num, x->v[0].len,
-		    sep, seplen, d);
+		return token_array(o, x->r, x->runs, &x->v[0], seplen, d);
 	case OUT_TW:
-		return token_array(o, x->r, x->runs, x->v[1].num, x->v[1].len,
-		    sep, seplen, d);
+		return token_array(o, x->r, x->runs, &x->v[1], seplen, d);
 	default:
 		return put(o, x->em->annot, x->em->annot_len, d);
 	}
@@ -547,7 +512,8 @@ static int
 one_value(struct output *o, int f, const void *arg, const char *sep,
     size_t seplen, struct diag *d)
 {
-	return write_value(o, f, arg, sep, seplen, d);
+	(void)sep;	/* ", " when seplen is 2, else "," */
+	return write_value(o, f, arg, seplen, d);
 }
 
 /* sep "name": with the input's spacing, no printf. */
@@ -668,17 +634,18 @@ short_record(struct output *o, const char *line, const struct record *r,
 {
 	const struct emit *em = x->em;
 	const struct fieldval *v;
-	size_t need, beg, sl = r->comma_space ? 2 : 1, ulen[2];
-	char unit[2][40], *p;
+	struct tokarr_rep u;
+	size_t need, beg, sl = r->comma_space ? 2 : 1;
+	char *p;
 	int f, hv = r->comma_space + 2 * r->colon_space;
 
 	if (r->outs != 0 || !em->heads || want[OUT_ANN] || r->nmembers == 0 ||
-	    r->L > SHORT_ARRAY || x->v[0].len + sl > UNIT_COPY ||
-	    x->v[1].len + sl > UNIT_COPY)
+	    r->L > TOKARR_SHORT || x->v[0].len + sl > TOKARR_UNIT ||
+	    x->v[1].len + sl > TOKARR_UNIT)
 		return -1;
 	/* Each field a head and a number or an array of r->L units. */
 	need = r->close + 2 + OUT_ANN * (sizeof(em->head[0][0]) + NUMBUF) +
-	    2 * (r->L * UNIT_COPY + 2);
+	    2 * (r->L * TOKARR_UNIT + 2 + TOKARR_COPY);
 	if (o->cap - o->len < need && room(o, need, d) != 0)
 		return d->status;
 	if (o->cap - o->len < need)
@@ -699,8 +666,8 @@ short_record(struct output *o, const char *line, const struct record *r,
 			p += v->len;
 			continue;
 		}
-		units(unit, ulen, ", ", sl, v->num, v->len);
-		p = put_tokens(p, r, x->runs, unit, ulen, sl);
+		reps(o, v, sl, &u);
+		p = tokarr_put(p, r, x->runs, &u, sl);
 	}
 	*p++ = '}';
 	*p++ = '\n';
@@ -723,7 +690,9 @@ output_record(struct output *o, const char *line, const struct record *r,
 	 * second number keeps the first's slot. */
 	slot = -1;
 	x.v[0].num = number(o, adv, em->digits, &x.v[0].len, &slot);
+	x.v[0].slot = slot;
 	x.v[1].num = number(o, w, em->digits, &x.v[1].len, &slot);
+	x.v[1].slot = slot;
 	/* The token arrays need the response length, the loss weight
 	 * token counts. */
 	want[OUT_ADV] = 1;
@@ -763,12 +732,13 @@ column_value(struct output *o, int f, const void *arg, const char *sep,
 		x.em = c->em;
 		x.v[0].num = na;
 		x.v[0].len = output_number(c->adv[k], c->em->digits, na);
+		x.v[0].slot = x.v[1].slot = -1;
 		x.v[1].num = nw;
 		x.v[1].len = output_number(c->w[k], c->em->digits, nw);
 		if ((k > 0 && put(o, sep, seplen, d) != 0) ||
 		    ((f == OUT_TADV || f == OUT_TW) && !x.r->has_len ?
-		    put(o, "null", 4, d) : write_value(o, f, &x, sep,
-		    seplen, d)) != 0)
+		    put(o, "null", 4, d) : write_value(o, f, &x, seplen,
+		    d)) != 0)
 			return d->status;
 	}
 	return put(o, "]", 1, d);
