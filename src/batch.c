@@ -297,6 +297,7 @@ batch_add(struct gbatch *b, const struct record *r, const struct buf *keys,
 	b->nunscored += r->unscored != 0;
 	b->nolen += !r->has_len;
 	b->nstratum += r->has_stratum != 0;
+	b->bytes += len;
 	/* A line that stays valid (a mapped file) is not copied. */
 	if (stable)
 		h->line.p = line;
@@ -446,14 +447,6 @@ batch_hrec(const struct gbatch *b, size_t i, struct record *tmp)
 	return unpack(b, i, tmp);
 }
 
-const struct record *
-batch_hrec_again(const struct gbatch *b, size_t i, struct record *tmp)
-{
-	if (b->rec[i].full)
-		return &b->full[b->rec[i].full - 1];
-	return unpack_into(b, i, tmp);
-}
-
 int
 batch_helsewhere(const struct gbatch *b, size_t i)
 {
@@ -473,7 +466,7 @@ batch_reset(struct gbatch *b, int starts)
 {
 	b->text.len = b->keys.len = b->runs.len = 0;
 	b->n = b->ngroups = b->nv = b->nrows = b->nfull = b->nlr = 0;
-	b->ncont = b->nunscored = b->nolen = b->nstratum = 0;
+	b->ncont = b->nunscored = b->nolen = b->nstratum = b->bytes = 0;
 	b->bkey.has = 0;
 	free(b->bl);
 	b->bl = NULL;
@@ -546,6 +539,36 @@ batch_row(const struct gbatch *b, size_t j, size_t *k)
 	}
 	*k = b->order[j];
 	return b->orow[j];
+}
+
+const struct record *
+batch_hrow(const struct gbatch *b, size_t j, struct record *tmp, size_t *k,
+    const char **line)
+{
+	size_t i = batch_row(b, j, k);
+	const struct hrec *h = &b->rec[i];
+
+	*line = batch_hline(b, i, NULL);
+	if (h->full)
+		return b->full[h->full - 1].elsewhere ? NULL :
+		    &b->full[h->full - 1];
+	return unpack_into(b, i, tmp);
+}
+
+size_t
+batch_bytes(const struct gbatch *b)
+{
+	size_t j, len, bytes = 0;
+
+	/* The rows are the records held, as they came: their sum as it
+	 * grew, without a pass over them. */
+	if (b->ident)
+		return b->bytes;
+	for (j = 0; j < b->nrows; j++) {
+		batch_hline(b, b->orow[j], &len);
+		bytes += len;
+	}
+	return bytes;
 }
 
 size_t

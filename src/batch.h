@@ -86,14 +86,6 @@ const char	*batch_hline(const struct gbatch *b, size_t i, size_t *len);
  * (or is one the batch keeps whole); valid until tmp is reused. */
 const struct record *batch_hrec(const struct gbatch *b, size_t i,
 		    struct record *tmp);
-/*
- * The same for a loop over many records, into a tmp cleared (all 0)
- * before the first and given to nothing else since: a packed record
- * writes only what it may have other than 0 (the rest, what only a
- * record kept whole has, stays 0), not the whole struct.
- */
-const struct record *batch_hrec_again(const struct gbatch *b, size_t i,
-		    struct record *tmp);
 /* Whether record i is another shard's (record.h: elsewhere). */
 int		 batch_helsewhere(const struct gbatch *b, size_t i);
 size_t		 batch_hgroup(const struct gbatch *b, size_t i);
@@ -137,7 +129,19 @@ size_t		 batch_order(const struct gbatch *b, size_t j);
  * whose numbers it carries.
  */
 size_t		 batch_nrows(const struct gbatch *b);
+/* The length of those rows' lines, summed. */
+size_t		 batch_bytes(const struct gbatch *b);
 size_t		 batch_row(const struct gbatch *b, size_t j, size_t *k);
+/*
+ * Row j at once, for a loop that writes the rows: its record (NULL when
+ * it is another shard's), its line in *line and its view index in *k.
+ * tmp is cleared (all 0) before the first row and given to nothing else
+ * since: a packed record writes only what it may have other than 0 (the
+ * rest, what only a record kept whole has, stays 0), not the whole
+ * struct.
+ */
+const struct record *batch_hrow(const struct gbatch *b, size_t j,
+		    struct record *tmp, size_t *k, const char **line);
 /* How many records held have no response length (record.h: has_len). */
 size_t		 batch_nolen(const struct gbatch *b);
 /* The last record held (NULL when none), unpacked into tmp, its group,

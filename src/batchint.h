@@ -103,6 +103,7 @@ struct gbatch {
 	size_t		 nunscored;	/* records out of their baselines */
 	size_t		 nolen;		/* records without a length */
 	size_t		 nstratum;	/* records with a stratum */
+	size_t		 bytes;		/* their lines' lengths, summed */
 	int		 starts;
 	/* The view: arrays of vcap records and gvcap groups (goff one
 	 * more), all in one block (vmem, slab.h) but scratch, which

@@ -89,14 +89,13 @@ write_records(void *arg, struct output *o, size_t j0, size_t j1,
 	const struct record *r;
 	struct emit em = x->em;
 	struct record tmp;
-	size_t j, i, k;
+	const char *line;
+	size_t j, k;
 
 	memset(&tmp, 0, sizeof(tmp));
 	for (j = j0; j < j1; j++) {
-		i = batch_row(b, j, &k);
-		if (batch_helsewhere(b, i))
+		if ((r = batch_hrow(b, j, &tmp, &k, &line)) == NULL)
 			continue;
-		r = batch_hrec_again(b, i, &tmp);
 		if (r->ncol > 0) {
 			if (r->col == 0 && write_columns(x, o, j, r->ncol,
 			    d) != 0)
@@ -107,8 +106,8 @@ write_records(void *arg, struct output *o, size_t j0, size_t j1,
 			em.annot = x->ann.text.p + x->ann.off[k];
 			em.annot_len = x->ann.len[k];
 		}
-		if (output_record(o, batch_hline(b, i, NULL), r,
-		    batch_runs(b), x->adv[k], x->w[k], &em, d) != 0)
+		if (output_record(o, line, r, batch_runs(b), x->adv[k],
+		    x->w[k], &em, d) != 0)
 			return d->status;
 	}
 	return 0;
@@ -119,7 +118,7 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
     struct diag *d)
 {
 	struct cctx *x = ctx;
-	size_t j, k, len, n = batch_nrows(b), bytes = 0;
+	size_t k;
 	int weights;
 
 	/* compute --index: a batch without a record of this shard is the
@@ -135,13 +134,10 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 	if (x->c->annotate && annotate_batch(&x->ann, x->c, &x->ap, b, v,
 	    x->adv, d) != 0)
 		return d->status;
-	for (j = 0; j < n; j++) {
-		batch_hline(b, batch_row(b, j, &k), &len);
-		bytes += len;
-	}
 	x->b = b;
 	x->em.no_weights = !weights;
-	return parwrite_run(x->pw, x->out, n, bytes, write_records, x, d);
+	return parwrite_run(x->pw, x->out, batch_nrows(b), batch_bytes(b),
+	    write_records, x, d);
 }
 
 static void

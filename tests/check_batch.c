@@ -6,8 +6,9 @@
  * write records back in, labels and hashes of groups, groups left out
  * and the order their records are rejected in, lines kept or copied,
  * what a reset keeps, views of batches of other layouts one after
- * another, each role's name index held as it was, and records unpacked
- * again into one record as into a cleared one.
+ * another, each role's name index held as it was, the rows' bytes, and
+ * the rows' records unpacked again into one record as into a cleared
+ * one.
  */
 #include <check.h>
 #include <stdarg.h>
@@ -104,6 +105,19 @@ row_view(const struct gbatch *b, size_t j)
 	return k;
 }
 
+/* batch_bytes() is the rows' lines' lengths, summed. */
+static void
+check_bytes(const struct gbatch *b)
+{
+	size_t j, k, len, sum = 0;
+
+	for (j = 0; j < batch_nrows(b); j++) {
+		batch_hline(b, batch_row(b, j, &k), &len);
+		sum += len;
+	}
+	ck_assert_uint_eq(batch_bytes(b), sum);
+}
+
 START_TEST(interleaved_groups)
 {
 	struct bt t;
@@ -145,6 +159,7 @@ START_TEST(interleaved_groups)
 	ck_assert(len == 2 && memcmp(p, "n7", 2) == 0);
 
 	batch_view(t.b, &v, 0);
+	check_bytes(t.b);
 	/* Group order: a = lines 1, 3; b = 2, 5; 17 = 4. */
 	ck_assert_uint_eq(v.n, 5);
 	ck_assert_uint_eq(v.ngroups, 3);
@@ -293,6 +308,7 @@ START_TEST(dropped_groups)
 	    ix[4] == 5);
 	ck_assert_uint_eq(batch_hgroup(t.b, ix[3]), 2);
 	batch_view(t.b, &v, 0);
+	check_bytes(t.b);
 	ck_assert_uint_eq(v.n, 2);
 	ck_assert_uint_eq(v.ngroups, 1);
 	ck_assert(v.goff[0] == 0 && v.goff[1] == 2);
@@ -480,9 +496,10 @@ START_TEST(aliases_kept)
 END_TEST
 
 /*
- * batch_hrec_again() into one tmp gives each record as batch_hrec()
+ * batch_hrow() into one tmp gives each row's record as batch_hrec()
  * does into a cleared one: a record with a stratum, a mask, a length
- * or a field rladv writes (kept whole) before one without, and back.
+ * or a field rladv writes (kept whole) before one without, and back;
+ * and its line and view index as batch_hline() and batch_row() do.
  */
 START_TEST(unpacked_again)
 {
@@ -498,23 +515,31 @@ START_TEST(unpacked_again)
 		"{\"prompt_id\":2,\"reward\":0}",
 	};
 	struct bt t;
+	struct batch v;
 	struct record again, fresh;
 	const struct record *a, *f;
-	size_t i, n = sizeof(lines) / sizeof(lines[0]);
+	const char *line;
+	size_t i, j, k, kk, n = sizeof(lines) / sizeof(lines[0]);
 	int pass;
 
 	bt_init(&t);
 	t.f.batch = NULL;
 	for (i = 0; i < n; i++)
 		bt_add(&t, i / 3, "%s", lines[i]);
+	batch_view(t.b, &v, 0);
+	ck_assert_uint_eq(batch_nrows(t.b), n);
+	check_bytes(t.b);
 	memset(&again, 0, sizeof(again));
 	for (pass = 0; pass < 2; pass++)
-		for (i = 0; i < n; i++) {
+		for (j = 0; j < n; j++) {
+			i = batch_row(t.b, j, &k);
 			memset(&fresh, 0xa5, sizeof(fresh));
 			f = batch_hrec(t.b, i, &fresh);
-			a = batch_hrec_again(t.b, i, &again);
+			a = batch_hrow(t.b, j, &again, &kk, &line);
 			ck_assert_msg(memcmp(a, f, sizeof(*a)) == 0,
 			    "record %zu, pass %d", i, pass);
+			ck_assert(line == batch_hline(t.b, i, NULL));
+			ck_assert_uint_eq(kk, k);
 		}
 	ck_assert_int_eq(a->has_stratum, 0);
 	bt_free(&t);
