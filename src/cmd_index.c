@@ -46,7 +46,8 @@ map_shard(const struct prefs *c, struct record_reader *rd, char *file,
 		if (input_too_long(&ln, &why) == 0 && record_read(rd,
 		    ln.text, ln.len, ln.file, ln.lineno, &r, &keys, &runs,
 		    &why) == 0) {
-			warn_record(&w, &r, keys.p, ln.file, ln.lineno);
+			warn_record(&w, &r, keys.p, ln.text, ln.file,
+			    ln.lineno);
 			index_put_record(b, c, &r, keys.p, ln.text, ln.len,
 			    ln.lineno);
 		} else if (c->skip)

@@ -436,8 +436,7 @@ run_source(const struct prefs *c, const struct pipeline_src *src,
 				break;
 			src->release(src->ctx, rp->elsewhere ? NULL : it.text);
 		}
-		if (!rp->elsewhere)
-			warn_record(&u.w, rp, kp->p, it.file, it.lineno);
+		warn_record(&u.w, rp, kp->p, it.text, it.file, it.lineno);
 		if (group_add(&u.gs, b, rp, kp, np, it.text, it.len,
 		    it.stable, it.file, it.lineno, &why) != 0) {
 			if ((rc = bad_record(&u, &it, rp->elsewhere, &why,

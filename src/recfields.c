@@ -597,9 +597,12 @@ take_keys(struct rctx *c, struct record *r, struct buf *keys)
 		if (v->state != RV_FOUND || (v->type != JSON_NUMBER &&
 		    v->type != JSON_STRING))
 			continue;
-		r->wkey = KEY_AT(c, keys);
-		record_key_add(keys, v->type, v->beg, v->end - v->beg);
-		r->wkeylen = KEY_AT(c, keys) - r->wkey;
+		/* As the line writes it: only the warnings read it, and
+		 * they make its key where it changes (a step is the same
+		 * value for many records). */
+		r->wbeg = v->beg - c->rd->line;
+		r->wlen = v->end - v->beg;
+		r->wtype = (signed char)v->type;
 		r->wname = (signed char)i;
 		r->has_step = 1;
 		break;

@@ -49,8 +49,10 @@ struct record {
 	int		traj_cont;	/* continues the row before it (set by
 					   the grouping, group.c) */
 	int		has_step;	/* a "step" or "global_step" seen */
-	size_t		wkey, wkeylen;	/* its canonical key in keys */
+	size_t		wbeg, wlen;	/* its value's bytes in the line */
 	signed char	wname;		/* 0: step, 1: global_step */
+	signed char	wtype;		/* its enum json_type: a number or a
+					   string */
 	unsigned	unused_mask;	/* bits: mask aliases present, unused
 					   (fields_alias(FR_MASK, bit)) */
 	int		has_mask;
@@ -139,7 +141,6 @@ record_keys_move(struct record *r, size_t by)
 	r->skey += by;
 	r->bkey += by;
 	r->tkey += by;
-	r->wkey += by;
 }
 
 #endif

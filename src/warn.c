@@ -81,16 +81,56 @@ mask_read(const struct warn *w, const struct record *r, char *buf,
 		snprintf(buf, n, "no mask is read: every token is trained");
 }
 
-void
-warn_record(struct warn *w, const struct record *r, const char *keys,
+/*
+ * A step that is not the first record's.  It is compared as the lines
+ * write it, which most steps pass, then by its canonical key (a string
+ * may be escaped one way or the other).
+ */
+static void
+step_seen(struct warn *w, const struct record *r, const char *line,
     const char *file, unsigned long long lineno)
 {
-	struct buf a = { 0 }, b = { 0 };
+	const char *v = line + r->wbeg;
+	struct buf ka = { 0 }, kb = { 0 }, a = { 0 }, b = { 0 };
+
+	if (w->step == NULL) {
+		w->step = diag_malloc(r->wlen + 1);
+		memcpy(w->step, v, r->wlen);
+		w->steplen = r->wlen;
+		w->steptype = r->wtype;
+		return;
+	}
+	if (r->wlen == w->steplen && memcmp(v, w->step, r->wlen) == 0)
+		return;
+	record_key_add(&ka, w->steptype, w->step, w->steplen);
+	record_key_add(&kb, r->wtype, v, r->wlen);
+	if (ka.len != kb.len || memcmp(ka.p, kb.p, ka.len) != 0) {
+		record_key_label(ka.p, ka.len, &a);
+		record_key_label(kb.p, kb.len, &b);
+		say(file, lineno, "\"%s\" changes from %.*s to %.*s, but "
+		    "without --batch-key the input is one batch (groups of "
+		    "different steps are then normalized together); give "
+		    "--batch-key %s for one batch per step", r->wname ?
+		    "global_step" : "step", (int)a.len, a.p, (int)b.len, b.p,
+		    r->wname ? "global_step" : "step");
+		w->step_said = 1;
+	}
+	buf_free(&ka);
+	buf_free(&kb);
+	buf_free(&a);
+	buf_free(&b);
+}
+
+void
+warn_record(struct warn *w, const struct record *r, const char *keys,
+    const char *line, const char *file, unsigned long long lineno)
+{
+	struct buf a = { 0 };
 	char what[200];
 	unsigned bits;
 	int i;
 
-	if (!w->on)
+	if (!w->on || r->elsewhere)
 		return;
 	if ((bits = r->unused_mask & ~w->masks) != 0) {
 		mask_read(w, r, what, sizeof(what));
@@ -102,27 +142,8 @@ warn_record(struct warn *w, const struct record *r, const char *keys,
 				    fields_alias(FR_MASK, i), what);
 		w->masks |= r->unused_mask;
 	}
-	if (r->has_step && !w->step_said) {
-		if (w->step == NULL) {
-			w->step = diag_malloc(r->wkeylen + 1);
-			memcpy(w->step, keys + r->wkey, r->wkeylen);
-			w->steplen = r->wkeylen;
-		} else if (w->steplen != r->wkeylen || memcmp(w->step, keys +
-		    r->wkey, r->wkeylen) != 0) {
-			record_key_label(w->step, w->steplen, &a);
-			record_key_label(keys + r->wkey, r->wkeylen, &b);
-			say(file, lineno, "\"%s\" changes from %.*s to %.*s, "
-			    "but without --batch-key the input is one batch "
-			    "(groups of different steps are then normalized "
-			    "together); give --batch-key %s for one batch per "
-			    "step", r->wname ? "global_step" : "step",
-			    (int)a.len, a.p, (int)b.len, b.p, r->wname ?
-			    "global_step" : "step");
-			w->step_said = 1;
-			buf_free(&a);
-			buf_free(&b);
-		}
-	}
+	if (r->has_step && !w->step_said)
+		step_seen(w, r, line, file, lineno);
 	if (r->strat_frac && !w->frac_said) {
 		record_key_label(keys + r->skey, r->skeylen, &a);
 		say(file, lineno, "the stratum is %.*s, not a count: each "

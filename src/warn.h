@@ -23,8 +23,10 @@ struct warn {
 	int			 group_size;	/* --group-size given */
 	unsigned		 masks;		/* aliases already named */
 	int			 step_said, frac_said;
-	char			*step;		/* the first step's key */
+	char			*step;		/* the first step's value, as
+						   its line writes it */
 	size_t			 steplen;
+	int			 steptype;	/* and its enum json_type */
 	struct wsize		*sizes;		/* group sizes seen */
 	size_t			 nsizes, cap;
 };
@@ -32,9 +34,10 @@ struct warn {
 /* on 0: a warn that says nothing. */
 void	warn_init(struct warn *w, const struct fields *f, int group_size,
 	    int on);
-/* A record as it joins its batch (keys: the arena its keys index). */
+/* A record as it joins its batch (keys: the arena its keys index; line:
+ * its line); another shard's (elsewhere) says nothing. */
 void	warn_record(struct warn *w, const struct record *r, const char *keys,
-	    const char *file, unsigned long long lineno);
+	    const char *line, const char *file, unsigned long long lineno);
 /* The groups of a batch, as it is handed over. */
 void	warn_batch(struct warn *w, const struct gbatch *b);
 /* At the end of the input: a group twice the usual size. */

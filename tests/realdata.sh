@@ -411,6 +411,17 @@ run steps.jsonl
 warned step_changes 'steps.jsonl:3:' '"step" changes from 1 to 2' '--batch-key step'
 run --batch-key step steps.jsonl
 good step_with_batch_key
+# A step written otherwise (escaped) is the same step; another is not.
+{ for u in u1 u2; do
+	printf '{"uid": "%s", "step": "s1", "reward": 1, "logprobs": [-1]}\n' $u
+	printf '{"uid": "%s", "step": "\\u0073\\u0031", "reward": 0, "logprobs": [-1]}\n' $u
+  done; } >steps2.jsonl
+run steps2.jsonl
+good step_escaped_same
+printf '%s\n' '{"uid": "u", "step": "s1", "reward": 1, "logprobs": [-1]}' \
+    '{"uid": "u", "step": "s\u0032", "reward": 0, "logprobs": [-1]}' >steps3.jsonl
+run steps3.jsonl
+warned step_escaped_changes 'steps3.jsonl:2:' '"step" changes from s1 to s2'
 { for i in 1 2 3 4 5 6 7 8; do printf '{"uid": "a", "reward": %s, "logprobs": [-1]}\n' $((i % 2)); done
   for g in b c d; do for i in 1 2 3 4; do printf '{"uid": "%s", "reward": %s, "logprobs": [-1]}\n' $g $((i % 2)); done; done; } >big.jsonl
 run big.jsonl
