@@ -572,6 +572,19 @@ batch_bytes(const struct gbatch *b)
 }
 
 size_t
+batch_nown(const struct gbatch *b)
+{
+	size_t j, k, n = 0;
+
+	/* Another shard's record is kept whole: without one, all. */
+	if (b->nfull == 0)
+		return b->nrows;
+	for (j = 0; j < b->nrows; j++)
+		n += !batch_helsewhere(b, batch_row(b, j, &k));
+	return n;
+}
+
+size_t
 batch_nolen(const struct gbatch *b)
 {
 	return b->nolen;

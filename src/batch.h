@@ -131,6 +131,8 @@ size_t		 batch_order(const struct gbatch *b, size_t j);
 size_t		 batch_nrows(const struct gbatch *b);
 /* The length of those rows' lines, summed. */
 size_t		 batch_bytes(const struct gbatch *b);
+/* How many of them are this shard's (not elsewhere, record.h). */
+size_t		 batch_nown(const struct gbatch *b);
 size_t		 batch_row(const struct gbatch *b, size_t j, size_t *k);
 /*
  * Row j at once, for a loop that writes the rows: its record (NULL when

@@ -199,7 +199,7 @@ flush_batch(struct run *u, struct gbatch *b, enum group_cut cut,
     struct diag *d)
 {
 	struct batch v;
-	size_t nd = 0, g, j, k;
+	size_t nd = 0, g;
 	int rc, e;
 
 	if (batch_held(b) == 0) {
@@ -240,8 +240,7 @@ flush_batch(struct run *u, struct gbatch *b, enum group_cut cut,
 	u->st->groups += v.ngroups;
 	for (g = 0; g < v.ngroups; g++)
 		u->st->strata += v.nstrat[g];
-	for (j = 0; j < batch_nrows(b); j++)
-		u->st->out += !batch_helsewhere(b, batch_row(b, j, &k));
+	u->st->out += batch_nown(b);
 	group_reset(&u->gs, b, cut);
 	return 0;
 }

@@ -105,17 +105,21 @@ row_view(const struct gbatch *b, size_t j)
 	return k;
 }
 
-/* batch_bytes() is the rows' lines' lengths, summed. */
+/* batch_bytes() is the rows' lines' lengths, summed, and batch_nown()
+ * the rows not elsewhere. */
 static void
 check_bytes(const struct gbatch *b)
 {
-	size_t j, k, len, sum = 0;
+	size_t j, k, i, len, sum = 0, own = 0;
 
 	for (j = 0; j < batch_nrows(b); j++) {
-		batch_hline(b, batch_row(b, j, &k), &len);
+		i = batch_row(b, j, &k);
+		batch_hline(b, i, &len);
 		sum += len;
+		own += !batch_helsewhere(b, i);
 	}
 	ck_assert_uint_eq(batch_bytes(b), sum);
+	ck_assert_uint_eq(batch_nown(b), own);
 }
 
 START_TEST(interleaved_groups)
@@ -546,6 +550,33 @@ START_TEST(unpacked_again)
 }
 END_TEST
 
+/* Rows of another shard (elsewhere, kept whole) are not the batch's
+ * own; a batch of records kept whole for another reason has them all. */
+START_TEST(own_rows)
+{
+	struct gbatch *b = batch_new();
+	struct buf keys = { 0 }, runs = { 0 };
+	struct batch v;
+	struct record r;
+	size_t n;
+
+	for (n = 0; n < 6; n++) {
+		memset(&r, 0, sizeof(r));
+		r.has_reward = 1;
+		memset(r.alias, -1, sizeof(r.alias));
+		r.elsewhere = n % 3 == 1;
+		r.has_tie = n == 4;	/* kept whole, its own */
+		batch_add(b, &r, &keys, &runs, "{}", 2, 1, FNAME, n + 1,
+		    batch_ngroups(b));
+	}
+	batch_view(b, &v, 0);
+	ck_assert_uint_eq(batch_nrows(b), 6);
+	ck_assert_uint_eq(batch_nown(b), 4);
+	check_bytes(b);
+	batch_free(b);
+}
+END_TEST
+
 static Suite *
 batch_suite(void)
 {
@@ -561,6 +592,7 @@ batch_suite(void)
 	tcase_add_test(tc, views_of_other_layouts);
 	tcase_add_test(tc, aliases_kept);
 	tcase_add_test(tc, unpacked_again);
+	tcase_add_test(tc, own_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }
