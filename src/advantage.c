@@ -12,6 +12,7 @@
 #include "advantage.h"
 #include "alias.h"
 #include "advmath.h"
+#include "buf.h"
 #include "pool.h"
 
 void
@@ -274,6 +275,7 @@ advantage_refuse(const struct batch *b, struct diag *d,
     int (*bad)(const struct batch *, size_t), const char *fmt, ...)
 {
 	char why[sizeof(d->msg)];
+	struct buf lab = { 0 };
 	va_list ap;
 	size_t g, n = 0;
 
@@ -286,10 +288,11 @@ advantage_refuse(const struct batch *b, struct diag *d,
 			va_end(ap);
 		}
 		diag_setl(d, EXIT_DATA, b->gfile[g], b->gline[g], "group %s%s",
-		    b->gname[g], why);
+		    batch_view_label(b, g, &lab), why);
 		if (!diag_group(d, b->gfile[g], b->gline[g]))
-			return d->status;
+			break;
 	}
+	buf_free(&lab);
 	return n > 0 ? d->status : 0;
 }
 
@@ -407,13 +410,13 @@ loo_group(const struct adv_group *x)
  * examples/math/gsm8k_grpo.yaml).
  */
 
-/* Why msgrpo_group() refused group g (rc), with the group's place. */
+/* Why msgrpo_group() refused group g (rc), with the group's place and
+ * its label, name. */
 static int
-ms_refuse(const struct batch *b, size_t g, const struct adv_params *p,
-    int rc, struct diag *d)
+ms_refuse_named(const struct batch *b, size_t g, const struct adv_params *p,
+    int rc, const char *name, struct diag *d)
 {
 	const char *file = b->gfile ? b->gfile[g] : "-";
-	const char *name = b->gname ? b->gname[g] : "?";
 	unsigned long long line = b->gline ? b->gline[g] : 0;
 	size_t o = b->goff[g], G = gsize(b, g), tm;
 
@@ -445,6 +448,17 @@ ms_refuse(const struct batch *b, size_t g, const struct adv_params *p,
 		    msgrpo_cost(b->r + o, b->T + o, G, &p->ms),
 		    p->ms.budget);
 	}
+}
+
+static int
+ms_refuse(const struct batch *b, size_t g, const struct adv_params *p,
+    int rc, struct diag *d)
+{
+	struct buf lab = { 0 };
+
+	rc = ms_refuse_named(b, g, p, rc, batch_view_label(b, g, &lab), d);
+	buf_free(&lab);
+	return rc;
 }
 
 /*

@@ -15,6 +15,7 @@
 
 struct buf;
 struct record;
+struct gbatch;		/* the gathered batch; only batch.c sees inside */
 
 /* One batch as flat arrays, records in group order. */
 struct batch {
@@ -33,13 +34,13 @@ struct batch {
 	const unsigned char *unscored;	/* [n] 1: out of its group's
 					   baseline (--null-reward
 					   unscored); NULL when none is */
-	const char *const *gname;	/* [ngroups] group labels, messages */
+	const char *const *gname;	/* [ngroups] group labels, or NULL:
+					   batch_view_label() makes them */
+	const struct gbatch *src;	/* the batch viewed (its labels) */
+	const size_t	*gidx;		/* [ngroups] the group in src */
 	const char *const *gfile;	/* [ngroups] file of the first record */
 	const unsigned long long *gline; /* [ngroups] its line */
 };
-
-/* The gathered batch; only batch.c sees inside. */
-struct gbatch;
 
 struct gbatch	*batch_new(void);
 void		 batch_free(struct gbatch *b);
@@ -94,6 +95,13 @@ size_t		 batch_hgroup(const struct gbatch *b, size_t i);
  * vanish); need_tie: v->tie too (MS-GRPO).
  */
 void		 batch_view(struct gbatch *b, struct batch *v, int need_tie);
+/*
+ * Group g of v as people read it (batch_glabel()), for a message: v's
+ * gname where it has them, else made in out (the caller's, and valid
+ * until out changes); "?" when v has neither.
+ */
+const char	*batch_view_label(const struct batch *v, size_t g,
+		    struct buf *out);
 /* A record's identity in its group (v->tie), unless the record brings
  * its own (has_tie): the hash of its line. */
 uint64_t	 batch_tie(const char *line, size_t len);

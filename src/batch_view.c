@@ -72,7 +72,7 @@ view_take(struct gbatch *b, struct slab *s)
 	b->goff = slab_take(s, ng + 1, sizeof(*b->goff));
 	b->nstrat = slab_take(s, ng, sizeof(*b->nstrat));
 	b->ghash = slab_take(s, ng, sizeof(*b->ghash));
-	b->gname = slab_take(s, ng, sizeof(*b->gname));
+	b->gidx = slab_take(s, ng, sizeof(*b->gidx));
 	b->gfile = slab_take(s, ng, sizeof(*b->gfile));
 	b->gline = slab_take(s, ng, sizeof(*b->gline));
 }
@@ -116,12 +116,8 @@ grow_view(struct gbatch *b, int need_tie)
 void
 batch_view_free(struct gbatch *b)
 {
-	size_t g;
-
 	if (b->vmem == NULL)
 		return;
-	for (g = 0; g < b->gvcap; g++)
-		free(b->gname[g]);
 	free(b->vmem);
 	b->vmem = NULL;
 }
@@ -246,7 +242,7 @@ traj_rows(struct gbatch *b, size_t o, size_t e, size_t from)
  * group ng. */
 static void
 view_group(struct gbatch *b, size_t g, size_t ng, size_t o, size_t e,
-    int need_tie, struct buf *lab)
+    int need_tie)
 {
 	const struct record *r;
 	struct record tmp;
@@ -261,11 +257,9 @@ view_group(struct gbatch *b, size_t g, size_t ng, size_t o, size_t e,
 	 * draw the same MS-GRPO samples each time. */
 	if ((bkey = batch_key(b, &blen)) != NULL && blen > 0)
 		b->ghash[ng] = keymap_hash(bkey, blen, b->ghash[ng]);
-	lab->len = 0;
-	batch_glabel(b, g, lab);
-	buf_add(lab, "", 1);
-	free(b->gname[ng]);
-	b->gname[ng] = diag_strdup(lab->p);
+	/* Its label only for a message (batch_view_label()): quoting
+	 * every group's key cost more than a few records' parsing. */
+	b->gidx[ng] = g;
 	b->gfile[ng] = batch_gwhere(b, g, &b->gline[ng], NULL);
 	keymap_clear(&b->strata);
 	for (k = o; k < e; k++) {
@@ -333,7 +327,6 @@ void
 batch_view(struct gbatch *b, struct batch *v, int need_tie)
 {
 	size_t g, i, j, o, ng = 0, *end;
-	struct buf lab = { 0 };
 
 	b->ident = in_group_order(b);
 	grow_view(b, need_tie);
@@ -349,7 +342,7 @@ batch_view(struct gbatch *b, struct batch *v, int need_tie)
 	for (g = 0, o = 0; g < b->ngroups; g++) {
 		if (end[g] == o)
 			continue;
-		view_group(b, g, ng++, o, end[g], need_tie, &lab);
+		view_group(b, g, ng++, o, end[g], need_tie);
 		o = end[g];
 	}
 	b->goff[ng] = o;
@@ -364,7 +357,6 @@ batch_view(struct gbatch *b, struct batch *v, int need_tie)
 		b->nrows = j;
 	}
 	free(end);
-	buf_free(&lab);
 
 	v->n = b->nv;
 	v->ngroups = ng;
@@ -377,7 +369,22 @@ batch_view(struct gbatch *b, struct batch *v, int need_tie)
 	v->ghash = b->ghash;
 	v->tie = need_tie ? b->tie : NULL;
 	v->unscored = b->nunscored > 0 ? b->unscored : NULL;
-	v->gname = (const char *const *)b->gname;
+	v->gname = NULL;
+	v->src = b;
+	v->gidx = b->gidx;
 	v->gfile = (const char *const *)b->gfile;
 	v->gline = b->gline;
+}
+
+const char *
+batch_view_label(const struct batch *v, size_t g, struct buf *out)
+{
+	if (v->gname != NULL)
+		return v->gname[g];
+	if (v->src == NULL || v->gidx == NULL)
+		return "?";
+	out->len = 0;
+	batch_glabel(v->src, v->gidx[g], out);
+	buf_add(out, "", 1);
+	return out->p;
 }

@@ -132,7 +132,7 @@ struct gbatch {
 	size_t		*goff;
 	uint32_t	*nstrat;
 	uint64_t	*ghash;
-	char		**gname;
+	size_t		*gidx;
 	const char	**gfile;
 	unsigned long long *gline;
 	size_t		 vcap, gvcap, scap;

@@ -49,6 +49,7 @@ bview_alloc(struct bview *w, const struct batch *b, size_t n, size_t ng)
 		    sizeof(*w->nstrat));
 		w->v.ghash = w->ghash = slab_take(&s, ng, sizeof(*w->ghash));
 		w->gname = slab_take(&s, ng, sizeof(*w->gname));
+		w->gidx = slab_take(&s, ng, sizeof(*w->gidx));
 		w->gfile = slab_take(&s, ng, sizeof(*w->gfile));
 		w->gline = slab_take(&s, ng, sizeof(*w->gline));
 		if (b->base != NULL)
@@ -71,6 +72,8 @@ bview_point(struct bview *w, const struct batch *b, size_t n, size_t ng)
 	w->v.n = n;
 	w->v.ngroups = ng;
 	w->v.gname = b->gname != NULL ? w->gname : NULL;
+	w->v.src = b->src;
+	w->v.gidx = b->gidx != NULL ? w->gidx : NULL;
 	w->v.gfile = b->gfile != NULL ? w->gfile : NULL;
 	w->v.gline = b->gline != NULL ? w->gline : NULL;
 }
@@ -89,6 +92,7 @@ bview_take(struct bview *w, const struct batch *b, size_t g, size_t ng,
 	w->nstrat[ng] = b->nstrat != NULL ? b->nstrat[g] : 1;
 	w->ghash[ng] = b->ghash != NULL ? b->ghash[g] : 0;
 	w->gname[ng] = b->gname != NULL ? b->gname[g] : NULL;
+	w->gidx[ng] = b->gidx != NULL ? b->gidx[g] : 0;
 	w->gfile[ng] = b->gfile != NULL ? b->gfile[g] : NULL;
 	w->gline[ng] = b->gline != NULL ? b->gline[g] : 0;
 	for (i = b->goff[g]; i < b->goff[g + 1]; i++) {

@@ -25,6 +25,7 @@ struct bview {
 	uint32_t	*strat, *nstrat;
 	uint64_t	*ghash, *tie;
 	const char	**gname, **gfile;
+	size_t		*gidx;
 	unsigned long long *gline;
 	void		*mem;	/* one block holds them all (slab.h) */
 };

@@ -114,10 +114,11 @@ grow(struct dctx *x, size_t n)
 /* Keeps the --top largest |B - A|, earlier lines first among equals. */
 static void
 top_add(struct dctx *x, double a, double b, const struct gbatch *gb,
-    size_t k, const char *group)
+    size_t k, const struct batch *v, size_t g)
 {
 	double diff = fabs(b - a);
 	const char *skey, *file;
+	struct buf lab = { 0 };
 	unsigned long long line;
 	size_t i, slen;
 
@@ -140,7 +141,8 @@ top_add(struct dctx *x, double a, double b, const struct gbatch *gb,
 	skey = batch_skey(gb, k, &slen);
 	x->top[i].file = diag_strdup(file);
 	x->top[i].line = line;
-	x->top[i].group = diag_strdup(group);
+	x->top[i].group = diag_strdup(batch_view_label(v, g, &lab));
+	buf_free(&lab);
 	x->top[i].stratum = strata_label(skey, slen);
 	x->ntop++;
 }
@@ -253,7 +255,7 @@ diff_group(struct dctx *x, const struct gbatch *b, const struct batch *v,
 		if ((a0 < 0 && a1 > 0) || (a0 > 0 && a1 < 0))
 			x->flips++;
 		strata_cov_add(&x->cov, a0, a1);
-		top_add(x, a0, a1, b, k, v->gname[g]);
+		top_add(x, a0, a1, b, k, v, g);
 	}
 	/* The offset between strata of one group (Theorem 4's
 	 * E[A | k] - 0): a group of one stratum has none. */

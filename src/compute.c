@@ -118,6 +118,8 @@ one_group(const struct batch *v, size_t g, size_t goff[2], struct batch *o)
 	o->ghash = v->ghash ? v->ghash + g : NULL;
 	o->tie = v->tie ? v->tie + at : NULL;
 	o->gname = v->gname ? v->gname + g : NULL;
+	o->src = v->src;
+	o->gidx = v->gidx ? v->gidx + g : NULL;
 	o->gfile = v->gfile ? v->gfile + g : NULL;
 	o->gline = v->gline ? v->gline + g : NULL;
 }
@@ -201,6 +203,7 @@ static int
 numbers(const struct prefs *c, struct adv_params *ap,
     const struct batch *v, double *adv, double *w, struct diag *d)
 {
+	struct buf lab = { 0 };
 	size_t i, g;
 	int bad = 0;
 
@@ -216,7 +219,7 @@ numbers(const struct prefs *c, struct adv_params *ap,
 				diag_setl(d, EXIT_DATA, v->gfile[g],
 				    v->gline[g], "group %s: the advantage "
 				    "overflows a double (field \"%s\" too "
-				    "large)", v->gname[g],
+				    "large)", batch_view_label(v, g, &lab),
 				    c->fields.list[FR_REWARD].n > 0 ?
 				    c->fields.list[FR_REWARD].name[0] :
 				    "reward");
@@ -227,7 +230,8 @@ numbers(const struct prefs *c, struct adv_params *ap,
 			    v->T[i], adv[i]))))
 				diag_setl(d, EXIT_DATA, v->gfile[g],
 				    v->gline[g], "group %s: the loss weight "
-				    "%s a double (-g %s)", v->gname[g],
+				    "%s a double (-g %s)",
+				    batch_view_label(v, g, &lab),
 				    w[i] == 0 ? "underflows" : "overflows",
 				    c->loss->name);
 			else {
@@ -236,11 +240,13 @@ numbers(const struct prefs *c, struct adv_params *ap,
 					w[i] = w[i] == 0 ? 0 : w[i];
 				continue;
 			}
-			if (!diag_group(d, v->gfile[g], v->gline[g]))
-				return d->status;
 			bad = 1;
+			if (!diag_group(d, v->gfile[g], v->gline[g]))
+				goto out;
 			break;	/* on to the next group */
 		}
+out:
+	buf_free(&lab);
 	return bad ? d->status : 0;
 }
 

@@ -189,8 +189,8 @@ START_TEST(interleaved_groups)
 	snprintf(want, sizeof(want), REC, "17", 0, 40.0);
 	ck_assert_uint_eq(len, strlen(want));
 	ck_assert(memcmp(p, want, len) == 0);
-	ck_assert_str_eq(v.gname[0], "\"a\" (line 1)");
-	ck_assert_str_eq(v.gname[1], "\"b\" (line 2)");
+	ck_assert_label(&v, 0, "\"a\" (line 1)");
+	ck_assert_label(&v, 1, "\"b\" (line 2)");
 	ck_assert_str_eq(v.gfile[2], FNAME);
 	ck_assert_uint_eq(v.gline[1], 2);
 	/* The group hash is of the canonical key, then of the batch key
@@ -331,7 +331,7 @@ START_TEST(dropped_groups)
 	batch_drop(t.b, 0);
 	batch_view(t.b, &v, 0);
 	ck_assert_uint_eq(v.n, 2);
-	ck_assert_str_eq(v.gname[0], "block 2 (line 2)");
+	ck_assert_label(&v, 0, "block 2 (line 2)");
 	ck_assert(v.ghash[0] == keymap_hash("n1", 2, keymap_hash("", 0, 0)));
 	ck_assert(v.r[0] == 2 && v.r[1] == 3);
 	bt_free(&t);
@@ -378,7 +378,7 @@ START_TEST(lines_and_reset)
 	batch_view(t.b, &v, 0);
 	ck_assert_uint_eq(v.n, 1);
 	ck_assert(v.r[0] == 9);
-	ck_assert_str_eq(v.gname[0], "\"z\" (line 3)");
+	ck_assert_label(&v, 0, "\"z\" (line 3)");
 	batch_reset(t.b, 1);
 	ck_assert_int_eq(batch_starts(t.b), 1);
 	bt_free(&t);
@@ -439,7 +439,7 @@ START_TEST(views_of_other_layouts)
 	for (k = 0; k < 20; k++) {
 		ck_assert_uint_eq(v.goff[k], 2 * k);
 		snprintf(want, sizeof(want), "\"k%zu\" (line %zu)", k, k + 41);
-		ck_assert_str_eq(v.gname[k], want);
+		ck_assert_label(&v, k, want);
 	}
 	ck_assert_uint_eq(v.goff[20], 40);
 	batch_reset(t.b, 0);
@@ -453,7 +453,7 @@ START_TEST(views_of_other_layouts)
 	ck_assert(v.n == 2 && v.ngroups == 2 && v.base == NULL &&
 	    v.tie == NULL && v.unscored == NULL);
 	ck_assert(v.r[0] == 5 && v.r[1] == 6 && v.goff[2] == 2);
-	ck_assert_str_eq(v.gname[1], "\"y\" (line 82)");
+	ck_assert_label(&v, 1, "\"y\" (line 82)");
 	bt_free(&t);
 }
 END_TEST

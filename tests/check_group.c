@@ -150,7 +150,7 @@ START_TEST(contiguous_groups)
 	ck_assert(v.r[0] == 1 && v.r[2] == 3 && v.r[5] == 6);
 	ck_assert(v.T[3] == 1);
 	ck_assert_uint_eq(view_line(&t, 4), 5);
-	ck_assert_str_eq(v.gname[2], "\"c\" (line 6)");
+	ck_assert_label(&v, 2, "\"c\" (line 6)");
 	/* no stratum field: one stratum per group */
 	ck_assert_uint_eq(v.nstrat[0], 1);
 	ck_assert_uint_eq(v.nstrat[1], 1);
@@ -306,7 +306,7 @@ START_TEST(keyless_blocks)
 	ck_assert_uint_eq(v.goff[1], 3);
 	ck_assert(v.r[5] == 5);
 	ck_assert(v.T[0] == 2);
-	ck_assert_str_eq(v.gname[0], "block 1 (line 1)");
+	ck_assert_label(&v, 0, "block 1 (line 1)");
 	gt_free(&t);
 }
 END_TEST
@@ -421,7 +421,7 @@ START_TEST(check_sizes_keyed)
 	ck_assert_uint_eq(v.goff[2], 4);
 	ck_assert_uint_eq(view_line(&t, 2), 4);
 	ck_assert(v.r[2] == 4 && v.r[3] == 5);
-	ck_assert_str_eq(v.gname[1], "\"c\" (line 4)");
+	ck_assert_label(&v, 1, "\"c\" (line 4)");
 	gt_free(&t);
 
 	/* Too many is as wrong as too few. */
@@ -711,7 +711,7 @@ START_TEST(view_after_reset)
 	ck_assert_uint_eq(v.ngroups, 1);
 	ck_assert_uint_eq(v.goff[1], 3);
 	ck_assert(v.r[0] == 3 && v.r[2] == 5);
-	ck_assert_str_eq(v.gname[0], "\"c\" (line 3)");
+	ck_assert_label(&v, 0, "\"c\" (line 3)");
 	/* "a" and "b" ended with the first batch */
 	ck_assert_int_eq(gt_add(&t, rec("\"a\"", 1)), 1);
 	gt_free(&t);

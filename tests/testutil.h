@@ -24,6 +24,15 @@
 	    (double)(rel));						\
 } while (0)
 
+/* Group g of a batch's view v is labelled want in messages, the label
+ * made when asked (batch_view_label()). */
+#define ck_assert_label(v, g, want) do {				\
+	struct buf l_ = { 0 };						\
+	ck_assert((v)->gname == NULL);					\
+	ck_assert_str_eq(batch_view_label((v), (g), &l_), (want));	\
+	buf_free(&l_);							\
+} while (0)
+
 /* Exactly +0.0: not -0, not a rounding residue. */
 #define ck_assert_pos_zero(got) do {					\
 	double z_ = (got);						\
