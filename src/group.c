@@ -25,6 +25,7 @@ group_init(struct grouping *gs, const struct gopts *o)
 	gs->o = *o;
 	keymap_init(&gs->open, sizeof(size_t));
 	keymap_init(&gs->ended, sizeof(struct ended));
+	gs->open_k = KEYMAP_NONE;
 }
 
 void
@@ -41,18 +42,22 @@ keyeq(const char *a, size_t alen, const char *b, size_t blen)
 	return alen == blen && (alen == 0 || memcmp(a, b, alen) == 0);
 }
 
-/* Remembers group g of b as ended. */
+/* Remembers group g of b as ended: the open contiguous group (the last)
+ * where its key was added as it opened, else by its key. */
 static void
 end_group(struct grouping *gs, const struct gbatch *b, size_t g)
 {
 	struct ended *e;
 	const char *key;
-	size_t len;
+	size_t len, k = gs->open_k;
 
+	gs->open_k = KEYMAP_NONE;
 	key = batch_gkey(b, g, &len);
 	if (len == 0)
 		return;		/* key-less blocks cannot come back */
-	e = keymap_val(&gs->ended, keymap_get(&gs->ended, key, len, NULL));
+	if (k == KEYMAP_NONE || g + 1 != batch_ngroups(b))
+		k = keymap_get(&gs->ended, key, len, NULL);
+	e = keymap_val(&gs->ended, k);
 	e->file = batch_gwhere(b, g, &e->first, &e->last);
 }
 
@@ -335,6 +340,7 @@ group_add(struct grouping *gs, struct gbatch *b, const struct record *r,
 	size_t ng = batch_ngroups(b), k, tg;
 	struct record tr;
 	long g;
+	int added = 1;
 
 	if (check_mode(gs, r, file, lineno, d) != 0)
 		return d->status;
@@ -356,8 +362,16 @@ group_add(struct grouping *gs, struct gbatch *b, const struct record *r,
 	    group_of(gs, b, r, keys);
 	gs->seen_r = NULL;
 	if (g < 0) {
-		if (r->has_group && (k = keymap_find(&gs->ended, key,
-		    r->gkeylen)) != KEYMAP_NONE) {
+		/* A contiguous group's key goes into ended as it opens, one
+		 * probe where looking for it and adding it as it ended took
+		 * two (each a cache miss on a batch of many groups). */
+		k = KEYMAP_NONE;
+		if (r->has_group && !gs->o.unsorted)
+			k = keymap_get(&gs->ended, key, r->gkeylen, &added);
+		else if (r->has_group)
+			added = (k = keymap_find(&gs->ended, key,
+			    r->gkeylen)) == KEYMAP_NONE;
+		if (r->has_group && !added) {
 			e = keymap_val(&gs->ended, k);
 			return reappears(key, r->gkeylen, e, file, lineno, d);
 		}
@@ -365,6 +379,7 @@ group_add(struct grouping *gs, struct gbatch *b, const struct record *r,
 		 * group_check_sizes at the batch's end.) */
 		if (!gs->o.unsorted && ng > 0)
 			end_group(gs, b, ng - 1);
+		gs->open_k = gs->o.unsorted ? KEYMAP_NONE : k;
 		if (gs->o.unsorted && r->has_group) {
 			k = keymap_get(&gs->open, key, r->gkeylen, NULL);
 			*(size_t *)keymap_val(&gs->open, k) = ng;
@@ -440,8 +455,10 @@ group_reset(struct grouping *gs, struct gbatch *b, enum group_cut cut)
 {
 	size_t g, ng = batch_ngroups(b);
 
-	if (cut == GROUP_KEY)
+	if (cut == GROUP_KEY) {
 		keymap_clear(&gs->ended);
+		gs->open_k = KEYMAP_NONE;
+	}
 	else if (gs->o.unsorted)
 		for (g = 0; g < ng; g++)
 			end_group(gs, b, g);

@@ -43,6 +43,9 @@ struct grouping {
 					   values: their groups */
 	struct keymap	 ended;		/* keys of groups that ended, values:
 					   where they were */
+	size_t		 open_k;	/* the open contiguous group's key in
+					   ended (added as it opened), or
+					   KEYMAP_NONE */
 	size_t		 keyless;	/* records so far in key-less mode */
 	size_t		 block;		/* key-less: the last group's block */
 	int		 keyless_mode;	/* the last record accepted had no key */
