@@ -67,9 +67,16 @@ _Static_assert(FR_NLISTED <= 8, "the aliases are not one word");
 static int
 alias_pack(const signed char *alias, uint32_t *h)
 {
-	uint64_t x = 0;
+	uint64_t x;
+	uint32_t lo = 0, hi = 0;
 
-	memcpy(&x, alias, FR_NLISTED);
+	/* Two loads into registers: memcpy() of FR_NLISTED bytes into x
+	 * went through the stack, and reading x back stalled on the
+	 * stores. */
+	memcpy(&lo, alias, FR_NLISTED < 4 ? FR_NLISTED : 4);
+	if (FR_NLISTED > 4)
+		memcpy(&hi, alias + 4, FR_NLISTED - 4);
+	x = lo | (uint64_t)hi << 32;
 	x = ((x & BYTES(0x7f)) + BYTES(1)) ^ (x & BYTES(0x80));
 	x &= (~0ULL) >> (64 - 8 * FR_NLISTED);
 	if ((x & BYTES(0xf0)) != 0)
