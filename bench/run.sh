@@ -250,6 +250,7 @@ paired "input: the main input mapped, piped, and gzip'd (MB/s of the text):" "$@
 r_pipe=$(ratio 1 2) r_pipe1=$(ratio 3 4) r_zlib=$(ratio 5 6) r_isal=
 r_hold=$(ratio 1 7) r_hold1=$(ratio 3 7)
 cpu_map=$(field 1 3) cpu_pipe=$(field 2 3) cpu_hold=$(field 7 3)
+wall_map=$(field 1 1)
 [ -n "$IBIN" ] && r_isal=$(ratio 5 8)
 
 paired "parsing: a cJSON tree per line (parse only, nothing written) on the main input:" \
@@ -366,6 +367,12 @@ goal "pipe input vs file mapped" $r_pipe ">=" 0.9 \
 echo "    floor: cat file | bench/hold, which only reads the pipe into memory" \
     "as a held batch must be, ran at $(x $r_hold 1)x of rladv on the mapped" \
     "file ($(x $r_hold1 1)x of rladv -j 1; CPU $(x $cpu_hold 1) s)"
+# Reading the pipe (cat's CPU and the copy into memory) and rladv's own
+# work share the N cores: no pipe can finish before their CPU over N.
+awk -v w=$wall_map -v m=$cpu_map -v h=$cpu_hold -v n=$N 'BEGIN {
+    printf "    bound: the CPU of rladv on the mapped file and of the" \
+	" reading (%.2f + %.2f s) over %d cores is %.3f s: at best %.2fx" \
+	" of the mapped file\n", m, h, n, (m + h) / n, w / ((m + h) / n) }'
 if [ -n "$r_isal" ]; then
 	goal "gzip input vs gzip -dc alone, ISA-L" $r_isal ">=" 2
 else
