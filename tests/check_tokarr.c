@@ -75,29 +75,34 @@ START_TEST(fill_repeats_the_unit)
 }
 END_TEST
 
-START_TEST(no_mask)
-{
-	array_is("0.5", 2, 1, NULL, 0, "[0.5]");
-	array_is("0.5", 2, 3, NULL, 0, "[0.5, 0.5, 0.5]");
-	array_is("-1.25", 1, 2, NULL, 0, "[-1.25,-1.25]");
-}
-END_TEST
+/* 1 1 0 1 1 1; 0 0 1 (the first run, of ones, empty); 1 0 0 0 with the
+ * mask longer than the response, cut at L. */
+static const uint32_t m110111[] = { 2, 1, 3 }, m001[] = { 0, 2, 1 },
+    m1000[] = { 1, 3, 4 };
 
-START_TEST(masked_runs)
-{
-	/* 1 1 0 1 1 1 */
-	static const uint32_t a[] = { 2, 1, 3 };
-	/* 0 0 1: the first run (of ones) is empty */
-	static const uint32_t b[] = { 0, 2, 1 };
-	/* 1 0 0 0, the mask longer than the response: cut at L */
-	static const uint32_t c[] = { 1, 3, 4 };
+static const struct {
+	const char	*x;
+	size_t		 seplen, L;
+	const uint32_t	*runs;		/* NULL: no mask */
+	const char	*want;
+} arrays[] = {
+	{ "0.5", 2, 1, NULL, "[0.5]" },
+	{ "0.5", 2, 3, NULL, "[0.5, 0.5, 0.5]" },
+	{ "-1.25", 1, 2, NULL, "[-1.25,-1.25]" },
+	{ "0.5", 2, 6, m110111, "[0.5, 0.5, 0, 0.5, 0.5, 0.5]" },
+	{ "0.5", 1, 3, m001, "[0,0,0.5]" },
+	{ "7", 2, 4, m1000, "[7, 0, 0, 0]" },
+	{ "0.5", 2, 1, m110111, "[0.5]" },	/* one token, trained */
+	{ "0.5", 2, 1, m001, "[0]" },		/* and not */
+};
 
-	array_is("0.5", 2, 6, a, 3, "[0.5, 0.5, 0, 0.5, 0.5, 0.5]");
-	array_is("0.5", 1, 3, b, 3, "[0,0,0.5]");
-	array_is("7", 2, 4, c, 3, "[7, 0, 0, 0]");
-	/* one token, trained and not */
-	array_is("0.5", 2, 1, a, 3, "[0.5]");
-	array_is("0.5", 2, 1, b, 3, "[0]");
+START_TEST(masks_and_none)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof(arrays) / sizeof(arrays[0]); k++)
+		array_is(arrays[k].x, arrays[k].seplen, arrays[k].L,
+		    arrays[k].runs, 3, arrays[k].want);
 }
 END_TEST
 
@@ -131,8 +136,7 @@ tokarr_suite(void)
 	TCase *tc = tcase_create("put");
 
 	tcase_add_test(tc, fill_repeats_the_unit);
-	tcase_add_test(tc, no_mask);
-	tcase_add_test(tc, masked_runs);
+	tcase_add_test(tc, masks_and_none);
 	tcase_add_test(tc, runs_longer_than_one_copy);
 	suite_add_tcase(s, tc);
 	return s;
