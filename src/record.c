@@ -230,6 +230,22 @@ record_reader_free(struct record_reader *rd)
 /* ---- Values --------------------------------------------------------- */
 
 /*
+ * Clears n bytes at p, n a constant: memset() of more than 64 bytes
+ * compiles to rep stos, whose start-up the stores after it wait on (perf
+ * put ~40% of record_get()'s samples on the instruction after the one of
+ * a record's 256 bytes); one of 64 bytes at most is a few 16-byte stores.
+ */
+static inline __attribute__((always_inline)) void
+clear(void *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 64 <= n; i += 64)
+		memset((char *)p + i, 0, 64);
+	memset((char *)p + i, 0, n - i);
+}
+
+/*
  * Parses the value [p, end) of slot s as its role needs (the log-probs
  * counted by the fast numeric scanner, a mask into runs), or else only
  * validates it.  A value of the wrong shape is noted in v for the role's
@@ -701,7 +717,7 @@ record_get(struct record_reader *rd, size_t k, struct record *r,
 	c.d = d;
 	c.k = k;
 	c.kbase = keys->len;
-	memset(r, 0, offsetof(struct record, out));
+	clear(r, offsetof(struct record, out));
 	r->close = rd->lay.close;
 	r->nmembers = rd->lay.nmembers;
 	r->comma_space = rd->lay.comma_space;
