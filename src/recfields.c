@@ -617,12 +617,22 @@ unused_masks(struct rctx *c, struct record *r)
 {
 	const struct record_reader *rd = c->rd;
 	uint64_t m;
-	int role, i, s;
+	int role, i, s, one;
 
 	role = rd->rn[SR_WATCH_MASK] > 0 ? SR_WATCH_MASK : FR_MASK;
 	if (role == FR_MASK && NAMED(c, FR_MASK))
 		return;
-	/* Those the line holds: mostly the one read. */
+	/* Mostly the line holds one, the one read (an alias read is one
+	 * the line holds), or none: nothing to look at. */
+	for (one = 0, i = 0; i < REC_SWORDS; i++) {
+		m = rd->lmask[i] & rd->rmask[role][i];
+		if (m != 0 && (one++ || (m & (m - 1)) != 0))
+			break;
+	}
+	if (i == REC_SWORDS && (one == 0 || (role == FR_MASK &&
+	    r->alias[FR_MASK] >= 0)))
+		return;
+	/* Those the line holds. */
 	for (i = 0; i < REC_SWORDS; i++)
 		for (m = rd->lmask[i] & rd->rmask[role][i]; m != 0;
 		    m &= m - 1) {

@@ -206,6 +206,51 @@ START_TEST(good_mask_runs)
 }
 END_TEST
 
+/* The mask aliases a record holds but does not read (unused_mask, for the
+ * warning): none where the line holds only the one read or none; a null
+ * mask is not read; with --mask-key, every default alias there. */
+START_TEST(good_unused_masks)
+{
+	struct parsed p;
+
+	parse(&p, "{\"reward\":1,\"logprobs\":[-1,-1],\"mask\":[1,0]}");
+	ck_assert_int_eq(p.rc, 0);
+	ck_assert_int_eq(p.r.alias[FR_MASK], 0);
+	ck_assert_uint_eq(p.r.unused_mask, 0);
+	parse_with(&p, "{\"reward\":1,\"logprobs\":[-1]}");
+	ck_assert_int_eq(p.rc, 0);
+	ck_assert_uint_eq(p.r.unused_mask, 0);
+	parse_with(&p, "{\"reward\":1,\"logprobs\":[-1,-1],"
+	    "\"loss_mask\":[1,0],\"response_mask\":[0,1]}");
+	ck_assert_int_eq(p.rc, 0);
+	ck_assert_int_eq(p.r.alias[FR_MASK], 1);
+	ck_assert_uint_eq(p.r.unused_mask, 1u << 2);
+	parse_with(&p, "{\"reward\":1,\"logprobs\":[-1],\"loss_mask\":null}");
+	ck_assert_int_eq(p.rc, 0);
+	ck_assert_int_eq(p.r.alias[FR_MASK], -1);
+	ck_assert_uint_eq(p.r.unused_mask, 1u << 2);
+	done(&p);
+	/* --mask-key m: the default names are watched, not read. */
+	memset(&p, 0, sizeof(p));
+	fields_default(&p.f);
+	p.f.list[FR_MASK].name[0] = "m";
+	p.f.list[FR_MASK].n = 1;
+	p.f.named |= FN(FR_MASK);
+	parse_with(&p, "{\"reward\":1,\"logprobs\":[-1],\"m\":[1]}");
+	ck_assert_int_eq(p.rc, 0);
+	ck_assert_uint_eq(p.r.unused_mask, 0);
+	parse_with(&p, "{\"reward\":1,\"logprobs\":[-1],\"m\":[1],"
+	    "\"tool_mask\":[1]}");
+	ck_assert_int_eq(p.rc, 0);
+	ck_assert_uint_eq(p.r.unused_mask, 1u << 8);
+	parse_with(&p, "{\"reward\":1,\"logprobs\":[-1],\"m\":[1],"
+	    "\"mask\":[1],\"env_mask\":[0]}");
+	ck_assert_int_eq(p.rc, 0);
+	ck_assert_uint_eq(p.r.unused_mask, 1u << 0 | 1u << 4);
+	done(&p);
+}
+END_TEST
+
 START_TEST(good_mask_booleans)
 {
 	struct parsed p;
@@ -1079,6 +1124,7 @@ record_suite(void)
 	tcase_add_test(tc, good_integer_keys);
 	tcase_add_test(tc, good_reward_values);
 	tcase_add_test(tc, good_mask_runs);
+	tcase_add_test(tc, good_unused_masks);
 	tcase_add_test(tc, good_mask_booleans);
 	tcase_add_test(tc, good_mask_long_runs);
 	tcase_add_test(tc, good_names_line_to_line);
