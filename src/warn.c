@@ -122,7 +122,7 @@ step_seen(struct warn *w, const struct record *r, const char *line,
 }
 
 void
-warn_record(struct warn *w, const struct record *r, const char *keys,
+warn_record_say(struct warn *w, const struct record *r, const char *keys,
     const char *line, const char *file, unsigned long long lineno)
 {
 	struct buf a = { 0 };
@@ -130,8 +130,6 @@ warn_record(struct warn *w, const struct record *r, const char *keys,
 	unsigned bits;
 	int i;
 
-	if (!w->on || r->elsewhere)
-		return;
 	if ((bits = r->unused_mask & ~w->masks) != 0) {
 		mask_read(w, r, what, sizeof(what));
 		for (i = 0; bits != 0; i++, bits >>= 1)
