@@ -116,6 +116,36 @@ START_TEST(good_basic)
 }
 END_TEST
 
+/* A plain string key of every length from 1 to 40 (a short one is copied
+ * by two words that overlap), after keys already held. */
+START_TEST(good_key_lengths)
+{
+	struct parsed p;
+	char line[128], want[64];
+	size_t n, i;
+
+	memset(&p, 0, sizeof(p));
+	fields_default(&p.f);
+	for (n = 1; n <= 40; n++) {
+		want[0] = 's';
+		for (i = 0; i < n; i++)
+			want[1 + i] = (char)('a' + (i * 7 + n) % 26);
+		snprintf(line, sizeof(line), "{\"prompt_id\":\"%.*s\","
+		    "\"reward\":1,\"logprobs\":[-1]}", (int)n, want + 1);
+		memset(&p.d, 0, sizeof(p.d));
+		p.keys.len = p.runs.len = 0;
+		buf_add(&p.keys, "held", 4);
+		p.rc = record_parse(line, strlen(line), &p.f, &p.r, &p.keys,
+		    &p.runs, FILE_NAME, LINE_NO, &p.d);
+		ck_assert_int_eq(p.rc, 0);
+		ck_assert(memcmp(p.keys.p, "held", 4) == 0);
+		ck_assert_uint_eq(p.keys.len, 4 + 1 + n);
+		key_is(&p, 4 + p.r.gkey, p.r.gkeylen, want, 1 + n);
+	}
+	done(&p);
+}
+END_TEST
+
 START_TEST(good_integer_keys)
 {
 	struct parsed p;
@@ -1121,6 +1151,7 @@ record_suite(void)
 
 	tc = tcase_create("good");
 	tcase_add_test(tc, good_basic);
+	tcase_add_test(tc, good_key_lengths);
 	tcase_add_test(tc, good_integer_keys);
 	tcase_add_test(tc, good_reward_values);
 	tcase_add_test(tc, good_mask_runs);
