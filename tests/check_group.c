@@ -162,6 +162,38 @@ START_TEST(contiguous_groups)
 }
 END_TEST
 
+/* Keys of every length from 2 to 24 that differ from the one before in
+ * one byte only, the first, the last or one between: each opens a group
+ * (a key of 8 to 16 bytes is compared by two words that may overlap). */
+START_TEST(contiguous_key_lengths)
+{
+	struct gt t;
+	char key[4][32], q[160];
+	size_t n, i, k;
+
+	for (n = 2; n <= 24; n++) {
+		for (i = 0; i < n; i++)
+			key[0][i] = (char)('a' + (i * 5 + n) % 26);
+		key[0][n] = '\0';
+		for (k = 1; k < 4; k++)
+			memcpy(key[k], key[0], n + 1);
+		key[1][n - 1] = 'Z';
+		key[2][0] = 'Z';
+		key[3][n / 2] = 'Y';
+		gt_init(&t, &sorted_opts);
+		for (k = 0; k < 4; k++) {
+			snprintf(q, sizeof(q), "\"%s\"", key[k]);
+			add_ok(&t, rec(q, 1));
+			add_ok(&t, rec(q, 0));
+		}
+		ck_assert_uint_eq(batch_ngroups(t.b), 4);
+		for (k = 0; k < 4; k++)
+			ck_assert_uint_eq(batch_gsize(t.b, k), 2);
+		gt_free(&t);
+	}
+}
+END_TEST
+
 START_TEST(reappearing_group)
 {
 	struct gt t;
@@ -726,6 +758,7 @@ group_suite(void)
 
 	tc = tcase_create("grouping");
 	tcase_add_test(tc, contiguous_groups);
+	tcase_add_test(tc, contiguous_key_lengths);
 	tcase_add_test(tc, reappearing_group);
 	tcase_add_test(tc, unsorted_groups);
 	tcase_add_test(tc, unsorted_many_groups);
