@@ -17,6 +17,7 @@ keymap_hash(const void *p, size_t n, uint64_t seed)
 {
 	const unsigned char *s = p;
 	uint64_t h = seed ^ (0x9e3779b97f4a7c15ULL * (n + 1)), w;
+	size_t all = n;
 
 	/* Eight bytes a step, each mixed by a multiply and a rotation. */
 	while (n >= 8) {
@@ -26,9 +27,28 @@ keymap_hash(const void *p, size_t n, uint64_t seed)
 		s += 8;
 		n -= 8;
 	}
+	/* The last n bytes as the low bytes of a zeroed word.  Where the
+	 * words are little-endian, by whole loads: the 8 bytes that end
+	 * with them, shifted, or loads that overlap, not memcpy() of n
+	 * bytes, a call (half the cost of a group key's hash). */
 	w = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (n > 0 && all >= 8) {
+		memcpy(&w, s + n - 8, 8);
+		w >>= 8 * (8 - n);
+	} else if (n >= 4) {
+		uint32_t lo, hi;
+
+		memcpy(&lo, s, 4);
+		memcpy(&hi, s + n - 4, 4);
+		w = lo | (uint64_t)hi << 8 * (n - 4);
+	} else if (n > 0)
+		w = s[0] | (uint64_t)s[n / 2] << 8 * (n / 2) |
+		    (uint64_t)s[n - 1] << 8 * (n - 1);
+#else
 	if (n > 0)
 		memcpy(&w, s, n);
+#endif
 	h ^= w * 0xff51afd7ed558ccdULL;
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdULL;
