@@ -89,11 +89,15 @@ scaled(const struct estimator *e, unsigned flags, struct adv_params *ap,
 static int
 tame(const struct batch *v, size_t i0, size_t i1)
 {
-	double mx = 0;
+	double mx = 0, a;
 	size_t i;
 
+	/* A compare, not fmax(), a call at every record: the same for
+	 * every reward (a NaN, which none is, would leave mx as fmax()
+	 * does). */
 	for (i = i0; i < i1; i++)
-		mx = fmax(mx, fabs(v->r[i]));
+		if ((a = fabs(v->r[i])) > mx)
+			mx = a;
 	return advmath_tame_exp(mx);
 }
 
