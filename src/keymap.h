@@ -28,7 +28,8 @@ struct keymap {
 	struct buf		 keys;	/* the keys end to end */
 	struct keymap_ent	*ent;	/* [cap] */
 	size_t			 n, cap;
-	size_t		*slot;		/* key index + 1; 0 is empty */
+	uint64_t	*slot;		/* key index + 1 and its hash's
+					   top bits (keymap.c); 0 is empty */
 	size_t		 nslot;		/* a power of two, or 0 */
 	char		*val;		/* [cap] values of vsize bytes */
 	size_t		 vsize;
