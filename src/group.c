@@ -184,6 +184,13 @@ group_boundary(struct grouping *gs, const struct gbatch *b,
 	gs->seen_n = batch_held(b);
 	if ((gs->seen_g = group_of(gs, b, r, keys)) >= 0)
 		return GROUP_NONE;
+	/* A group opens: the slot of the groups that ended that
+	 * group_add() probes is loaded meanwhile (a cache miss on a map
+	 * of every group of a large input). */
+	if (r->has_group && !gs->o.unsorted) {
+		gs->seen_h = keymap_hash(keys->p + r->gkey, r->gkeylen, 0);
+		keymap_prefetch(&gs->ended, gs->seen_h);
+	}
 	if (gs->o.batch_groups && gs->groups >= gs->o.batch_groups)
 		return GROUP_COUNT;
 	return gs->o.stream ? GROUP_STREAM : GROUP_NONE;
@@ -357,7 +364,7 @@ group_add(struct grouping *gs, struct gbatch *b, const struct record *r,
 	size_t ng = batch_ngroups(b), k, tg;
 	struct record tr;
 	long g;
-	int added = 1;
+	int added = 1, seen;
 
 	if (check_mode(gs, r, file, lineno, d) != 0)
 		return d->status;
@@ -375,8 +382,8 @@ group_add(struct grouping *gs, struct gbatch *b, const struct record *r,
 			return d->status;
 	}
 	/* As group_boundary() found it, unless the batch moved on. */
-	g = gs->seen_r == r && gs->seen_n == batch_held(b) ? gs->seen_g :
-	    group_of(gs, b, r, keys);
+	seen = gs->seen_r == r && gs->seen_n == batch_held(b);
+	g = seen ? gs->seen_g : group_of(gs, b, r, keys);
 	gs->seen_r = NULL;
 	if (g < 0) {
 		/* A contiguous group's key goes into ended as it opens, one
@@ -384,7 +391,9 @@ group_add(struct grouping *gs, struct gbatch *b, const struct record *r,
 		 * two (each a cache miss on a batch of many groups). */
 		k = KEYMAP_NONE;
 		if (r->has_group && !gs->o.unsorted)
-			k = keymap_get(&gs->ended, key, r->gkeylen, &added);
+			k = keymap_get_hashed(&gs->ended, key, r->gkeylen,
+			    seen ? gs->seen_h : keymap_hash(key, r->gkeylen,
+			    0), &added);
 		else if (r->has_group)
 			added = (k = keymap_find(&gs->ended, key,
 			    r->gkeylen)) == KEYMAP_NONE;

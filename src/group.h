@@ -62,6 +62,8 @@ struct grouping {
 	const struct record *seen_r;
 	size_t		 seen_n;
 	long		 seen_g;
+	uint64_t	 seen_h;	/* seen_g < 0, keyed and sorted: its
+					   key's hash */
 };
 
 void	group_init(struct grouping *gs, const struct gopts *o);

@@ -132,7 +132,20 @@ grow(struct keymap *m)
 size_t
 keymap_get(struct keymap *m, const void *key, size_t len, int *added)
 {
-	uint64_t h = keymap_hash(key, len, 0);
+	return keymap_get_hashed(m, key, len, keymap_hash(key, len, 0), added);
+}
+
+void
+keymap_prefetch(const struct keymap *m, uint64_t h)
+{
+	if (m->nslot > 0)
+		__builtin_prefetch(&m->slot[h & (m->nslot - 1)]);
+}
+
+size_t
+keymap_get_hashed(struct keymap *m, const void *key, size_t len, uint64_t h,
+    int *added)
+{
 	size_t i, k;
 
 	grow(m);

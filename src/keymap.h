@@ -43,6 +43,13 @@ void		 keymap_init(struct keymap *m, size_t vsize);
  * not NULL, says which. */
 size_t		 keymap_get(struct keymap *m, const void *key, size_t len,
 		    int *added);
+/* keymap_get() of a key whose hash, keymap_hash(key, len, 0), the caller
+ * has already. */
+size_t		 keymap_get_hashed(struct keymap *m, const void *key,
+		    size_t len, uint64_t h, int *added);
+/* Starts loading the slot that a key of hash h is probed from (a cache
+ * miss on a large map), for a keymap_get_hashed() a little later. */
+void		 keymap_prefetch(const struct keymap *m, uint64_t h);
 /* The index of key, or KEYMAP_NONE. */
 size_t		 keymap_find(const struct keymap *m, const void *key,
 		    size_t len);
