@@ -236,6 +236,18 @@ START_TEST(good_mask_runs)
 }
 END_TEST
 
+/* line, parsed with p's fields, reads the mask of alias index alias
+ * (-2: any) and holds the unused mask aliases want. */
+static void
+unused_is(struct parsed *p, const char *line, int alias, unsigned want)
+{
+	parse_with(p, line);
+	ck_assert_int_eq(p->rc, 0);
+	if (alias != -2)
+		ck_assert_int_eq(p->r.alias[FR_MASK], alias);
+	ck_assert_uint_eq(p->r.unused_mask, want);
+}
+
 /* The mask aliases a record holds but does not read (unused_mask, for the
  * warning): none where the line holds only the one read or none; a null
  * mask is not read; with --mask-key, every default alias there. */
@@ -243,22 +255,15 @@ START_TEST(good_unused_masks)
 {
 	struct parsed p;
 
-	parse(&p, "{\"reward\":1,\"logprobs\":[-1,-1],\"mask\":[1,0]}");
-	ck_assert_int_eq(p.rc, 0);
-	ck_assert_int_eq(p.r.alias[FR_MASK], 0);
-	ck_assert_uint_eq(p.r.unused_mask, 0);
-	parse_with(&p, "{\"reward\":1,\"logprobs\":[-1]}");
-	ck_assert_int_eq(p.rc, 0);
-	ck_assert_uint_eq(p.r.unused_mask, 0);
-	parse_with(&p, "{\"reward\":1,\"logprobs\":[-1,-1],"
-	    "\"loss_mask\":[1,0],\"response_mask\":[0,1]}");
-	ck_assert_int_eq(p.rc, 0);
-	ck_assert_int_eq(p.r.alias[FR_MASK], 1);
-	ck_assert_uint_eq(p.r.unused_mask, 1u << 2);
-	parse_with(&p, "{\"reward\":1,\"logprobs\":[-1],\"loss_mask\":null}");
-	ck_assert_int_eq(p.rc, 0);
-	ck_assert_int_eq(p.r.alias[FR_MASK], -1);
-	ck_assert_uint_eq(p.r.unused_mask, 1u << 2);
+	memset(&p, 0, sizeof(p));
+	fields_default(&p.f);
+	unused_is(&p, "{\"reward\":1,\"logprobs\":[-1,-1],\"mask\":[1,0]}", 0,
+	    0);
+	unused_is(&p, "{\"reward\":1,\"logprobs\":[-1]}", -2, 0);
+	unused_is(&p, "{\"reward\":1,\"logprobs\":[-1,-1],"
+	    "\"loss_mask\":[1,0],\"response_mask\":[0,1]}", 1, 1u << 2);
+	unused_is(&p, "{\"reward\":1,\"logprobs\":[-1],\"loss_mask\":null}",
+	    -1, 1u << 2);
 	done(&p);
 	/* --mask-key m: the default names are watched, not read. */
 	memset(&p, 0, sizeof(p));
@@ -266,17 +271,11 @@ START_TEST(good_unused_masks)
 	p.f.list[FR_MASK].name[0] = "m";
 	p.f.list[FR_MASK].n = 1;
 	p.f.named |= FN(FR_MASK);
-	parse_with(&p, "{\"reward\":1,\"logprobs\":[-1],\"m\":[1]}");
-	ck_assert_int_eq(p.rc, 0);
-	ck_assert_uint_eq(p.r.unused_mask, 0);
-	parse_with(&p, "{\"reward\":1,\"logprobs\":[-1],\"m\":[1],"
-	    "\"tool_mask\":[1]}");
-	ck_assert_int_eq(p.rc, 0);
-	ck_assert_uint_eq(p.r.unused_mask, 1u << 8);
-	parse_with(&p, "{\"reward\":1,\"logprobs\":[-1],\"m\":[1],"
-	    "\"mask\":[1],\"env_mask\":[0]}");
-	ck_assert_int_eq(p.rc, 0);
-	ck_assert_uint_eq(p.r.unused_mask, 1u << 0 | 1u << 4);
+	unused_is(&p, "{\"reward\":1,\"logprobs\":[-1],\"m\":[1]}", -2, 0);
+	unused_is(&p, "{\"reward\":1,\"logprobs\":[-1],\"m\":[1],"
+	    "\"tool_mask\":[1]}", -2, 1u << 8);
+	unused_is(&p, "{\"reward\":1,\"logprobs\":[-1],\"m\":[1],"
+	    "\"mask\":[1],\"env_mask\":[0]}", -2, 1u << 0 | 1u << 4);
 	done(&p);
 }
 END_TEST
