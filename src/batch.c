@@ -114,7 +114,8 @@ pack(struct gbatch *b, struct hrec *h, const struct record *r,
 	_Static_assert(sizeof(void *) != 8 || sizeof(struct record) == 376,
 	    "struct record changed: pack its new member in batch.c, or "
 	    "keep a record that has it whole");
-	if (r->outs != 0 || r->has_traj || r->ncol > 0 || r->unscored || !r->has_reward)
+	if (r->outs != 0 || r->has_traj || r->ncol > 0 || r->unscored ||
+	    !r->has_reward)
 		return 0;
 	if (r->has_tie || r->elsewhere || len > UINT32_MAX ||
 	    r->L > UINT32_MAX || r->T > UINT32_MAX || r->close > len ||

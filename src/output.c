@@ -358,7 +358,9 @@ struct fieldval {
 };
 
 /* u's units, 0 and v's number after seplen bytes of separator: v's in its
- * place in the cache, repeated once for each number and separator. */
+ * place in the cache, repeated once for each number and separator.  A
+ * unit fits TOKARR_UNIT: a number of at most 17 digits (--digits) is 24
+ * bytes at most with its sign, point and exponent. */
 static inline void
 reps(struct output *o, const struct fieldval *v, size_t seplen,
     struct tokarr_rep *u)
@@ -418,7 +420,7 @@ token_array(struct output *o, const struct record *r, const uint32_t *runs,
 	int first = 1, one, rc;
 
 	reps(o, v, seplen, &u);
-	if (left <= TOKARR_SHORT && u.ulen[1] <= TOKARR_UNIT &&
+	if (left <= TOKARR_SHORT &&
 	    (rc = short_array(o, r, runs, &u, seplen, d)) >= 0)
 		return rc;
 	if (put(o, "[", 1, d) != 0)
