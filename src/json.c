@@ -234,7 +234,13 @@ digit_run(const char *s, const char *end)
 	return (size_t)(p - s);
 }
 
-static inline const char *
+/*
+ * Always inlined: gcc kept it a call from json_num_array()'s loop, where
+ * inlined the flags stay in a register and the checks for an exponent
+ * and a big value fold into the loop (callgrind, -j 1 on 5 MB: 71.1M ->
+ * 65.6M instructions on 20-token records, 46.8M -> 37.5M on 1000-token).
+ */
+static inline __attribute__((always_inline)) const char *
 scan_number(const char *p, const char *end, int *flags, struct json_err *e)
 {
 	const char *s = p, *d;
