@@ -244,14 +244,15 @@ set -- "rladv, file mapped" $M "./rladv $M" \
     "cat file | rladv -j 1" $M "cat $M | ./rladv -j 1" \
     "gzip -dc" $M "gzip -dc < $M.gz" \
     "rladv, gzip input (zlib alone)" $M "$ZBIN $M.gz" \
-    "cat file | bench/hold (reading only)" $M "cat $M | bench/hold 2>/dev/null"
+    "cat file | bench/hold (reading only)" $M "cat $M | bench/hold 2>/dev/null" \
+    "cat file | cat (nothing kept)" $M "cat $M | cat"
 [ -n "$IBIN" ] && set -- "$@" "rladv, gzip input (ISA-L)" $M "$IBIN $M.gz"
 paired "input: the main input mapped, piped, and gzip'd (MB/s of the text):" "$@"
 r_pipe=$(ratio 1 2) r_pipe1=$(ratio 3 4) r_zlib=$(ratio 5 6) r_isal=
 r_hold=$(ratio 1 7) r_hold1=$(ratio 3 7)
 cpu_map=$(field 1 3) cpu_pipe=$(field 2 3) cpu_hold=$(field 7 3)
-wall_map=$(field 1 1)
-[ -n "$IBIN" ] && r_isal=$(ratio 5 8)
+cpu_cat=$(field 8 3) wall_map=$(field 1 1)
+[ -n "$IBIN" ] && r_isal=$(ratio 5 9)
 
 paired "parsing: a cJSON tree per line (parse only, nothing written) on the main input:" \
     "cat" $M "cat $M" \
@@ -373,6 +374,13 @@ awk -v w=$wall_map -v m=$cpu_map -v h=$cpu_hold -v n=$N 'BEGIN {
     printf "    bound: the CPU of rladv on the mapped file and of the" \
 	" reading (%.2f + %.2f s) over %d cores is %.3f s: at best %.2fx" \
 	" of the mapped file\n", m, h, n, (m + h) / n, w / ((m + h) / n) }'
+# cat | cat keeps nothing: its CPU is the pipe's own cost (cat's reading
+# and writing, the other side's copy out), which any reader of a pipe pays
+# however it holds the batch.
+awk -v w=$wall_map -v m=$cpu_map -v c=$cpu_cat -v n=$N 'BEGIN {
+    printf "    bound with nothing kept: cat file | cat alone used %.2f" \
+	" CPU s; with rladv'"'"'s %.2f s over %d cores, at best %.2fx of the" \
+	" mapped file\n", c, m, n, w / ((m + c) / n) }'
 if [ -n "$r_isal" ]; then
 	goal "gzip input vs gzip -dc alone, ISA-L" $r_isal ">=" 2
 else
