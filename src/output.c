@@ -642,10 +642,10 @@ short_record(struct output *o, const char *line, const struct record *r,
 	int f, hv = r->comma_space + 2 * r->colon_space;
 
 	if (r->outs != 0 || !em->heads || want[OUT_ANN] || r->nmembers == 0 ||
-	    r->L > TOKARR_SHORT || x->v[0].len + sl > TOKARR_UNIT ||
-	    x->v[1].len + sl > TOKARR_UNIT)
+	    r->L > TOKARR_SHORT)
 		return -1;
-	/* Each field a head and a number or an array of r->L units. */
+	/* Each field a head and a number or an array of r->L units (each
+	 * within TOKARR_UNIT, as reps() says). */
 	need = r->close + 2 + OUT_ANN * (sizeof(em->head[0][0]) + NUMBUF) +
 	    2 * (r->L * TOKARR_UNIT + 2 + TOKARR_COPY);
 	if (o->cap - o->len < need && room(o, need, d) != 0)
