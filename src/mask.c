@@ -140,6 +140,9 @@ mask_parse(const char *p, const char *end, struct buf *runs, struct mask *m)
 				continue;
 			}
 		}
+		/* The fast paths stop after a comma, where "1,1,1,1, 1"
+		 * and "1, 1, 1, 1,  1" have a blank: JSON too. */
+		p = json_ws(p, end);
 		if ((q = element(p, end, &v)) == NULL)
 			goto bad;
 		p = q;

@@ -7,6 +7,37 @@
 
 #include "record.h"
 
+/*
+ * An object's or array's text without the blanks between its tokens, into
+ * d (n bytes at least): returns its length.  Writers space them apart
+ * differently (json.dumps' ", " and ": ", orjson's and compact dumps'
+ * none), and a trajectory's rows, or files from two writers, must still
+ * have equal keys.
+ */
+static size_t
+bare(char *d, const char *v, size_t n)
+{
+	size_t i, k = 0;
+	int in_str = 0;
+
+	for (i = 0; i < n; i++) {
+		if (in_str) {
+			d[k++] = v[i];
+			if (v[i] == '\\' && i + 1 < n)
+				d[k++] = v[++i];
+			else if (v[i] == '"')
+				in_str = 0;
+			continue;
+		}
+		if (v[i] == ' ' || v[i] == '\t' || v[i] == '\n' ||
+		    v[i] == '\r')
+			continue;
+		in_str = v[i] == '"';
+		d[k++] = v[i];
+	}
+	return k;
+}
+
 void
 record_key_add(struct buf *keys, enum json_type t, const char *v, size_t n)
 {
@@ -27,7 +58,8 @@ record_key_add(struct buf *keys, enum json_type t, const char *v, size_t n)
 		break;
 	default:
 		buf_add(keys, "o", 1);
-		break;
+		keys->len += bare(buf_reserve(keys, n), v, n);
+		return;
 	}
 	buf_add(keys, v, n);
 }

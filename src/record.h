@@ -122,7 +122,8 @@ int	record_parse(const char *line, size_t len, const struct fields *f,
  * Appends the canonical key of a JSON value of type t (n bytes at v, as
  * json_value() found them): a type tag, then the decoded string, or the
  * number's literal text (so that integer ids beyond 2^53 stay distinct),
- * or the literal of a boolean, or the text of anything else.
+ * or the literal of a boolean, or the text of anything else without its
+ * blanks (outside its strings).
  */
 void	record_key_add(struct buf *keys, enum json_type t, const char *v,
 	    size_t n);

@@ -65,7 +65,9 @@ runs_of(const int *v, size_t L, uint32_t *r)
 }
 
 /* v written in a spelling: 0 "1,0", 1 "1, 0", 2 one element in another
- * spelling (true, 0.0, 1e0); tail bytes after the ']'. */
+ * spelling (true, 0.0, 1e0), 3 none to three blanks after each comma
+ * ("1,1,1,1, 1", which a fast path must not stop on); tail bytes after
+ * the ']'. */
 static size_t
 spell(char *s, const int *v, size_t L, int how, size_t tail, size_t odd)
 {
@@ -76,7 +78,8 @@ spell(char *s, const int *v, size_t L, int how, size_t tail, size_t odd)
 	s[n++] = '[';
 	for (i = 0; i < L; i++) {
 		if (i > 0)
-			n += (size_t)sprintf(s + n, how == 1 ? ", " : ",");
+			n += (size_t)sprintf(s + n, "%.*s", how == 1 ? 2 :
+			    how == 3 ? 1 + (int)next(4) : 1, ",   ");
 		if (how == 2 && i == odd)
 			n += (size_t)sprintf(s + n, "%s",
 			    other[v[i]][next(3)]);
@@ -123,14 +126,15 @@ START_TEST(random_masks)
 
 	for (k = 0; k < 20000; k++) {
 		L = next(k < 10000 ? 40 : MAXL);
-		how = (int)next(3);
+		how = (int)next(4);
 		if (how == 2 && L == 0)
 			how = 0;
 		tail = next(20);
 		values(v, L);
 		n = spell(s, v, L, how, tail, L > 0 ? next((unsigned)L) : 0);
 		parse_is(s, n + tail, n, v, L, how == 0 ? "compact" :
-		    how == 1 ? "spaced" : "another spelling");
+		    how == 1 ? "spaced" : how == 2 ? "another spelling" :
+		    "blanks mixed");
 	}
 }
 END_TEST
@@ -196,6 +200,7 @@ START_TEST(bad_elements)
 	bad_is("[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1", 18);
 	bad_is("[1,0,1,0,1,0,1,0,1,0,1,0,1,0,1,0,2]", 16);
 	bad_is("[1,0,1,0,1,0,1,0,x,0,1,0,1,0,1,0,1]", 8);
+	bad_is("[1,1,1,1, ]", 4);
 }
 END_TEST
 

@@ -911,6 +911,35 @@ START_TEST(good_escaped_member_name)
 }
 END_TEST
 
+/* An object or array key is its text without blanks: json.dumps' and
+ * orjson's spellings of one trajectory id are one key; a blank inside a
+ * string (or after an escaped quote) stays. */
+START_TEST(key_bare)
+{
+	struct buf a = { 0 }, b = { 0 };
+	const char *x = "{\"instance_id\": \"18 42\", \"r\": [0, 1]}",
+	    *y = "{ \"instance_id\":\"18 42\",\t\"r\":[0,1] }",
+	    *z = "{\"instance_id\":\"1842\",\"r\":[0,1]}",
+	    *q = "[\"a\\\" b\", 1]",
+	    *bx = "o{\"instance_id\":\"18 42\",\"r\":[0,1]}",
+	    *bq = "o[\"a\\\" b\",1]";
+
+	record_key_add(&a, JSON_OBJECT, x, strlen(x));
+	record_key_add(&b, JSON_OBJECT, y, strlen(y));
+	ck_assert_uint_eq(a.len, b.len);
+	ck_assert(memcmp(a.p, b.p, a.len) == 0);
+	ck_assert(a.len == strlen(bx) && memcmp(a.p, bx, a.len) == 0);
+	b.len = 0;
+	record_key_add(&b, JSON_OBJECT, z, strlen(z));
+	ck_assert(a.len != b.len || memcmp(a.p, b.p, a.len) != 0);
+	b.len = 0;
+	record_key_add(&b, JSON_ARRAY, q, strlen(q));
+	ck_assert(b.len == strlen(bq) && memcmp(b.p, bq, b.len) == 0);
+	buf_free(&a);
+	buf_free(&b);
+}
+END_TEST
+
 START_TEST(key_label)
 {
 	struct buf out = { 0 };
@@ -1171,6 +1200,7 @@ record_suite(void)
 	tcase_add_test(tc, good_field_two_roles);
 	tcase_add_test(tc, good_batch_key);
 	tcase_add_test(tc, good_escaped_member_name);
+	tcase_add_test(tc, key_bare);
 	tcase_add_test(tc, key_label);
 	suite_add_tcase(s, tc);
 

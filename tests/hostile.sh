@@ -9,7 +9,8 @@
 # is valid JSON and every message one line; (7) diff --outputs compares
 # what the files hold; (8) stats and diff print finite, bounded figures;
 # (9) a closed pipe ends rladv by SIGPIPE, quietly, as the man page says;
-# (10) small things.  Each case failed on rladv before its fix.
+# (10) small things; (11) any JSON blanks, in every framework's sample,
+# compute the same.  Each case failed on rladv before its fix.
 #
 # POSIX sh; needs awk, cmp, gzip, head, od, python3 (the random test and
 # the JSON checks).  Last line: "N passed, M failed"; exit 1 on any
@@ -838,6 +839,22 @@ status stratum_1e400 1
 said stratum_1e400 's400.jsonl:1: field "tool_calls" is 1e400, not a finite number'
 run -a san --on-error skip --rejects rej.jsonl s400.jsonl
 accounts stratum_1e400_skip 2 1 1
+
+# =====================================================================
+# (11) Any JSON blanks compute the same (tests/respell.py)
+# =====================================================================
+for seed in 1 2 3; do
+	python3 "$here/respell.py" "$rladv" "$here/../samples" $seed >respell 2>&1
+	n=0
+	while read -r verdict name why; do
+		n=$((n + 1))
+		case $verdict in
+		ok) ok ;;
+		*) no "respell seed $seed ${name%:}" "$why" ;;
+		esac
+	done <respell
+	[ "$n" -eq 12 ] || no "respell seed $seed" "$n samples, not 12: $(tail -3 respell)"
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
