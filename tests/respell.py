@@ -12,6 +12,7 @@ import os
 import random
 import subprocess
 import sys
+import tempfile
 
 rladv, samples, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
 CASES = [
@@ -63,11 +64,12 @@ def run(opts, path):
             for line in p.stdout.splitlines()], ""
 
 
+tmp = tempfile.mkdtemp(prefix="rladv-respell.")
 for opts, name in CASES:
     src = os.path.join(samples, name)
     with open(src) as f:
         lines = f.read().splitlines()
-    out = name.replace(".jsonl", ".respelled.jsonl")
+    out = os.path.join(tmp, name.replace(".jsonl", ".respelled.jsonl"))
     with open(out, "w") as f:
         for line in lines:
             f.write(blank() + dump(json.loads(line)) + blank() + "\n")
@@ -81,3 +83,5 @@ for opts, name in CASES:
         print("FAIL %s: respelled, the fields differ" % name)
     else:
         print("ok %s" % name)
+    os.remove(out)
+os.rmdir(tmp)
