@@ -82,9 +82,9 @@ mask_read(const struct warn *w, const struct record *r, char *buf,
 }
 
 /*
- * A step that is not the first record's.  It is compared as the lines
- * write it, which most steps pass, then by its canonical key (a string
- * may be escaped one way or the other).
+ * A step not written as the first record's (warn_same_step()), or the
+ * first: compared by its canonical key (a string may be escaped one way
+ * or the other).
  */
 static void
 step_seen(struct warn *w, const struct record *r, const char *line,
@@ -100,8 +100,6 @@ step_seen(struct warn *w, const struct record *r, const char *line,
 		w->steptype = r->wtype;
 		return;
 	}
-	if (r->wlen == w->steplen && memcmp(v, w->step, r->wlen) == 0)
-		return;
 	record_key_add(&ka, w->steptype, w->step, w->steplen);
 	record_key_add(&kb, r->wtype, v, r->wlen);
 	if (ka.len != kb.len || memcmp(ka.p, kb.p, ka.len) != 0) {
@@ -140,7 +138,7 @@ warn_record_say(struct warn *w, const struct record *r, const char *keys,
 				    fields_alias(FR_MASK, i), what);
 		w->masks |= r->unused_mask;
 	}
-	if (r->has_step && !w->step_said)
+	if (r->has_step && !w->step_said && !warn_same_step(w, r, line))
 		step_seen(w, r, line, file, lineno);
 	if (r->strat_frac && !w->frac_said) {
 		record_key_label(keys + r->skey, r->skeylen, &a);

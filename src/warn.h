@@ -10,6 +10,7 @@
 #define RLADV_WARN_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "batch.h"
 #include "fields.h"
@@ -38,17 +39,25 @@ void	warn_init(struct warn *w, const struct fields *f, int group_size,
 void	warn_record_say(struct warn *w, const struct record *r,
 	    const char *keys, const char *line, const char *file,
 	    unsigned long long lineno);
+/* r's step is written as the first step was (then it is that step). */
+static inline int
+warn_same_step(const struct warn *w, const struct record *r,
+    const char *line)
+{
+	return w->step != NULL && r->wlen == w->steplen &&
+	    memcmp(line + r->wbeg, w->step, r->wlen) == 0;
+}
 /* A record as it joins its batch (keys: the arena its keys index; line:
  * its line); another shard's (elsewhere) says nothing.  Inline: almost
  * every record has nothing to say, which a few tests find without a
- * call. */
+ * call (a step as the first record wrote it among them). */
 static inline void
 warn_record(struct warn *w, const struct record *r, const char *keys,
     const char *line, const char *file, unsigned long long lineno)
 {
 	if (w->on && !r->elsewhere && ((r->unused_mask & ~w->masks) != 0 ||
-	    (r->has_step && !w->step_said) || (r->strat_frac &&
-	    !w->frac_said)))
+	    (r->has_step && !w->step_said && !warn_same_step(w, r, line)) ||
+	    (r->strat_frac && !w->frac_said)))
 		warn_record_say(w, r, keys, line, file, lineno);
 }
 /* The groups of a batch, as it is handed over. */
