@@ -264,7 +264,7 @@ J	 = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
 CHECKS	 = slurm emu broken_binary html jobs papers stats_diff io shard \
 	   hostile skip_random faults unit e2e errors realdata frameworks \
 	   help_synopsis man_examples conformance fuzz-replay make_deps gpu \
-	   presets limits
+	   presets limits oracle
 SH_CHECKS = e2e errors faults skip_random stats_diff papers html shard jobs \
 	   slurm realdata
 MAN_CHECKS = hostile help_synopsis man_examples frameworks
@@ -309,6 +309,9 @@ check-presets: rladv
 	    python3 tests/presets/reference.py --check ./rladv
 check-limits:
 	@echo "== limits"; sh tests/limits.sh
+check-oracle: rladv
+	@echo "== oracle"; python3 tests/oracle.py ./rladv 600 1 && \
+	    python3 tests/oracle.py ./rladv 600 2
 
 # make bench: rladv against its baselines; make bench DEVICE=cuda (with a
 # CUDA=1 build): CPU against GPU on large shards and exact MS-GRPO.

@@ -241,14 +241,21 @@ advmath_rloo_group(const double *r, size_t n, int verl, double *out)
 		out[i] = m.equal ? 0 : r[i] - (s - r[i]) / (double)(n - 1);
 }
 
-/* OPO: r_i - sum T r / sum T; the plain mean when no token is trained. */
+/*
+ * OPO: r_i - sum T r / sum T; the plain mean when no token is trained.
+ * When the rewards of the records that train a token are all equal, the
+ * baseline is that reward itself: sum T r / sum T rounds (0.1 times 3, 2
+ * and 1 tokens over 6 is not 0.1), and the residue would give those
+ * records an advantage of 1e-17 that the balanced modes count by its sign.
+ */
 ADV_HD static inline void
 advmath_opo_group(const double *r, const double *T, size_t n, int verl,
     double *out)
 {
 	struct advmath_mom m;
-	double sw = 0, swr = 0, base;
+	double sw = 0, swr = 0, base, first = 0;
 	size_t i;
+	int wequal = 1;
 
 	if (n == 1) {
 		out[0] = advmath_single(r[0], verl, 0, 0);
@@ -256,10 +263,16 @@ advmath_opo_group(const double *r, const double *T, size_t n, int verl,
 	}
 	m = advmath_moments(r, NULL, 0, n, 0);
 	for (i = 0; i < n; i++) {
+		if (T[i] > 0) {
+			if (sw == 0)
+				first = r[i];
+			else if (r[i] != first)
+				wequal = 0;
+		}
 		sw += T[i];
 		swr += T[i] * r[i];
 	}
-	base = sw > 0 ? swr / sw : m.mean;
+	base = !(sw > 0) ? m.mean : wequal ? first : swr / sw;
 	for (i = 0; i < n; i++)
 		out[i] = m.equal ? 0 : r[i] - base;
 }

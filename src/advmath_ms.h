@@ -117,7 +117,7 @@ ADV_HD static inline int
 advmath_ms_set_stats(const double *r, const double *t, const uint64_t *set,
     size_t nw, double eps, int sample, int inside, double *mu, double *f)
 {
-	double w = 0.0, s = 0.0, v = 0.0, den, e;
+	double w = 0.0, s = 0.0, v = 0.0, den, e, wlo = 0.0, whi = 0.0;
 	uint64_t b;
 	size_t k, lo, hi, j;
 
@@ -131,11 +131,24 @@ advmath_ms_set_stats(const double *r, const double *t, const uint64_t *set,
 	for (k = lo; k <= hi; k++)
 		for (b = set[k]; b != 0; b &= b - 1) {
 			j = k * 64 + advmath_ms_ctz64(b);
+			if (t[j] > 0.0) {
+				if (!(w > 0.0))
+					wlo = r[j];
+				whi = r[j];
+			}
 			w += t[j];
 			s += t[j] * r[j];
 		}
 	if (!(w > 0.0))
 		return 0;
+	if (wlo == whi) {
+		/* Token stats whose weighted members share one reward
+		 * (the others weigh 0): the mean is that reward, not
+		 * sum t r / sum t with its rounding, and the deviation 0. */
+		*mu = wlo;
+		*f = advmath_ms_inv_den(0.0, w, eps, sample, inside);
+		return *f > 0.0;
+	}
 	*mu = s / w;
 	for (k = lo; k <= hi; k++)
 		for (b = set[k]; b != 0; b &= b - 1) {

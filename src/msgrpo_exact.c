@@ -61,7 +61,7 @@ logbinom_row(size_t n, double *row)
  * binomials, so it never overflows).
  */
 struct cwalk {
-	size_t	 G, d, tau, lo, hi;
+	size_t	 G, d, tau, lo, hi, wlo, whi;
 	size_t	*n, *k, *lcoff;
 	double	*lc, *lg, *rv, *tv;
 	double	 sw, s, lp;
@@ -114,8 +114,8 @@ cwalk_each(struct cwalk *w, size_t tau_min,
 	w->tau = 0;
 	for (;;) {
 		if (w->tau >= tau_min) {
-			w->lo = d;
-			w->hi = 0;
+			w->lo = w->wlo = d;
+			w->hi = w->whi = 0;
 			w->sw = w->s = w->lp = 0.0;
 			for (c = 0; c < d; c++) {
 				if (w->k[c] == 0)
@@ -123,6 +123,11 @@ cwalk_each(struct cwalk *w, size_t tau_min,
 				if (w->lo == d)
 					w->lo = c;
 				w->hi = c;
+				if (w->tv[c] > 0.0) {
+					if (w->wlo == d)
+						w->wlo = c;
+					w->whi = c;
+				}
 				w->sw += (double)w->k[c] * w->tv[c];
 				w->s += (double)w->k[c] * w->tv[c] * w->rv[c];
 				w->lp += w->lc[w->lcoff[c] + w->k[c]];
@@ -143,6 +148,17 @@ cwalk_each(struct cwalk *w, size_t tau_min,
 	}
 }
 
+/*
+ * The weighted mean of the counts at hand (sw > 0): with token stats
+ * whose weighted classes share one reward (the others weigh 0), that
+ * reward itself, not s / sw with its rounding.
+ */
+static double
+cwalk_mean(const struct cwalk *w)
+{
+	return w->rv[w->wlo] == w->rv[w->whi] ? w->rv[w->wlo] : w->s / w->sw;
+}
+
 /* The weighted sum of squared deviations about mu of the counts at hand. */
 static double
 cwalk_ss(const struct cwalk *w, double mu)
@@ -150,6 +166,8 @@ cwalk_ss(const struct cwalk *w, double mu)
 	double v = 0.0, e;
 	size_t c;
 
+	if (w->rv[w->wlo] == w->rv[w->whi])
+		return 0.0;
 	for (c = w->lo; c <= w->hi; c++) {
 		e = w->rv[c] - mu;
 		v += (double)w->k[c] * w->tv[c] * e * e;
@@ -175,7 +193,7 @@ exact_one(const struct cwalk *w, void *ctx)
 	/* Classes sorted by reward: equal ends, equal all. */
 	if (w->rv[w->lo] == w->rv[w->hi] || !(w->sw > 0.0))
 		return;
-	mu = w->s / w->sw;
+	mu = cwalk_mean(w);
 	v = cwalk_ss(w, mu);
 	if (g->sample || g->inside) {
 		den = advmath_ms_inv_den(v, w->sw, g->eps, g->sample,
@@ -239,7 +257,7 @@ moments_one(const struct cwalk *w, void *ctx)
 	if (!(w->sw > 0.0))
 		return;		/* no weight, no mean */
 	p = x->w[w->tau] * exp(w->lp - w->lg[w->tau]);
-	mu = eq ? w->rv[w->lo] : w->s / w->sw;
+	mu = eq ? w->rv[w->lo] : cwalk_mean(w);
 	var = eq ? 0.0 : cwalk_ss(w, mu) / w->sw;
 	x->e[0] += p * sqrt(var);
 	x->e[1] += p * var;

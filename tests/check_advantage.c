@@ -472,6 +472,29 @@ START_TEST(opo)
 }
 END_TEST
 
+START_TEST(opo_weighted_equal)
+{
+	/*
+	 * The records that train a token all have 0.1; the 0.3 has no
+	 * trained token, so the baseline is 0.1 and their advantage is 0
+	 * exactly.  (3 + 2 + 1) * 0.1 / 6 rounds to 0.09999999999999999,
+	 * which gave them 1.4e-17, and balanced counted them as positive.
+	 */
+	static const double r[] = { 0.1, 0.1, 0.1, 0.3 };
+	static const double T[] = { 3, 2, 1, 0 };
+	static const size_t sz[] = { 4 };
+	struct adv_params p = defaults();
+	struct tb t;
+	int i;
+
+	tb_make(&t, r, T, 4, sz, 1, NULL);
+	run("opo", &t, &p);
+	for (i = 0; i < 3; i++)
+		ck_assert(t.adv[i] == 0.0);
+	ck_assert(t.adv[3] == 0.3 - 0.1);
+}
+END_TEST
+
 START_TEST(rpp_baseline)
 {
 	/* g1 = 1,0 with T 1,3; g2 = 2,2 with T 2,2.
@@ -1179,6 +1202,7 @@ advantage_suite(void)
 	tcase_add_test(tc, stratified);
 	tcase_add_test(tc, stratified_two_groups);
 	tcase_add_test(tc, opo);
+	tcase_add_test(tc, opo_weighted_equal);
 	tcase_add_test(tc, rpp_baseline);
 	tcase_add_test(tc, eps_option);
 	suite_add_tcase(s, tc);

@@ -143,6 +143,41 @@ START_TEST(test_worked_example)
 }
 END_TEST
 
+/*
+ * Token stats: a subgroup whose weighted members share one reward (the
+ * others have T = 0) has that reward as its mean, so those members get 0
+ * exactly, on every path.  sum T r / sum T rounds: 3 * 0.2 / 3 is
+ * 0.20000000000000004, and (3 + 2 + 1) * 0.1 / 6 is 0.09999999999999999.
+ */
+START_TEST(test_token_weighted_equal)
+{
+	static const double rc[] = { 0.1, 0.1, 0.1, 0.3 };	/* counts */
+	static const double Tc[] = { 3, 2, 1, 0 };
+	static const double rm[] = { 0.1, 0.2, 0.3 };		/* masks */
+	static const double Tm[] = { 0, 3, 0 };
+	static const enum ms_mode modes[] = { MS_EXACT, MS_SAMPLED };
+	double adv[4];
+	struct ms_params p;
+	enum ms_path path;
+	size_t i, m;
+
+	for (m = 0; m < 2; m++) {
+		p = params(2, MS_UNIFORM, 1, modes[m]);
+		ck_assert_int_eq(msgrpo_group(rc, Tc, NULL, 4, 0, &p, adv,
+		    &path), 0);
+		for (i = 0; i < 3; i++)
+			ck_assert_msg(adv[i] == 0.0, "mode %zu: adv[%zu] = %g",
+			    m, i, adv[i]);
+		ck_assert(adv[3] > 0.0);
+		ck_assert_int_eq(msgrpo_group(rm, Tm, NULL, 3, 0, &p, adv,
+		    &path), 0);
+		ck_assert_msg(adv[1] == 0.0, "mode %zu: adv[1] = %g", m,
+		    adv[1]);
+		ck_assert(adv[0] < 0.0 && adv[2] > 0.0);
+	}
+}
+END_TEST
+
 /* Exact (count vectors or masks) against the brute force. */
 START_TEST(test_exact_vs_brute)
 {
@@ -1197,6 +1232,7 @@ main(void)
 	tcase_add_checked_fixture(tc, reset_rng, NULL);
 	tcase_add_test(tc, test_worked_example);
 	tcase_add_test(tc, test_exact_vs_brute);
+	tcase_add_test(tc, test_token_weighted_equal);
 	tcase_add_test(tc, test_sampled_equals_exact);
 	tcase_add_test(tc, test_sampled_order_free);
 	tcase_add_test(tc, test_sampled_unbiased);

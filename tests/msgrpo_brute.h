@@ -18,6 +18,9 @@
  * abar[tau * G + i] = Abar_i(tau) for tau = 2..G: the mean over every
  * subgroup S of size tau containing i of (r_i - mu_S) / (sigma_S + eps).
  * A subgroup of equal rewards, or (token stats) with no weight, gives 0.
+ * With token stats a subgroup whose weighted members share one reward
+ * (the others weigh 0) has that reward as its mean, exactly, and
+ * deviation 0.
  */
 static void
 brute_abar(const double *r, const double *T, size_t G, int token,
@@ -33,8 +36,8 @@ brute_abar(const double *r, const double *T, size_t G, int token,
 		for (tau = 0; tau <= G; tau++)
 			sum[tau] = n[tau] = 0.0;
 		for (m = 0; m < (uint32_t)1 << G; m++) {
-			double w = 0.0, s = 0.0, v = 0.0, mu;
-			int equal = 1;
+			double w = 0.0, s = 0.0, v = 0.0, mu, wr = 0.0;
+			int equal = 1, wequal = 1;
 
 			if (!((m >> i) & 1))
 				continue;
@@ -45,13 +48,19 @@ brute_abar(const double *r, const double *T, size_t G, int token,
 				tau++;
 				if (r[j] != r[i])
 					equal = 0;
+				if (!token || T[j] > 0.0) {
+					if (w == 0.0)
+						wr = r[j];
+					else if (r[j] != wr)
+						wequal = 0;
+				}
 				w += token ? T[j] : 1.0;
 				s += (token ? T[j] : 1.0) * r[j];
 			}
 			n[tau] += 1.0;
 			if (equal || w == 0.0)
 				continue;
-			mu = s / w;
+			mu = wequal ? wr : s / w;
 			for (j = 0; j < G; j++)
 				if ((m >> j) & 1)
 					v += (token ? T[j] : 1.0) *
