@@ -7,6 +7,13 @@ NeMo-RL's leave-one-out, GPG, pass@k, AReaL's grpo-whiten; the six loss
 modes over the batch or the group; --drop-zero-std, --eps-inside,
 --std sample.  Rewards are binary, thirds, tenths (0.1 three times must
 give 0), integers or decimals; masks trim tokens, some records train none.
+The records come in the layouts rladv reads: batches by a step field,
+--batch-groups or the whole input; groups by a key, --group-size blocks
+or shuffled under --unsorted; one reward field, or TRL's two weighed,
+with nulls (--null-reward unscored); SkyRL's step-wise rows
+(--trajectory-key); --stratum-cap.  A 0 that a rule gives (equal
+rewards, a group of one, a weighted mean of equal rewards) must be
+exactly 0; every other number within 1e-9.
 
 usage: python3 tests/oracle.py RLADV [CASES [SEED]] [-v]
 Prints "N passed, M failed"; -v prints a failing case's input.
@@ -22,6 +29,21 @@ ARGS = [a for a in sys.argv[1:] if a != '-v']
 RLADV = ARGS[0]
 N = int(ARGS[1]) if len(ARGS) > 1 else 200
 SEED0 = int(ARGS[2]) if len(ARGS) > 2 else 1
+
+
+class Zero(float):
+    """A 0 that a rule gives (equal rewards, a group of one, a dropped
+    group, a weighted mean of equal rewards): rladv must write exactly 0,
+    whatever the order of its sums."""
+
+
+Z = Zero(0.0)
+
+
+def wequal(xs, w):
+    """The members that weigh something share one value."""
+    pos = [a for a, b in zip(xs, w) if b > 0]
+    return bool(pos) and alleq(pos)
 
 
 def mean(xs, w=None):
@@ -54,7 +76,7 @@ def alleq(xs):
 def norm(r, xs, o, w=None):
     """(r - mean)/(std + eps) over xs, 0 when xs are equal."""
     if alleq(xs):
-        return 0.0
+        return Z
     m = mean(xs, w)
     if o['eps_inside']:
         s = std(xs, o['sample'], w)
@@ -66,10 +88,10 @@ def whiten(vals, T):
     """verl masked_whiten over trained tokens: each value T times."""
     N = sum(T)
     if N == 0:
-        return [0.0] * len(vals)
+        return [Z] * len(vals)
     xs = [v for v, t in zip(vals, T) if t > 0]
     if alleq(xs):
-        return [0.0] * len(vals)
+        return [Z] * len(vals)
     m = sum(v * t for v, t in zip(vals, T)) / N
     var = sum(t * (v - m) ** 2 for v, t in zip(vals, T)) / (N - 1) if N > 1 else 0.0
     return [(v - m) / math.sqrt(var + 1e-8) for v in vals]
@@ -79,7 +101,7 @@ def msgrpo(rs, T, o):
     G = len(rs)
     tmin = o['tau_min']
     if G < tmin:
-        return [0.0] * G
+        return [Z] * G
     taus = list(range(tmin, G + 1))
     if o['ms_weights'] == 'uniform':
         w = [1.0] * len(taus)
@@ -92,6 +114,7 @@ def msgrpo(rs, T, o):
     out = []
     for i in range(G):
         a = 0.0
+        allz = True
         others = [j for j in range(G) if j != i]
         for wt, tau in zip(w, taus):
             tot, cnt = 0.0, 0
@@ -103,7 +126,10 @@ def msgrpo(rs, T, o):
                     v = 0.0
                 elif alleq(xs):
                     v = 0.0
+                elif ww is not None and wequal(xs, ww) and rs[i] == mean(xs, ww):
+                    v = 0.0
                 else:
+                    allz = False
                     m = mean(xs, ww)
                     sd = std(xs, o['sample'], ww)
                     if o['eps_inside']:
@@ -113,7 +139,7 @@ def msgrpo(rs, T, o):
                 tot += v
                 cnt += 1
             a += wt * tot / cnt
-        out.append(a)
+        out.append(Z if allz else a)
     return out
 
 
@@ -128,25 +154,25 @@ def advantages(batch, o):
         T = [x['T'] for x in g]
         G = len(g)
         if o['drop'] and alleq(rs):
-            res.append([0.0] * G)
+            res.append([Z] * G)
             continue
         gnb = o['gn_scope'] == 'batch'
         if G == 1 and est not in ('rpp', 'gpg') and not gnb:
-            res.append([0.0])
+            res.append([Z])
             continue
 
         def gn(r):
             if o['gn_scope'] == 'batch':
                 if alleq(allr):
-                    return 0.0
+                    return Z
                 if o['std_scope'] == 'none' or est == 'drgrpo':
                     return r - mean(allr)
                 return norm(r, allr, o)
             if est == 'drgrpo' or o['std_scope'] == 'none':
-                return 0.0 if alleq(rs) else r - mean(rs)
+                return Z if alleq(rs) else r - mean(rs)
             if o['std_scope'] == 'batch':
                 if alleq(rs):
-                    return 0.0
+                    return Z
                 s = std(allr, o['sample'])
                 if o['eps_inside']:
                     return (r - mean(rs)) / math.sqrt(s * s + o['eps'])
@@ -156,7 +182,7 @@ def advantages(batch, o):
         def san(i, scoped):
             k = [x['r'] for x in g if x['s'] == g[i]['s']]
             if alleq(k):
-                return 0.0
+                return Z
             if scoped and o['std_scope'] == 'none':
                 return g[i]['r'] - mean(k)
             if scoped and o['std_scope'] == 'batch':
@@ -169,24 +195,27 @@ def advantages(batch, o):
         if est in ('grpo', 'drgrpo'):
             a = [gn(r) for r in rs]
         elif est == 'rloo':
-            a = [0.0 if alleq(rs) else r - (sum(rs) - r) / (G - 1) for r in rs]
+            a = [Z if alleq(rs) else r - (sum(rs) - r) / (G - 1) for r in rs]
         elif est == 'san':
             a = [san(i, True) for i in range(G)]
         elif est == 'stratified':
-            a = [o['alpha'] * san(i, False) + (1 - o['alpha']) * gn(rs[i])
-                 for i in range(G)]
+            a = []
+            for i in range(G):
+                u, v = san(i, False), gn(rs[i])
+                a.append(Z if isinstance(u, Zero) and isinstance(v, Zero)
+                         else o['alpha'] * u + (1 - o['alpha']) * v)
         elif est == 'opo':
             if alleq(rs):
-                a = [0.0] * G
+                a = [Z] * G
             elif sum(T) == 0:  # DESIGN.md: the plain mean
                 a = [r - mean(rs) for r in rs]
             else:
                 b = mean(rs, T)
-                a = [r - b for r in rs]
+                a = [Z if r == b and wequal(rs, T) else r - b for r in rs]
         elif est == 'msgrpo':
             a = msgrpo(rs, T, o)
         elif est == 'rpp-baseline':
-            a = [0.0 if alleq(rs) else r - mean(rs) for r in rs]
+            a = [Z if alleq(rs) else r - mean(rs) for r in rs]
         elif est == 'rpp':
             a = list(rs)
         elif est == 'loo':
@@ -195,7 +224,7 @@ def advantages(batch, o):
                 ot = rs[:i] + rs[i + 1:]
                 b = mean(ot)
                 if alleq(rs):
-                    a.append(0.0)
+                    a.append(Z)
                 elif alleq(ot):
                     a.append(rs[i] - b)
                 else:
@@ -203,14 +232,14 @@ def advantages(batch, o):
         elif est == 'gpg':
             B = len(allr)
             alpha = B / max(sum(1 for r in allr if r != 0), 1)
-            a = [0.0 if (alleq(rs) or G == 1) else alpha * (r - mean(rs)) for r in rs]
+            a = [Z if (alleq(rs) or G == 1) else alpha * (r - mean(rs)) for r in rs]
         elif est == 'passk':
             srt = sorted(rs, reverse=True)
             if srt[0] == srt[1]:
-                a = [0.0] * G
+                a = [Z] * G
             else:
                 d = (srt[0] - srt[1]) / (std(rs, o['sample']) + o['eps'])
-                a = [d if r == srt[0] else 0.0 for r in rs]
+                a = [d if r == srt[0] else Z for r in rs]
         elif est == 'grpo-whiten':
             a = [gn(r) for r in rs]
         res.append(a)
@@ -370,47 +399,179 @@ def close(a, b):
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
+def layout(batches, o, rng):
+    """The records as a framework writes them, in one of the layouts rladv
+    reads; returns the lines, each with what it must carry, and the options
+    that say how to read them."""
+    extra = []
+    groups = [g for b in batches for g in b]
+    # Batches: a step field, every n groups, or the whole input.
+    how = rng.choice(['key', 'key', 'groups', 'whole'])
+    if how == 'groups':
+        n = rng.randint(1, 3)
+        batches = [groups[k:k + n] for k in range(0, len(groups), n)]
+        extra += ['--batch-groups', str(n)]
+    elif how == 'whole':
+        batches = [groups]
+    else:
+        extra += ['--batch-key', 'step']
+    # Groups: a key, blocks of --group-size (all groups one size), or a key
+    # with each batch's responses shuffled (--unsorted).
+    sizes = set(len(g) for g in groups)
+    grouping = rng.choice(['key', 'key', 'unsorted'] +
+                          (['size'] if len(sizes) == 1 else []))
+    if grouping == 'size':
+        extra += ['--group-size', str(sizes.pop())]
+    elif grouping == 'unsorted':
+        extra += ['--unsorted']
+    # Rewards: one field, or two weighed (TRL's reward functions), where a
+    # null counts 0 beside a number and a response with none is unscored.
+    rew = rng.choice(['one', 'one', 'two'])
+    wts = (rng.choice([1.0, 0.5, 2.0]), rng.choice([1.0, 0.25, 3.0]))
+    if rew == 'two':
+        extra += ['--reward-key', 'correctness,format', '--reward-weights',
+                  '%r,%r' % wts, '--null-reward', 'unscored']
+    # Trajectories (SkyRL's step-wise rows): a response cut into rows,
+    # its reward on the last one.
+    traj = rew == 'one' and rng.random() < 0.25
+    if traj:
+        extra += ['--trajectory-key', 'trajectory_id']
+    if o['a'] in ('san', 'stratified') and rng.random() < 0.3:
+        extra += ['--stratum-cap', '2']
+        for g in groups:
+            for x in g:
+                x['s'] = min(x['s'], 2)
+    units = []          # (batch, [(json object, record, row mask)])
+    tid = 0
+    for bi, b in enumerate(batches):
+        for g in b:
+            for x in g:
+                obj = {}
+                if grouping != 'size':
+                    obj['prompt_id'] = x['gid']
+                if how == 'key':
+                    obj['step'] = bi
+                obj['tool_calls'] = x['s']
+                if rew == 'two':
+                    u = rng.choice(['both', 'both', 'a', 'b', 'none'])
+                    a = float(rng.randint(0, 2)) if u in ('both', 'a') else None
+                    c = rng.choice([0.0, 0.5, 1.0]) if u in ('both', 'b') else None
+                    obj['correctness'] = a
+                    obj['format'] = c
+                    x['scored'] = u != 'none'
+                    x['r'] = (a or 0.0) * wts[0] + (c or 0.0) * wts[1]
+                else:
+                    obj['reward'] = x['r']
+                if not traj or x['L'] < 2 or rng.random() < 0.4:
+                    obj['logprobs'] = [-0.5] * x['L']
+                    obj['mask'] = x['m']
+                    units.append((bi, [(obj, x, x['m'])]))
+                    continue
+                cut = sorted(rng.sample(range(1, x['L']), rng.randint(1, min(2, x['L'] - 1))))
+                cut = [0] + cut + [x['L']]
+                rows = []
+                for k in range(len(cut) - 1):
+                    row = dict(obj)
+                    row['trajectory_id'] = 't%d' % tid
+                    m = x['m'][cut[k]:cut[k + 1]]
+                    row['logprobs'] = [-0.5] * len(m)
+                    row['mask'] = m
+                    if k < len(cut) - 2:
+                        row['reward'] = 0.0
+                    rows.append((row, x, m))
+                tid += 1
+                units.append((bi, rows))
+            if traj:
+                for u in units:
+                    if 'trajectory_id' not in u[1][0][0]:
+                        u[1][0][0]['trajectory_id'] = 't%d' % tid
+                        tid += 1
+    if grouping == 'unsorted':
+        out = []
+        for bi in range(len(batches)):
+            us = [u for u in units if u[0] == bi]
+            rng.shuffle(us)
+            out += us
+        units = out
+    lines = [(json.dumps(obj), x, m) for _, rows in units for obj, x, m in rows]
+    # A group's sums run in the order of its records in the input, as
+    # rladv's do (the last bits of a mean depend on it).
+    at = {}
+    for k, (_, x, _) in enumerate(lines):
+        at.setdefault(id(x), k)
+    for b in batches:
+        for g in b:
+            g.sort(key=lambda x: at[id(x)])
+        b.sort(key=lambda g: at[id(g[0])])
+    return batches, lines, extra
+
+
+def expected(batches, o):
+    """Advantage and loss weight of each record (keyed by id), unscored
+    records out of every sum."""
+    res = {}
+    for b in batches:
+        sb = [[x for x in g if x.get('scored', True)] for g in b]
+        sb = [g for g in sb if g]
+        adv = advantages(sb, o)
+        w = weights(sb, adv, o)
+        for gi, g in enumerate(sb):
+            for j, x in enumerate(g):
+                res[id(x)] = (adv[gi][j], w[gi][j])
+    return res
+
+
 def main():
     fails = 0
     for t in range(N):
         rng = random.Random(SEED0 * 100003 + t)
         batches = gen(rng)
         o = opts(rng)
-        lines = []
-        for bi, b in enumerate(batches):
-            for g in b:
-                for x in g:
-                    lines.append(json.dumps({'prompt_id': x['gid'], 'step': bi,
-                                             'tool_calls': x['s'], 'reward': x['r'],
-                                             'logprobs': [-0.5] * x['L'], 'mask': x['m']}))
-        inp = '\n'.join(lines) + '\n'
-        p = subprocess.run([RLADV] + argv(o), input=inp.encode(), capture_output=True)
-        exp = []
-        for b in batches:
-            adv = advantages(b, o)
-            w = weights(b, adv, o)
-            for gi, g in enumerate(b):
-                for j in range(len(g)):
-                    exp.append((adv[gi][j], w[gi][j], g[j]))
+        batches, lines, extra = layout(batches, o, rng)
+        inp = '\n'.join(l for l, _, _ in lines) + '\n'
+        args = [a for a in argv(o) if a not in ('--batch-key', 'step')] + extra
+        p = subprocess.run([RLADV] + args, input=inp.encode(), capture_output=True)
+        exp = expected(batches, o)
         if p.returncode != 0:
-            print('case %d: rladv %s: rc %d: %s' % (t, ' '.join(argv(o)), p.returncode,
+            print('case %d: rladv %s: rc %d: %s' % (t, ' '.join(args), p.returncode,
                                                     p.stderr.decode().strip()))
+            if '-v' in sys.argv:
+                print(inp)
             fails += 1
             continue
         got = [json.loads(l) for l in p.stdout.decode().splitlines()]
         bad = []
-        for k, (rec, (a, w, x)) in enumerate(zip(got, exp)):
+        # The balanced modes side a record by its advantage's sign: where
+        # one is 0 in exact arithmetic but a residue of rounding here or
+        # there (MS-GRPO's sums over subgroups, rewards 0.1, 0.2, 0.3), the
+        # two sides may differ without either being wrong.
+        tiny = any(0 < abs(v) < 1e-12 for v in
+                   [a for a, _ in exp.values()] + [r['advantage'] for r in got])
+        skipw = tiny and o['g'].startswith('balanced')
+        if len(got) != len(lines):
+            bad.append('%d lines out, %d in' % (len(got), len(lines)))
+        for k, (rec, (_, x, m)) in enumerate(zip(got, lines)):
+            a, w = exp.get(id(x), (0.0, 0.0))
+            if isinstance(a, Zero) and rec['advantage'] != 0:
+                bad.append('line %d advantage %r, expected exactly 0' % (k + 1, rec['advantage']))
             if not close(rec['advantage'], a):
                 bad.append('line %d advantage %r, expected %r' % (k + 1, rec['advantage'], a))
+            if skipw:
+                w = rec['loss_weight']
             if not close(rec['loss_weight'], w):
                 bad.append('line %d loss_weight %r, expected %r' % (k + 1, rec['loss_weight'], w))
-            ta = [rec['advantage'] * m for m in x['m']]
-            if len(rec['token_advantages']) != x['L'] or not all(
+            ta = [a * v for v in m]
+            tw = [w * v for v in m]
+            if len(rec['token_advantages']) != len(m) or not all(
                     close(u, v) for u, v in zip(rec['token_advantages'], ta)):
-                bad.append('line %d token_advantages' % (k + 1))
+                bad.append('line %d token_advantages %r, expected %r'
+                           % (k + 1, rec['token_advantages'], ta))
+            if len(rec['token_loss_weights']) != len(m) or not all(
+                    close(u, v) for u, v in zip(rec['token_loss_weights'], tw)):
+                bad.append('line %d token_loss_weights' % (k + 1))
         if bad:
             fails += 1
-            print('case %d: rladv %s' % (t, ' '.join(argv(o))))
+            print('case %d: rladv %s' % (t, ' '.join(args)))
             for l in bad[:4]:
                 print('   ', l)
             if '-v' in sys.argv:
