@@ -11,7 +11,9 @@ The records come in the layouts rladv reads: batches by a step field,
 --batch-groups or the whole input; groups by a key, --group-size blocks
 or shuffled under --unsorted; one reward field, or TRL's two weighed,
 with nulls (--null-reward unscored); SkyRL's step-wise rows
-(--trajectory-key); --stratum-cap.  A 0 that a rule gives (equal
+(--trajectory-key); --stratum-cap; masks as 0/1, booleans, floats,
+absent, or OpenRLHF's spans; lengths from log-probs, token ids or the
+mask; NeMo-RL's sample_loss_mask.  A 0 that a rule gives (equal
 rewards, a group of one, a weighted mean of equal rewards) must be
 exactly 0; every other number within 1e-9.
 
@@ -441,6 +443,50 @@ def layout(batches, o, rng):
         for g in groups:
             for x in g:
                 x['s'] = min(x['s'], 2)
+    # The mask as 0/1, booleans, floats (torch's tolist()), absent where
+    # it is all 1, or OpenRLHF's spans; the length from the log-probs, the
+    # token ids or the mask alone; NeMo-RL's sample_loss_mask.
+    mstyle = rng.choice(['int', 'int', 'bool', 'float', 'absent', 'spans'])
+    lstyle = rng.choice(['logprobs', 'logprobs', 'tokens', 'none'])
+    if lstyle == 'none' and mstyle in ('absent', 'spans'):
+        lstyle = 'logprobs'
+    if mstyle == 'spans':
+        extra += ['--mask-spans', 'action_ranges']
+    smask = not traj and rng.random() < 0.2
+    if smask:
+        extra += ['--sample-mask-key', 'sample_loss_mask']
+        for g in groups:
+            for x in g:
+                x['smask'] = 0 if rng.random() < 0.25 else 1
+                x['m0'] = x['m']
+                if not x['smask']:
+                    x['m'] = [0] * x['L']
+                    x['T'] = 0
+
+    def tokens(obj, m):
+        if lstyle == 'logprobs':
+            obj['logprobs'] = [-0.5] * len(m)
+        elif lstyle == 'tokens':
+            obj['response_ids'] = [rng.randint(0, 151000) for _ in m]
+        if mstyle == 'spans':
+            sp, k = [], 0
+            while k < len(m):
+                if m[k]:
+                    e = k
+                    while e < len(m) and m[e]:
+                        e += 1
+                    sp.append([k, e])
+                    k = e
+                else:
+                    k += 1
+            obj['action_ranges'] = sp
+        elif mstyle == 'bool':
+            obj['mask'] = [v == 1 for v in m]
+        elif mstyle == 'float':
+            obj['mask'] = [float(v) for v in m]
+        elif mstyle == 'int' or lstyle == 'none' or not all(m):
+            obj['mask'] = list(m)
+
     units = []          # (batch, [(json object, record, row mask)])
     tid = 0
     for bi, b in enumerate(batches):
@@ -463,8 +509,11 @@ def layout(batches, o, rng):
                 else:
                     obj['reward'] = x['r']
                 if not traj or x['L'] < 2 or rng.random() < 0.4:
-                    obj['logprobs'] = [-0.5] * x['L']
-                    obj['mask'] = x['m']
+                    if smask:
+                        obj['sample_loss_mask'] = x['smask']
+                        tokens(obj, x['m0'] if not x['smask'] else x['m'])
+                    else:
+                        tokens(obj, x['m'])
                     units.append((bi, [(obj, x, x['m'])]))
                     continue
                 cut = sorted(rng.sample(range(1, x['L']), rng.randint(1, min(2, x['L'] - 1))))
@@ -474,8 +523,7 @@ def layout(batches, o, rng):
                     row = dict(obj)
                     row['trajectory_id'] = 't%d' % tid
                     m = x['m'][cut[k]:cut[k + 1]]
-                    row['logprobs'] = [-0.5] * len(m)
-                    row['mask'] = m
+                    tokens(row, m)
                     if k < len(cut) - 2:
                         row['reward'] = 0.0
                     rows.append((row, x, m))
