@@ -483,6 +483,12 @@ stats_reading_text(const struct stats_acc *a, char *verdict, char *cmp,
 	switch (stats_reading(a, &gap, &rel, &cv)) {
 	case STATS_FAV_NONE:
 		snprintf(verdict, n, "undefined");
+		if (a->pos.n > 0 && a->neg.n > 0) {
+			/* Both signs, but no record trains a token. */
+			snprintf(cmp, n, "no response has a trained token");
+			snprintf(why, n, "no length to weigh");
+			break;
+		}
 		snprintf(cmp, n, "no group has both positive and negative "
 		    "advantages");
 		snprintf(why, n, "no length gap to weigh");

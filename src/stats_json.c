@@ -89,7 +89,9 @@ json_lengths(cJSON *o, const struct stats_acc *a)
 	jnum(s, "mean_length", a->neg.n ? strata_mom_mean(&a->neg) : NAN);
 	s = cJSON_AddObjectToObject(e, "zero");
 	jnum(s, "records", (double)a->zero);
-	jnum(e, "length_gap", fv == STATS_FAV_NONE ? NAN : gap);
+	/* A gap in tokens wherever both signs are there (0 when no token
+	 * is trained); relative to the mean length where that is above 0. */
+	jnum(e, "length_gap", a->pos.n > 0 && a->neg.n > 0 ? gap : NAN);
 	jnum(e, "relative_gap", fv == STATS_FAV_NONE ? NAN : rel);
 	if (fv == STATS_FAV_NONE)
 		cJSON_AddNullToObject(e, "favours");

@@ -187,6 +187,8 @@ print_lengths(const struct stats_acc *a)
 	if (stats_reading(a, &gap, &rel, &cv) != STATS_FAV_NONE)
 		printf("%-22s %+.1f tokens (%+.3f of the mean)\n",
 		    "length gap pos - neg", gap, rel);
+	else if (a->pos.n > 0 && a->neg.n > 0)
+		printf("%-22s %+.1f tokens\n", "length gap pos - neg", gap);
 	stats_reading_text(a, verdict, cmp, why, sizeof(why));
 	printf("%-22s %s\n%-22s (%s; Balanced Aggregation 4.3.3)\n",
 	    "reading", verdict, "", cmp);
@@ -378,7 +380,8 @@ print_batches(const struct stats *s)
 		a = &s->batch[i];
 		pct(z, sizeof(z), (double)a->zero_std, (double)a->groups);
 		share(b, sizeof(b), &a->ss_between, &a->ss_total);
-		if (stats_reading(a, &gap, &rel, &cv) != STATS_FAV_NONE)
+		(void)stats_reading(a, &gap, &rel, &cv);
+		if (a->pos.n > 0 && a->neg.n > 0)
 			snprintf(g, sizeof(g), "%+.1f", gap);
 		else
 			snprintf(g, sizeof(g), "-");

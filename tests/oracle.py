@@ -15,7 +15,9 @@ with nulls (--null-reward unscored); SkyRL's step-wise rows
 absent, or OpenRLHF's spans; lengths from log-probs, token ids or the
 mask; NeMo-RL's sample_loss_mask.  A 0 that a rule gives (equal
 rewards, a group of one, a weighted mean of equal rewards) must be
-exactly 0; every other number within 1e-9.
+exactly 0; every other number within 1e-9.  On the same input (where
+each record is one line and every reward scored), rladv stats --json's
+totals are checked against their definitions in docs/stats_diff.md.
 
 usage: python3 tests/oracle.py RLADV [CASES [SEED]] [-v]
 Prints "N passed, M failed"; -v prints a failing case's input.
@@ -569,6 +571,95 @@ def expected(batches, o):
     return res
 
 
+def stats_expected(batches):
+    """rladv stats' figures over the whole input, from their definitions:
+    strata pooled, T the trained tokens, the sign that of r - group mean,
+    Stratified GRPO's Theorem 1 pooled over groups."""
+    groups = [g for b in batches for g in b]
+    recs = [x for g in groups for x in g]
+    n = len(recs)
+    e = {'records': n, 'groups': len(groups)}
+    hist = {}
+    for g in groups:
+        hist[len(g)] = hist.get(len(g), 0) + 1
+    e['group_sizes'] = [{'size': k, 'groups': hist[k]} for k in sorted(hist)]
+    strata = []
+    for k in sorted(set(x['s'] for x in recs)):
+        rs = [x['r'] for x in recs if x['s'] == k]
+        strata.append({'records': len(rs), 'share': len(rs) / n,
+                       'reward_mean': mean(rs), 'reward_std': std(rs, 0)})
+    e['strata'] = strata
+    zero = sum(1 for g in groups if alleq([x['r'] for x in g]))
+    e['zero_std_groups'] = zero
+    e['frac_reward_zero_std'] = zero / len(groups)
+    T = [x['T'] for x in recs]
+    mt = mean(T)
+    e['length'] = {'mean': mt, 'std': std(T, 0),
+                   'cv': std(T, 0) / mt if mt > 0 else None}
+    pos, neg, nz = [], [], 0
+    both = False
+    tot = wi = be = 0.0
+    shares = []
+    for g in groups:
+        rs = [x['r'] for x in g]
+        if alleq(rs):
+            nz += len(g)
+            continue
+        m = mean(rs)
+        p = [x['T'] for x in g if x['r'] - m > 0]
+        q = [x['T'] for x in g if x['r'] - m < 0]
+        nz += len(g) - len(p) - len(q)
+        both = both or (p and q)
+        pos += p
+        neg += q
+        t = sum((r - m) ** 2 for r in rs)
+        w = b = 0.0
+        for k in set(x['s'] for x in g):
+            rk = [x['r'] for x in g if x['s'] == k]
+            mk = mean(rk)
+            w += sum((r - mk) ** 2 for r in rk)
+            b += len(rk) * (mk - m) ** 2
+        tot += t
+        wi += w
+        be += b
+        if t > 0:
+            shares.append(b / t)
+    sg = {'positive': {'records': len(pos), 'mean_length': mean(pos) if pos else None},
+          'negative': {'records': len(neg), 'mean_length': mean(neg) if neg else None},
+          'zero': {'records': nz}}
+    if pos and neg:
+        gap = mean(pos) - mean(neg)
+        sg['length_gap'] = gap
+        sg['relative_gap'] = gap / mt if mt > 0 else None
+    e['sign'] = sg
+    e['reward_variance'] = {'total': tot / n, 'within': wi / n, 'between': be / n,
+                            'between_share': be / tot if tot > 0 else None,
+                            'groups_with_variance': len(shares),
+                            'mean_group_between_share':
+                                mean(shares) if shares else None}
+    return e
+
+
+def stats_diff(exp, got, path=''):
+    """Where got (rladv stats --json) differs from exp; got may have more."""
+    if isinstance(exp, dict):
+        out = []
+        for k, v in exp.items():
+            if k not in got:
+                out.append('%s.%s missing' % (path, k))
+            else:
+                out += stats_diff(v, got[k], path + '.' + k)
+        return out
+    if isinstance(exp, list):
+        if len(exp) != len(got):
+            return ['%s: %d entries, expected %d' % (path, len(got), len(exp))]
+        return [d for k, (a, b) in enumerate(zip(exp, got))
+                for d in stats_diff(a, b, '%s[%d]' % (path, k))]
+    if exp is None or got is None:
+        return [] if exp is got else ['%s: %r, expected %r' % (path, got, exp)]
+    return [] if close(got, exp) else ['%s: %r, expected %r' % (path, got, exp)]
+
+
 def main():
     fails = 0
     for t in range(N):
@@ -617,6 +708,16 @@ def main():
             if len(rec['token_loss_weights']) != len(m) or not all(
                     close(u, v) for u, v in zip(rec['token_loss_weights'], tw)):
                 bad.append('line %d token_loss_weights' % (k + 1))
+        # stats on the same input, where each record is one line and
+        # every reward is scored.
+        if '--trajectory-key' not in extra and '--null-reward' not in extra:
+            q = subprocess.run([RLADV, 'stats', '--json'] + extra, input=inp.encode(),
+                               capture_output=True)
+            if q.returncode != 0:
+                bad.append('stats: rc %d: %s' % (q.returncode, q.stderr.decode().strip()))
+            else:
+                bad += ['stats ' + d for d in
+                        stats_diff(stats_expected(batches), json.loads(q.stdout)['total'])]
         if bad:
             fails += 1
             print('case %d: rladv %s' % (t, ' '.join(args)))

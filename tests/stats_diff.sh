@@ -498,6 +498,22 @@ assert t["frac_reward_zero_std"] == 1
 '
 hasnt "stats h3: no nan" out "nan"
 
+# Both signs, but no response trains a token (verl's response_mask all 0):
+# the gap is 0 tokens, the relative gap and the reading undefined, and the
+# reason is the lengths, not the signs.
+printf '{"prompt_id":1,"reward":1,"logprobs":[-1],"mask":[0]}\n{"prompt_id":1,"reward":0,"logprobs":[-1,-2],"mask":[0,0]}\n' >h4.jsonl
+expect_rc 0 "stats h4" "$RLADV" stats --json h4.jsonl
+py "stats h4: no trained token" out '
+s = d["total"]["sign"]
+assert s["positive"]["records"] == 1 and s["negative"]["records"] == 1, s
+assert s["length_gap"] == 0 and s["relative_gap"] is None, s
+assert s["favours"] is None, s
+assert "no response has a trained token" in s["reading"], s
+'
+LC_ALL=C expect_rc 0 "stats h4 human" "$RLADV" stats h4.jsonl
+has "stats h4 human: gap" out "length gap pos - neg   +0.0 tokens"
+hasnt "stats h4 human: not the signs" out "no group has both"
+
 # The sample: the reference over 320 records.
 expect_rc 0 "stats sample" "$RLADV" stats --json "$SAMPLES/search_agent.jsonl"
 py "stats sample: matches the reference" out "
