@@ -284,10 +284,12 @@ cell_var(const struct dstr *ds, int s)
 	return xsum_over(&ds->cell_ss[s], ds->cell_n);
 }
 
+/* Undefined (NaN: "-", null) where no group has two strata, as stats'
+ * per-stratum offset is: 0 would read as an estimator without offset. */
 static double
 offset_rms(const struct side *sd)
 {
-	return sd->off_n > 0 ? xsum_rms(&sd->off_ss, sd->off_n) : 0;
+	return sd->off_n > 0 ? xsum_rms(&sd->off_ss, sd->off_n) : NAN;
 }
 
 /* The spread of the per-stratum mean advantages, max - min. */

@@ -17,7 +17,9 @@ mask; NeMo-RL's sample_loss_mask.  A 0 that a rule gives (equal
 rewards, a group of one, a weighted mean of equal rewards) must be
 exactly 0; every other number within 1e-9.  On the same input (where
 each record is one line and every reward scored), rladv stats --json's
-totals are checked against their definitions in docs/stats_diff.md.
+totals are checked against their definitions in docs/stats_diff.md, and
+so are rladv diff --json's figures for these options against another
+random configuration (every other case).
 
 usage: python3 tests/oracle.py RLADV [CASES [SEED]] [-v]
 Prints "N passed, M failed"; -v prints a failing case's input.
@@ -660,6 +662,84 @@ def stats_diff(exp, got, path=''):
     return [] if close(got, exp) else ['%s: %r, expected %r' % (path, got, exp)]
 
 
+def diff_expected(batches, oa, ob):
+    """rladv diff --json's figures (docs/stats_diff.md) for the two sides."""
+    recs = [x for b in batches for g in b for x in g]
+    side = {}
+    for name, o in (('a', oa), ('b', ob)):
+        e = expected(batches, o)
+        side[name] = [e[id(x)] for x in recs]
+    d = {'records': len(recs), 'groups': sum(len(b) for b in batches)}
+    for name in ('a', 'b'):
+        A = [a for a, _ in side[name]]
+        mass = sum(abs(a) * w * x['T'] for (a, w), x in zip(side[name], recs))
+        d[name] = {'mean': mean(A), 'var': std(A, 0) ** 2, 'mass': mass}
+    # Cells: (group, stratum).  cell_var pools those whose rewards differ;
+    # the offset is over the groups with two strata or more.
+    at = {id(x): i for i, x in enumerate(recs)}
+    cells = []
+    for b in batches:
+        for g in b:
+            ks = sorted(set(x['s'] for x in g))
+            for k in ks:
+                cells.append((k, len(ks) > 1, [at[id(x)] for x in g if x['s'] == k]))
+    for name in ('a', 'b'):
+        num = den = 0.0
+        for _, multi, idx in cells:
+            if multi:
+                cm = mean([side[name][i][0] for i in idx])
+                num += len(idx) * cm * cm
+                den += len(idx)
+        d[name]['offset_rms'] = math.sqrt(num / den) if den else None
+    strata = []
+    for k in sorted(set(x['s'] for x in recs)):
+        idx = [i for i, x in enumerate(recs) if x['s'] == k]
+        st = {'records': len(idx)}
+        live = [c for c in cells if c[0] == k and not alleq([recs[i]['r'] for i in c[2]])]
+        st['cell_records'] = sum(len(c[2]) for c in live)
+        for name in ('a', 'b'):
+            A = [side[name][i][0] for i in idx]
+            tot = d[name]['mass']
+            m = sum(abs(side[name][i][0]) * side[name][i][1] * recs[i]['T'] for i in idx)
+            ss = 0.0
+            for c in live:
+                cm = mean([side[name][i][0] for i in c[2]])
+                ss += sum((side[name][i][0] - cm) ** 2 for i in c[2])
+            st[name] = {'mean': mean(A), 'var': std(A, 0) ** 2,
+                        'cell_var': ss / st['cell_records'] if live else None,
+                        'mass_share': m / tot if tot > 0 else None}
+        strata.append(st)
+    d['strata'] = strata
+    for name in ('a', 'b'):
+        ms = [st[name]['mean'] for st in strata]
+        d[name]['offset_range'] = max(ms) - min(ms)
+    A = [a for a, _ in side['a']]
+    B = [a for a, _ in side['b']]
+    d['sign_flips'] = sum(1 for u, v in zip(A, B) if u * v < 0)
+    if alleq(A) or alleq(B):
+        d['correlation'] = None
+    else:
+        ma, mb = mean(A), mean(B)
+        cov = sum((u - ma) * (v - mb) for u, v in zip(A, B))
+        d['correlation'] = cov / math.sqrt(sum((u - ma) ** 2 for u in A) *
+                                           sum((v - mb) ** 2 for v in B))
+    return d
+
+
+def compute_opts(o):
+    """o's options that --a and --b take (no input or output options)."""
+    a, skip = [], False
+    for v in argv(o):
+        if skip:
+            skip = False
+            continue
+        if v in ('--batch-key', '--digits'):
+            skip = True
+            continue
+        a.append(v)
+    return a
+
+
 def main():
     fails = 0
     for t in range(N):
@@ -718,6 +798,20 @@ def main():
             else:
                 bad += ['stats ' + d for d in
                         stats_diff(stats_expected(batches), json.loads(q.stdout)['total'])]
+        # diff: these options against another configuration, same input.
+        if '--trajectory-key' not in extra and '--null-reward' not in extra \
+                and t % 2 == 0:
+            ob = opts(rng)
+            sa, sb = compute_opts(o), compute_opts(ob)
+            q = subprocess.run([RLADV, 'diff', '--json', '--a', ' '.join(sa), '--b',
+                                ' '.join(sb)] + extra, input=inp.encode(),
+                               capture_output=True)
+            if q.returncode != 0:
+                bad.append('diff --b "%s": rc %d: %s' % (' '.join(sb), q.returncode,
+                                                        q.stderr.decode().strip()))
+            else:
+                bad += ['diff --b "%s" %s' % (' '.join(sb), d) for d in
+                        stats_diff(diff_expected(batches, o, ob), json.loads(q.stdout))]
         if bad:
             fails += 1
             print('case %d: rladv %s' % (t, ' '.join(args)))

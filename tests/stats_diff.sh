@@ -671,6 +671,17 @@ if [ "$(grep -c '^d1.jsonl:' d1.txt)" -eq 3 ]; then ok; else
 	bad "diff human: --top 3 lists 3 lines"; fi
 hasnt "diff human: no negative zero" d1.txt "-0.0000"
 
+# No group with two strata: no cross-stratum offset to measure, so its rms
+# is undefined ("-", null), not 0 as if the estimator removed it.
+printf '{"prompt_id":1,"reward":1,"tool_calls":0,"logprobs":[-1]}\n{"prompt_id":1,"reward":0,"tool_calls":0,"logprobs":[-1]}\n{"prompt_id":2,"reward":1,"tool_calls":1,"logprobs":[-1]}\n{"prompt_id":2,"reward":0,"tool_calls":1,"logprobs":[-1]}\n' >d2.jsonl
+LC_ALL=C expect_rc 0 "diff d2 human" "$RLADV" diff --a "-a grpo" --b "-a san" d2.jsonl
+has "diff d2 human: rms undefined" out "A: rms -, range 0.0000   B: rms -, range 0.0000"
+expect_rc 0 "diff d2" "$RLADV" diff --json --a "-a grpo" --b "-a san" d2.jsonl
+py "diff d2: rms null" out '
+assert d["a"]["offset_rms"] is None and d["b"]["offset_rms"] is None, d["a"]
+assert d["a"]["offset_range"] == 0, d["a"]
+'
+
 # The sample, GN against SAN: the reference.
 expect_rc 0 "diff sample" "$RLADV" diff --json --eps 0 --a "-a grpo" \
     --b "-a san" "$SAMPLES/search_agent.jsonl"
