@@ -19,7 +19,8 @@ exactly 0; every other number within 1e-9.  On the same input (where
 each record is one line and every reward scored), rladv stats --json's
 totals are checked against their definitions in docs/stats_diff.md, and
 so are rladv diff --json's figures for these options against another
-random configuration (every other case).
+random configuration (every other case), and --annotate's figures
+(every third case).
 
 usage: python3 tests/oracle.py RLADV [CASES [SEED]] [-v]
 Prints "N passed, M failed"; -v prints a failing case's input.
@@ -740,6 +741,43 @@ def compute_opts(o):
     return a
 
 
+def annotate_expected(batches, o):
+    """--annotate's figures of each record (keyed by id): its group's and
+    stratum's size, mean and deviation, alpha_k and offset_k, and its
+    group's balanced sums from the advantages written."""
+    exp = expected(batches, o)
+    res = {}
+    for b in batches:
+        for g in b:
+            rs = [x['r'] for x in g]
+            m, sd = mean(rs), std(rs, o['sample'])
+            if alleq(rs):
+                m, sd = rs[0], 0.0
+            A = [exp[id(x)][0] for x in g]
+            v = [(a, x['T']) for a, x in zip(A, g) if x['T'] > 0]
+            bal = {'Gv': len(v), 'k': sum(1 for a, _ in v if a > 0),
+                   'm': sum(1 for a, _ in v if a < 0),
+                   'n_pos': sum(t for a, t in v if a > 0),
+                   'n_neg': sum(t for a, t in v if a < 0),
+                   'm_pos': sum(a for a, _ in v if a > 0),
+                   'm_neg': sum(-a for a, _ in v if a < 0),
+                   'z_pos': sum(a * t for a, t in v if a > 0),
+                   'z_neg': sum(-a * t for a, t in v if a < 0)}
+            for x in g:
+                rk = [y['r'] for y in g if y['s'] == x['s']]
+                mk, sk = mean(rk), std(rk, o['sample'])
+                if alleq(rk):
+                    mk, sk = rk[0], 0.0
+                e = {'group_size': len(g), 'group_mean': m, 'group_std': sd,
+                     'stratum_size': len(rk), 'stratum_mean': mk, 'stratum_std': sk,
+                     'balanced': bal}
+                if not o['eps_inside']:
+                    e['alpha_k'] = (sk + o['eps']) / (sd + o['eps'])
+                    e['offset_k'] = (mk - m) / (sd + o['eps'])
+                res[id(x)] = e
+    return res
+
+
 def main():
     fails = 0
     for t in range(N):
@@ -798,20 +836,38 @@ def main():
             else:
                 bad += ['stats ' + d for d in
                         stats_diff(stats_expected(batches), json.loads(q.stdout)['total'])]
-        # diff: these options against another configuration, same input.
+        # --annotate, where each record is one line, every reward scored,
+        # no group dropped, and GN's statistics are the group's.
+        if t % 3 == 1 and '--trajectory-key' not in extra and \
+                '--null-reward' not in extra and not o['drop'] and \
+                o['std_scope'] == 'group' and o['gn_scope'] == 'group' and \
+                not any(0 < abs(v) < 1e-12 for v in [a for a, _ in exp.values()]):
+            q = subprocess.run([RLADV] + args + ['--annotate'], input=inp.encode(),
+                               capture_output=True)
+            ann = annotate_expected(batches, o)
+            if q.returncode != 0:
+                bad.append('--annotate: rc %d: %s' % (q.returncode, q.stderr.decode().strip()))
+            else:
+                for k, (l, (_, x, _)) in enumerate(zip(q.stdout.decode().splitlines(), lines)):
+                    bad += ['--annotate line %d %s' % (k + 1, d) for d in
+                            stats_diff(ann[id(x)], json.loads(l)['rladv'])]
+        # diff: these options against another configuration, same input
+        # (not where a sign is a residue of rounding: see above).
         if '--trajectory-key' not in extra and '--null-reward' not in extra \
                 and t % 2 == 0:
             ob = opts(rng)
-            sa, sb = compute_opts(o), compute_opts(ob)
-            q = subprocess.run([RLADV, 'diff', '--json', '--a', ' '.join(sa), '--b',
-                                ' '.join(sb)] + extra, input=inp.encode(),
-                               capture_output=True)
-            if q.returncode != 0:
-                bad.append('diff --b "%s": rc %d: %s' % (' '.join(sb), q.returncode,
-                                                        q.stderr.decode().strip()))
-            else:
-                bad += ['diff --b "%s" %s' % (' '.join(sb), d) for d in
-                        stats_diff(diff_expected(batches, o, ob), json.loads(q.stdout))]
+            sa, sb = ' '.join(compute_opts(o)), ' '.join(compute_opts(ob))
+            eb = expected(batches, ob)
+            if not any(0 < abs(v) < 1e-12 for v in [a for a, _ in exp.values()] +
+                       [a for a, _ in eb.values()]):
+                q = subprocess.run([RLADV, 'diff', '--json', '--a', sa, '--b', sb] + extra,
+                                   input=inp.encode(), capture_output=True)
+                if q.returncode != 0:
+                    bad.append('diff --b "%s": rc %d: %s' % (sb, q.returncode,
+                                                            q.stderr.decode().strip()))
+                else:
+                    bad += ['diff --b "%s" %s' % (sb, d) for d in
+                            stats_diff(diff_expected(batches, o, ob), json.loads(q.stdout))]
         if bad:
             fails += 1
             print('case %d: rladv %s' % (t, ' '.join(args)))
