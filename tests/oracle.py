@@ -13,7 +13,8 @@ or shuffled under --unsorted; one reward field, or TRL's two weighed,
 with nulls (--null-reward unscored); SkyRL's step-wise rows
 (--trajectory-key); --stratum-cap; masks as 0/1, booleans, floats,
 absent, or OpenRLHF's spans; lengths from log-probs, token ids or the
-mask; NeMo-RL's sample_loss_mask.  A 0 that a rule gives (equal
+mask; NeMo-RL's sample_loss_mask; every value a batch of one (--unwrap).
+A 0 that a rule gives (equal
 rewards, a group of one, a weighted mean of equal rewards) must be
 exactly 0; every other number within 1e-9.  On the same input (where
 each record is one line and every reward scored), rladv stats --json's
@@ -402,6 +403,15 @@ def argv(o):
     return a
 
 
+def residue(v, ours=True):
+    """v may be a residue of rounding, whose sign another order of sums
+    would change: tiny but not 0, or (ours) a 0 that rounding happened to
+    give rather than one a rule gives."""
+    if ours and v == 0:
+        return not isinstance(v, Zero)
+    return 0 < abs(v) < 1e-12
+
+
 def close(a, b):
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
@@ -546,6 +556,13 @@ def layout(batches, o, rng):
             rng.shuffle(us)
             out += us
         units = out
+    # NeMo-RL's logger: every value a batch of one (--unwrap).
+    if rng.random() < 0.15:
+        extra += ['--unwrap']
+        for _, rows in units:
+            for obj, _, _ in rows:
+                for k in list(obj):
+                    obj[k] = [obj[k]]
     lines = [(json.dumps(obj), x, m) for _, rows in units for obj, x, m in rows]
     # A group's sums run in the order of its records in the input, as
     # rladv's do (the last bits of a mean depend on it).
@@ -802,8 +819,8 @@ def main():
         # one is 0 in exact arithmetic but a residue of rounding here or
         # there (MS-GRPO's sums over subgroups, rewards 0.1, 0.2, 0.3), the
         # two sides may differ without either being wrong.
-        tiny = any(0 < abs(v) < 1e-12 for v in
-                   [a for a, _ in exp.values()] + [r['advantage'] for r in got])
+        tiny = any(residue(a) for a, _ in exp.values()) or \
+            any(residue(r['advantage'], False) for r in got)
         skipw = tiny and o['g'].startswith('balanced')
         if len(got) != len(lines):
             bad.append('%d lines out, %d in' % (len(got), len(lines)))
@@ -841,7 +858,7 @@ def main():
         if t % 3 == 1 and '--trajectory-key' not in extra and \
                 '--null-reward' not in extra and not o['drop'] and \
                 o['std_scope'] == 'group' and o['gn_scope'] == 'group' and \
-                not any(0 < abs(v) < 1e-12 for v in [a for a, _ in exp.values()]):
+                not any(residue(a) for a, _ in exp.values()):
             q = subprocess.run([RLADV] + args + ['--annotate'], input=inp.encode(),
                                capture_output=True)
             ann = annotate_expected(batches, o)
@@ -858,8 +875,7 @@ def main():
             ob = opts(rng)
             sa, sb = ' '.join(compute_opts(o)), ' '.join(compute_opts(ob))
             eb = expected(batches, ob)
-            if not any(0 < abs(v) < 1e-12 for v in [a for a, _ in exp.values()] +
-                       [a for a, _ in eb.values()]):
+            if not any(residue(a) for a, _ in list(exp.values()) + list(eb.values())):
                 q = subprocess.run([RLADV, 'diff', '--json', '--a', sa, '--b', sb] + extra,
                                    input=inp.encode(), capture_output=True)
                 if q.returncode != 0:
