@@ -13,7 +13,8 @@ or shuffled under --unsorted; one reward field, or TRL's two weighed,
 with nulls (--null-reward unscored); SkyRL's step-wise rows
 (--trajectory-key); --stratum-cap; masks as 0/1, booleans, floats,
 absent, or OpenRLHF's spans; lengths from log-probs, token ids or the
-mask; NeMo-RL's sample_loss_mask; every value a batch of one (--unwrap).
+mask; NeMo-RL's sample_loss_mask; every value a batch of one (--unwrap);
+ROLL's lines of columns (--columnar).
 A 0 that a rule gives (equal
 rewards, a group of one, a weighted mean of equal rewards) must be
 exactly 0; every other number within 1e-9.  On the same input (where
@@ -450,7 +451,9 @@ def layout(batches, o, rng):
                   '%r,%r' % wts, '--null-reward', 'unscored']
     # Trajectories (SkyRL's step-wise rows): a response cut into rows,
     # its reward on the last one.
-    traj = rew == 'one' and rng.random() < 0.25
+    # ROLL's dump (--columnar): a line of columns, several records.
+    columnar = rng.random() < 0.15
+    traj = rew == 'one' and not columnar and rng.random() < 0.25
     if traj:
         extra += ['--trajectory-key', 'trajectory_id']
     if o['a'] in ('san', 'stratified') and rng.random() < 0.3:
@@ -461,7 +464,8 @@ def layout(batches, o, rng):
     # The mask as 0/1, booleans, floats (torch's tolist()), absent where
     # it is all 1, or OpenRLHF's spans; the length from the log-probs, the
     # token ids or the mask alone; NeMo-RL's sample_loss_mask.
-    mstyle = rng.choice(['int', 'int', 'bool', 'float', 'absent', 'spans'])
+    mstyle = rng.choice(['int', 'int', 'bool', 'float', 'spans'] +
+                        ([] if columnar else ['absent']))
     lstyle = rng.choice(['logprobs', 'logprobs', 'tokens', 'none'])
     if lstyle == 'none' and mstyle in ('absent', 'spans'):
         lstyle = 'logprobs'
@@ -557,13 +561,33 @@ def layout(batches, o, rng):
             out += us
         units = out
     # NeMo-RL's logger: every value a batch of one (--unwrap).
-    if rng.random() < 0.15:
+    if not columnar and rng.random() < 0.15:
         extra += ['--unwrap']
         for _, rows in units:
             for obj, _, _ in rows:
                 for k in list(obj):
                     obj[k] = [obj[k]]
     lines = [(json.dumps(obj), x, m) for _, rows in units for obj, x, m in rows]
+    if columnar:
+        # Lines of one to four records, never across a batch (nor, under
+        # --batch-groups, a group); a line holds the first record's text,
+        # the others None.
+        extra += ['--columnar']
+        lines, k = [], 0
+        while k < len(units):
+            n = rng.randint(1, 4)
+            chunk = [units[k]]
+            while len(chunk) < n and k + len(chunk) < len(units):
+                u, v = chunk[-1][1][0], units[k + len(chunk)][1][0]
+                if units[k + len(chunk)][0] != chunk[0][0] or \
+                        (how == 'groups' and u[1]['gid'] != v[1]['gid']):
+                    break
+                chunk.append(units[k + len(chunk)])
+            k += len(chunk)
+            objs = [u[1][0][0] for u in chunk]
+            text = json.dumps({key: [o[key] for o in objs] for key in objs[0]})
+            for j, u in enumerate(chunk):
+                lines.append((text if j == 0 else None, u[1][0][1], u[1][0][2]))
     # A group's sums run in the order of its records in the input, as
     # rladv's do (the last bits of a mean depend on it).
     at = {}
@@ -802,7 +826,7 @@ def main():
         batches = gen(rng)
         o = opts(rng)
         batches, lines, extra = layout(batches, o, rng)
-        inp = '\n'.join(l for l, _, _ in lines) + '\n'
+        inp = '\n'.join(l for l, _, _ in lines if l is not None) + '\n'
         args = [a for a in argv(o) if a not in ('--batch-key', 'step')] + extra
         p = subprocess.run([RLADV] + args, input=inp.encode(), capture_output=True)
         exp = expected(batches, o)
@@ -814,6 +838,10 @@ def main():
             fails += 1
             continue
         got = [json.loads(l) for l in p.stdout.decode().splitlines()]
+        if '--columnar' in extra:
+            got = [{f: c[f][k] for f in ('advantage', 'loss_weight', 'token_advantages',
+                                          'token_loss_weights')}
+                   for c in got for k in range(len(c['advantage']))]
         bad = []
         # The balanced modes side a record by its advantage's sign: where
         # one is 0 in exact arithmetic but a residue of rounding here or
@@ -856,6 +884,7 @@ def main():
         # --annotate, where each record is one line, every reward scored,
         # no group dropped, and GN's statistics are the group's.
         if t % 3 == 1 and '--trajectory-key' not in extra and \
+                '--columnar' not in extra and \
                 '--null-reward' not in extra and not o['drop'] and \
                 o['std_scope'] == 'group' and o['gn_scope'] == 'group' and \
                 not any(residue(a) for a, _ in exp.values()):
