@@ -306,7 +306,8 @@ check-broken_binary:
 	@echo "== broken_binary"; sh tests/broken_binary.sh
 check-presets: rladv
 	@echo "== presets"; python3 tests/presets/reference.py --verify && \
-	    python3 tests/presets/reference.py --check ./rladv
+	    python3 tests/presets/reference.py --check ./rladv && \
+	    python3 tests/presets/reference.py --random ./rladv 10
 check-limits:
 	@echo "== limits"; sh tests/limits.sh
 check-oracle: rladv

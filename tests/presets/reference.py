@@ -9,6 +9,11 @@ usage: python3 reference.py            write cases.tsv, NAME.expected.jsonl
                                        run RLADV on every case (or those whose
                                        name contains TEXT) and compare its
                                        output with NAME.expected.jsonl
+       python3 reference.py --random RLADV ROUNDS [SEED]
+                                       run every case ROUNDS times more on
+                                       its input with random rewards and
+                                       masks, computing the expected
+                                       numbers on the spot
        python3 reference.py --crosscheck DIR
                                        recompute the public conformance
                                        cases like_verl and like_trl_stdbatch
@@ -1011,6 +1016,82 @@ def check_case(binary, c):
     return problems[:8]
 
 
+def perturb(path, o, rng, out):
+    """A case's input with other rewards and masks, in the same fields and
+    shapes: binary, tenths (whose means round) or decimals; each mask
+    element kept, or flipped one time in four."""
+    kind = rng.choice(["bin", "tenth", "float"])
+    with open(path, encoding="utf-8") as f, open(out, "w", encoding="utf-8") as w:
+        for line in f:
+            if not line.strip():
+                continue
+            obj = json.loads(line)
+            rk = o.get("--reward-key") or next(k for k in REWARD_KEYS if k in obj)
+            if isinstance(obj.get(rk), (int, float)) and not isinstance(obj[rk], bool):
+                obj[rk] = (float(rng.randint(0, 1)) if kind == "bin" else
+                           rng.choice([0.1, 0.2, 0.3, 0.7]) if kind == "tenth" else
+                           round(rng.uniform(-1, 2), 4))
+            mk = o.get("--mask-key") or next((k for k in MASK_KEYS if k in obj), None)
+            if mk is not None and isinstance(obj.get(mk), list):
+                obj[mk] = [type(v)(not v) if rng.random() < 0.25 else v for v in obj[mk]]
+            w.write(json.dumps(obj) + "\n")
+
+
+def check_random(binary, rounds, seed):
+    """Every case again on its input with random rewards and masks: the
+    framework's numbers (or its refusal) against rladv's."""
+    import random
+    import tempfile
+    passed = failed = 0
+    tmp = tempfile.mkdtemp(prefix="rladv-presets-")
+    try:
+        for c in CASES:
+            for k in range(rounds):
+                rng = random.Random("%s/%d/%d" % (c["name"], seed, k))
+                inp = os.path.join(tmp, "in.jsonl")
+                o = options(c["opts"])
+                perturb(os.path.join(HERE, INPUTS, c["input"] + ".jsonl"), o, rng, inp)
+                try:
+                    exp = expected(dict(c, path=inp))
+                except Quirk:
+                    continue
+                res = subprocess.run([binary] + shlex.split(c["opts"]) + [inp],
+                                     capture_output=True, timeout=120)
+                err = res.stderr.decode("utf-8", "replace").strip()[:300]
+                problems = []
+                if exp is None:
+                    if res.returncode != 1:
+                        problems.append("exit %d where the framework refuses" % res.returncode)
+                elif res.returncode != 0:
+                    problems.append("exit %d: %s" % (res.returncode, err))
+                else:
+                    got = res.stdout.decode("utf-8").splitlines()
+                    for line, e in zip(got, exp):
+                        out = json.loads(line)
+                        for f in ("advantage", "loss_weight"):
+                            if not close(float(out.get(f, "nan")), e[f]):
+                                problems.append("line %d: %s = %r, expected %.12g"
+                                                % (e["line"], f, out.get(f), e[f]))
+                    if len(got) != len(exp):
+                        problems.append("%d records out, %d expected" % (len(got), len(exp)))
+                for q in problems[:4]:
+                    print("FAIL %s round %d: %s" % (c["name"], k, q))
+                if problems:
+                    os.replace(inp, os.path.join(tmp, "%s.%d.jsonl" % (c["name"], k)))
+                failed += bool(problems)
+                passed += not problems
+    finally:
+        for f in os.listdir(tmp):
+            if failed == 0 or not f.endswith(".jsonl") or f == "in.jsonl":
+                os.remove(os.path.join(tmp, f))
+        if not os.listdir(tmp):
+            os.rmdir(tmp)
+        else:
+            print("failing inputs kept in %s" % tmp)
+    print("%d passed, %d failed" % (passed, failed))
+    return failed == 0
+
+
 def check(binary, only):
     passed = failed = 0
     for c in CASES:
@@ -1029,6 +1110,9 @@ if __name__ == "__main__":
     args = sys.argv[1:]
     if args[:1] == ["--check"]:
         sys.exit(0 if check(args[1], args[3] if args[2:3] == ["-k"] else None) else 1)
+    if args[:1] == ["--random"]:
+        sys.exit(0 if check_random(os.path.abspath(args[1]), int(args[2]),
+                                   int(args[3]) if len(args) > 3 else 1) else 1)
     if args[:1] == ["--crosscheck"]:
         sys.exit(0 if crosscheck(args[1]) else 1)
     generate(verify=args[:1] == ["--verify"])
