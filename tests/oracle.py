@@ -819,6 +819,97 @@ def annotate_expected(batches, o):
     return res
 
 
+def run(args, inp):
+    """rladv with args on inp: (stdout, None), or (None, what went wrong)."""
+    q = subprocess.run([RLADV] + args, input=inp.encode(), capture_output=True)
+    if q.returncode != 0:
+        return None, 'rc %d: %s' % (q.returncode, q.stderr.decode().strip())
+    return q.stdout.decode(), None
+
+
+def check_compute(out, lines, extra, o, exp):
+    """The four fields of every record against exp."""
+    got = [json.loads(l) for l in out.splitlines()]
+    if '--columnar' in extra:
+        got = [{f: c[f][k] for f in ('advantage', 'loss_weight', 'token_advantages',
+                                      'token_loss_weights')}
+               for c in got for k in range(len(c['advantage']))]
+    bad = []
+    # The balanced modes side a record by its advantage's sign: where one
+    # is 0 in exact arithmetic but a residue of rounding here or there
+    # (MS-GRPO's sums over subgroups, rewards 0.1, 0.2, 0.3), the two sides
+    # may differ without either being wrong.
+    tiny = any(residue(a) for a, _ in exp.values()) or \
+        any(residue(r['advantage'], False) for r in got)
+    skipw = tiny and o['g'].startswith('balanced')
+    if len(got) != len(lines):
+        bad.append('%d records out, %d in' % (len(got), len(lines)))
+    for k, (rec, (_, x, m)) in enumerate(zip(got, lines)):
+        a, w = exp.get(id(x), (0.0, 0.0))
+        if isinstance(a, Zero) and rec['advantage'] != 0:
+            bad.append('record %d advantage %r, expected exactly 0' % (k + 1, rec['advantage']))
+        if not close(rec['advantage'], a):
+            bad.append('record %d advantage %r, expected %r' % (k + 1, rec['advantage'], a))
+        if skipw:
+            w = rec['loss_weight']
+        if not close(rec['loss_weight'], w):
+            bad.append('record %d loss_weight %r, expected %r' % (k + 1, rec['loss_weight'], w))
+        ta = [a * v for v in m]
+        tw = [w * v for v in m]
+        if len(rec['token_advantages']) != len(m) or not all(
+                close(u, v) for u, v in zip(rec['token_advantages'], ta)):
+            bad.append('record %d token_advantages %r, expected %r'
+                       % (k + 1, rec['token_advantages'], ta))
+        if len(rec['token_loss_weights']) != len(m) or not all(
+                close(u, v) for u, v in zip(rec['token_loss_weights'], tw)):
+            bad.append('record %d token_loss_weights' % (k + 1))
+    return bad
+
+
+def check_stats(batches, extra, inp):
+    """stats --json's totals, where each record is one line and every
+    reward is scored."""
+    if '--trajectory-key' in extra or '--null-reward' in extra:
+        return []
+    out, err = run(['stats', '--json'] + extra, inp)
+    if err:
+        return ['stats: ' + err]
+    return ['stats ' + d for d in stats_diff(stats_expected(batches), json.loads(out)['total'])]
+
+
+def check_annotate(batches, lines, args, extra, o, exp, inp):
+    """--annotate's figures, where each record is one line, every reward
+    scored, no group dropped, and GN's statistics are the group's."""
+    if '--trajectory-key' in extra or '--columnar' in extra or \
+            '--null-reward' in extra or o['drop'] or o['std_scope'] != 'group' or \
+            o['gn_scope'] != 'group' or any(residue(a) for a, _ in exp.values()):
+        return []
+    out, err = run(args + ['--annotate'], inp)
+    if err:
+        return ['--annotate: ' + err]
+    ann = annotate_expected(batches, o)
+    return ['--annotate record %d %s' % (k + 1, d)
+            for k, (l, (_, x, _)) in enumerate(zip(out.splitlines(), lines))
+            for d in stats_diff(ann[id(x)], json.loads(l)['rladv'])]
+
+
+def check_diff(batches, extra, o, exp, rng, inp):
+    """diff --json: these options against another configuration, same
+    input (not where a sign is a residue of rounding: see above)."""
+    if '--trajectory-key' in extra or '--null-reward' in extra:
+        return []
+    ob = opts(rng)
+    sa, sb = ' '.join(compute_opts(o)), ' '.join(compute_opts(ob))
+    eb = expected(batches, ob)
+    if any(residue(a) for a, _ in list(exp.values()) + list(eb.values())):
+        return []
+    out, err = run(['diff', '--json', '--a', sa, '--b', sb] + extra, inp)
+    if err:
+        return ['diff --b "%s": %s' % (sb, err)]
+    return ['diff --b "%s" %s' % (sb, d)
+            for d in stats_diff(diff_expected(batches, o, ob), json.loads(out))]
+
+
 def main():
     fails = 0
     for t in range(N):
@@ -828,91 +919,17 @@ def main():
         batches, lines, extra = layout(batches, o, rng)
         inp = '\n'.join(l for l, _, _ in lines if l is not None) + '\n'
         args = [a for a in argv(o) if a not in ('--batch-key', 'step')] + extra
-        p = subprocess.run([RLADV] + args, input=inp.encode(), capture_output=True)
         exp = expected(batches, o)
-        if p.returncode != 0:
-            print('case %d: rladv %s: rc %d: %s' % (t, ' '.join(args), p.returncode,
-                                                    p.stderr.decode().strip()))
-            if '-v' in sys.argv:
-                print(inp)
-            fails += 1
-            continue
-        got = [json.loads(l) for l in p.stdout.decode().splitlines()]
-        if '--columnar' in extra:
-            got = [{f: c[f][k] for f in ('advantage', 'loss_weight', 'token_advantages',
-                                          'token_loss_weights')}
-                   for c in got for k in range(len(c['advantage']))]
-        bad = []
-        # The balanced modes side a record by its advantage's sign: where
-        # one is 0 in exact arithmetic but a residue of rounding here or
-        # there (MS-GRPO's sums over subgroups, rewards 0.1, 0.2, 0.3), the
-        # two sides may differ without either being wrong.
-        tiny = any(residue(a) for a, _ in exp.values()) or \
-            any(residue(r['advantage'], False) for r in got)
-        skipw = tiny and o['g'].startswith('balanced')
-        if len(got) != len(lines):
-            bad.append('%d lines out, %d in' % (len(got), len(lines)))
-        for k, (rec, (_, x, m)) in enumerate(zip(got, lines)):
-            a, w = exp.get(id(x), (0.0, 0.0))
-            if isinstance(a, Zero) and rec['advantage'] != 0:
-                bad.append('line %d advantage %r, expected exactly 0' % (k + 1, rec['advantage']))
-            if not close(rec['advantage'], a):
-                bad.append('line %d advantage %r, expected %r' % (k + 1, rec['advantage'], a))
-            if skipw:
-                w = rec['loss_weight']
-            if not close(rec['loss_weight'], w):
-                bad.append('line %d loss_weight %r, expected %r' % (k + 1, rec['loss_weight'], w))
-            ta = [a * v for v in m]
-            tw = [w * v for v in m]
-            if len(rec['token_advantages']) != len(m) or not all(
-                    close(u, v) for u, v in zip(rec['token_advantages'], ta)):
-                bad.append('line %d token_advantages %r, expected %r'
-                           % (k + 1, rec['token_advantages'], ta))
-            if len(rec['token_loss_weights']) != len(m) or not all(
-                    close(u, v) for u, v in zip(rec['token_loss_weights'], tw)):
-                bad.append('line %d token_loss_weights' % (k + 1))
-        # stats on the same input, where each record is one line and
-        # every reward is scored.
-        if '--trajectory-key' not in extra and '--null-reward' not in extra:
-            q = subprocess.run([RLADV, 'stats', '--json'] + extra, input=inp.encode(),
-                               capture_output=True)
-            if q.returncode != 0:
-                bad.append('stats: rc %d: %s' % (q.returncode, q.stderr.decode().strip()))
-            else:
-                bad += ['stats ' + d for d in
-                        stats_diff(stats_expected(batches), json.loads(q.stdout)['total'])]
-        # --annotate, where each record is one line, every reward scored,
-        # no group dropped, and GN's statistics are the group's.
-        if t % 3 == 1 and '--trajectory-key' not in extra and \
-                '--columnar' not in extra and \
-                '--null-reward' not in extra and not o['drop'] and \
-                o['std_scope'] == 'group' and o['gn_scope'] == 'group' and \
-                not any(residue(a) for a, _ in exp.values()):
-            q = subprocess.run([RLADV] + args + ['--annotate'], input=inp.encode(),
-                               capture_output=True)
-            ann = annotate_expected(batches, o)
-            if q.returncode != 0:
-                bad.append('--annotate: rc %d: %s' % (q.returncode, q.stderr.decode().strip()))
-            else:
-                for k, (l, (_, x, _)) in enumerate(zip(q.stdout.decode().splitlines(), lines)):
-                    bad += ['--annotate line %d %s' % (k + 1, d) for d in
-                            stats_diff(ann[id(x)], json.loads(l)['rladv'])]
-        # diff: these options against another configuration, same input
-        # (not where a sign is a residue of rounding: see above).
-        if '--trajectory-key' not in extra and '--null-reward' not in extra \
-                and t % 2 == 0:
-            ob = opts(rng)
-            sa, sb = ' '.join(compute_opts(o)), ' '.join(compute_opts(ob))
-            eb = expected(batches, ob)
-            if not any(residue(a) for a, _ in list(exp.values()) + list(eb.values())):
-                q = subprocess.run([RLADV, 'diff', '--json', '--a', sa, '--b', sb] + extra,
-                                   input=inp.encode(), capture_output=True)
-                if q.returncode != 0:
-                    bad.append('diff --b "%s": rc %d: %s' % (sb, q.returncode,
-                                                            q.stderr.decode().strip()))
-                else:
-                    bad += ['diff --b "%s" %s' % (sb, d) for d in
-                            stats_diff(diff_expected(batches, o, ob), json.loads(q.stdout))]
+        out, err = run(args, inp)
+        if err:
+            bad = [err]
+        else:
+            bad = check_compute(out, lines, extra, o, exp)
+            bad += check_stats(batches, extra, inp)
+            if t % 3 == 1:
+                bad += check_annotate(batches, lines, args, extra, o, exp, inp)
+            if t % 2 == 0:
+                bad += check_diff(batches, extra, o, exp, rng, inp)
         if bad:
             fails += 1
             print('case %d: rladv %s' % (t, ' '.join(args)))
