@@ -43,6 +43,9 @@ for kind in fails silent; do
 	must_fail "realdata.sh ($kind)" sh tests/realdata.sh "$b"
 	must_fail "frameworks.sh ($kind)" sh tests/frameworks.sh "$b" \
 	    man/rladv.1
+	must_fail "oracle.py ($kind)" python3 tests/oracle.py "$b" 50
+	must_fail "presets reference.py --random ($kind)" \
+	    python3 tests/presets/reference.py --random "$b" 1
 done
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
