@@ -29,18 +29,48 @@ struct advmath_mom {
 };
 
 /*
+ * s += x, what the addition loses kept in *lost (Neumaier's compensated
+ * sum): s + *lost is the exact sum of a few rewards.
+ */
+ADV_HD static inline void
+advmath_sum_add(double *s, double *lost, double x)
+{
+	double t = *s + x;
+
+	*lost += fabs(*s) >= fabs(x) ? (*s - t) + x : (x - t) + *s;
+	*s = t;
+}
+
+/*
+ * (s + lost) / n rounded once, as near as doubles go: q = s / n, then
+ * its remainder s - q n (exact, by fma) and the lost bits, over n.  A
+ * mean summed plainly rounds twice: rewards 0.1, 0.2 and 0.3 sum to
+ * 0.6000000000000001 and give 0.20000000000000004, so the middle one's
+ * advantage was -3.4e-16 and the balanced modes counted it negative.
+ * This mean is 0.2 (the doubles' exact mean, 0.2000000000000000018,
+ * rounded), and that advantage 0.
+ */
+ADV_HD static inline double
+advmath_mean_of(double s, double lost, double n)
+{
+	double q = s / n;
+
+	return q + (fma(-q, n, s) + lost) / n;
+}
+
+/*
  * Mean and deviation of r[i] for i in [0, n) with sel[i] == k (every i
  * when sel is NULL).  Two passes, so the deviation does not suffer the
- * cancellation of the one-pass formula.  "equal" compares the rewards
- * themselves: equal rewards give exactly 0 by rule, never a
- * rounding residue such as -1e-11.
+ * cancellation of the one-pass formula; the mean rounded once
+ * (advmath_mean_of()).  "equal" compares the rewards themselves: equal
+ * rewards give exactly 0 by rule, never a rounding residue such as -1e-11.
  */
 ADV_HD static inline struct advmath_mom
 advmath_moments(const double *r, const uint32_t *sel, uint32_t k, size_t n,
     int sample)
 {
 	struct advmath_mom m;
-	double s = 0, ss = 0, first = 0, d;
+	double s = 0, lost = 0, ss = 0, first = 0, d;
 	size_t i, c = 0;
 
 	m.equal = 1;
@@ -51,11 +81,11 @@ advmath_moments(const double *r, const uint32_t *sel, uint32_t k, size_t n,
 			first = r[i];
 		else if (r[i] != first)
 			m.equal = 0;
-		s += r[i];
+		advmath_sum_add(&s, &lost, r[i]);
 		c++;
 	}
 	m.n = (double)c;
-	m.mean = c ? s / (double)c : 0;
+	m.mean = c ? advmath_mean_of(s, lost, (double)c) : 0;
 	if (m.equal) {
 		m.mean = c ? first : 0;
 		m.std = m.var = 0;
@@ -227,7 +257,7 @@ ADV_HD static inline void
 advmath_rloo_group(const double *r, size_t n, int verl, double *out)
 {
 	struct advmath_mom m;
-	double s = 0;
+	double s = 0, lost = 0, t, tl;
 	size_t i;
 
 	if (n == 1) {
@@ -236,9 +266,15 @@ advmath_rloo_group(const double *r, size_t n, int verl, double *out)
 	}
 	m = advmath_moments(r, NULL, 0, n, 0);
 	for (i = 0; i < n; i++)
-		s += r[i];
-	for (i = 0; i < n; i++)
-		out[i] = m.equal ? 0 : r[i] - (s - r[i]) / (double)(n - 1);
+		advmath_sum_add(&s, &lost, r[i]);
+	/* The others' mean rounded once, as the group's is. */
+	for (i = 0; i < n; i++) {
+		t = s;
+		tl = lost;
+		advmath_sum_add(&t, &tl, -r[i]);
+		out[i] = m.equal ? 0 : r[i] - advmath_mean_of(t, tl,
+		    (double)(n - 1));
+	}
 }
 
 /*
@@ -253,7 +289,7 @@ advmath_opo_group(const double *r, const double *T, size_t n, int verl,
     double *out)
 {
 	struct advmath_mom m;
-	double sw = 0, swr = 0, base, first = 0;
+	double sw = 0, swr = 0, lost = 0, p, base, first = 0;
 	size_t i;
 	int wequal = 1;
 
@@ -270,9 +306,13 @@ advmath_opo_group(const double *r, const double *T, size_t n, int verl,
 				wequal = 0;
 		}
 		sw += T[i];
-		swr += T[i] * r[i];
+		/* T r and what its product lost (exact, by fma). */
+		p = T[i] * r[i];
+		lost += fma(T[i], r[i], -p);
+		advmath_sum_add(&swr, &lost, p);
 	}
-	base = !(sw > 0) ? m.mean : wequal ? first : swr / sw;
+	base = !(sw > 0) ? m.mean : wequal ? first :
+	    advmath_mean_of(swr, lost, sw);
 	for (i = 0; i < n; i++)
 		out[i] = m.equal ? 0 : r[i] - base;
 }
@@ -290,7 +330,7 @@ ADV_HD static inline void
 advmath_loo_group(const double *r, size_t n, int sample, double eps,
     double *out)
 {
-	double s, ss, b, sd, first, d;
+	double s, lost, ss, b, sd, first, d;
 	size_t i, j, c = n - 1;
 	int equal;
 
@@ -301,18 +341,18 @@ advmath_loo_group(const double *r, size_t n, int sample, double eps,
 	for (i = 0; i < n; i++) {
 		first = r[i == 0 ? 1 : 0];
 		equal = 1;
-		s = 0;
+		s = lost = 0;
 		for (j = 0; j < n; j++) {
 			if (j == i)
 				continue;
 			equal &= r[j] == first;
-			s += r[j];
+			advmath_sum_add(&s, &lost, r[j]);
 		}
 		if (equal) {
 			out[i] = r[i] - first;
 			continue;
 		}
-		b = s / (double)c;
+		b = advmath_mean_of(s, lost, (double)c);
 		ss = 0;
 		for (j = 0; j < n; j++)
 			if (j != i) {

@@ -472,6 +472,35 @@ START_TEST(opo)
 }
 END_TEST
 
+START_TEST(mean_rounded_once)
+{
+	/*
+	 * 0.1 + 0.2 + 0.3 is 0.6000000000000001 in doubles, and over 3 it is
+	 * 0.20000000000000004: summed plainly, the middle reward's advantage
+	 * is -3.4e-16 under grpo and -2.8e-17 under drgrpo and rloo, and the
+	 * balanced modes count it negative.  The doubles' exact mean,
+	 * 0.2000000000000000018, rounds to 0.2: exactly 0.  rloo's and loo's
+	 * mean of the others (0.1 and 0.3 for the middle) likewise.  (The
+	 * whitening estimators are not held to it: 0.1 - 0.2 and 0.3 - 0.2
+	 * are not opposites in doubles, so the batch's mean is not 0.)
+	 */
+	static const double r[] = { 0.1, 0.2, 0.3 };
+	static const size_t sz[] = { 3 };
+	static const char *const est[] = { "grpo", "drgrpo", "rloo", "loo",
+	    "san", "stratified" };
+	struct adv_params p = defaults();
+	struct tb t;
+	size_t i;
+
+	for (i = 0; i < sizeof(est) / sizeof(est[0]); i++) {
+		tb_make(&t, r, NULL, 3, sz, 1, NULL);
+		run(est[i], &t, &p);
+		ck_assert_msg(t.adv[1] == 0.0, "%s: %.17g", est[i], t.adv[1]);
+		ck_assert_msg(t.adv[0] < 0 && t.adv[2] > 0, "%s", est[i]);
+	}
+}
+END_TEST
+
 START_TEST(opo_weighted_equal)
 {
 	/*
@@ -1203,6 +1232,7 @@ advantage_suite(void)
 	tcase_add_test(tc, stratified_two_groups);
 	tcase_add_test(tc, opo);
 	tcase_add_test(tc, opo_weighted_equal);
+	tcase_add_test(tc, mean_rounded_once);
 	tcase_add_test(tc, rpp_baseline);
 	tcase_add_test(tc, eps_option);
 	suite_add_tcase(s, tc);

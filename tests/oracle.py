@@ -33,6 +33,7 @@ group of one under --gn-scope batch normalized by the batch), and a mean
 whose weighted members are all equal is that value, exactly.
 """
 import itertools, json, math, random, subprocess, sys
+from fractions import Fraction
 
 ARGS = [a for a in sys.argv[1:] if a != '-v']
 RLADV = ARGS[0]
@@ -56,12 +57,15 @@ def wequal(xs, w):
 
 
 def mean(xs, w=None):
+    """The exact mean of the doubles, rounded once (as rladv's means of
+    rewards are: 0.1, 0.2, 0.3 have the mean 0.2)."""
     if w is None:
-        return sum(xs) / len(xs)
+        return float(sum(Fraction(x) for x in xs) / len(xs))
     pos = [a for a, b in zip(xs, w) if b > 0]
     if pos and alleq(pos):
         return pos[0]
-    return sum(a * b for a, b in zip(xs, w)) / sum(w)
+    return float(sum(Fraction(a) * Fraction(b) for a, b in zip(xs, w)) /
+                 sum(Fraction(b) for b in w))
 
 
 def std(xs, sample, w=None):
@@ -204,7 +208,7 @@ def advantages(batch, o):
         if est in ('grpo', 'drgrpo'):
             a = [gn(r) for r in rs]
         elif est == 'rloo':
-            a = [Z if alleq(rs) else r - (sum(rs) - r) / (G - 1) for r in rs]
+            a = [Z if alleq(rs) else r - mean(rs[:i] + rs[i + 1:]) for i, r in enumerate(rs)]
         elif est == 'san':
             a = [san(i, True) for i in range(G)]
         elif est == 'stratified':
