@@ -73,10 +73,17 @@ struct adv_group {
 	double			*out;	/* its advantages */
 };
 
+/* The batch's moments, which only --gn-scope batch and --std-scope batch
+ * read (as the CUDA backend computes them): a pass over every reward
+ * that the other runs skip. */
 static struct advmath_mom
 batch_moments(const struct batch *b, const struct adv_params *p)
 {
-	return advmath_moments(b->r, NULL, 0, b->n, p->sample);
+	struct advmath_mom m = { 0 };
+
+	if (p->gn_batch || p->std_scope == STD_BATCH)
+		m = advmath_moments(b->r, NULL, 0, b->n, p->sample);
+	return m;
 }
 
 /* x at group g, its advantages into adv. */
