@@ -5,8 +5,9 @@ rladv's C): GRPO and its scopes, Dr. GRPO, RLOO, SAN, Stratified GRPO,
 OPO, exact MS-GRPO (subset by subset), REINFORCE++ and its baseline,
 NeMo-RL's leave-one-out, GPG, pass@k, AReaL's grpo-whiten; the six loss
 modes over the batch or the group; --drop-zero-std, --eps-inside,
---std sample.  Rewards are binary, thirds, tenths (0.1 three times must
-give 0), integers or decimals; masks trim tokens, some records train none.
+--std sample, --eps 0.  Rewards are binary, thirds, tenths (0.1 three
+times must give 0), integers, decimals, millions or ten-millionths; masks
+trim tokens, some records train none.
 The records come in the layouts rladv reads: batches by a step field,
 --batch-groups or the whole input; groups by a key, --group-size blocks
 or shuffled under --unsorted; one reward field, or TRL's two weighed,
@@ -145,10 +146,8 @@ def msgrpo(rs, T, o):
                     allz = False
                     m = mean(xs, ww)
                     sd = std(xs, o['sample'], ww)
-                    if o['eps_inside']:
-                        v = (rs[i] - m) / math.sqrt(sd * sd + o['eps'])
-                    else:
-                        v = (rs[i] - m) / (sd + o['eps'])
+                    den = math.sqrt(sd * sd + o['eps']) if o['eps_inside'] else sd + o['eps']
+                    v = (rs[i] - m) / den if den > 0 else 0.0
                 tot += v
                 cnt += 1
             a += wt * tot / cnt
@@ -333,7 +332,7 @@ def weights(batch, adv, o):
 
 
 def gen(rng):
-    kind = rng.choice(['bin', 'tri', 'float', 'tenth', 'int'])
+    kind = rng.choice(['bin', 'tri', 'float', 'tenth', 'int', 'big', 'small'])
     nb = rng.choice([1, 1, 2, 3])
     batches = []
     gid = 0
@@ -349,6 +348,10 @@ def gen(rng):
                     r = rng.choice([0.0, 0.5, 1.0])
                 elif kind == 'tenth':
                     r = rng.choice([0.1, 0.1, 0.1, 0.7, 0.3])
+                elif kind == 'big':
+                    r = rng.choice([1e6, -3e6, 2.5e6, 1e6 + 1])
+                elif kind == 'small':
+                    r = rng.choice([1e-7, 3e-7, -2e-7, 0.0])
                 elif kind == 'int':
                     r = float(rng.randint(-3, 3))
                 else:
@@ -369,7 +372,7 @@ def opts(rng):
     est = rng.choice(['grpo', 'drgrpo', 'rloo', 'san', 'stratified', 'opo',
                       'msgrpo', 'rpp-baseline', 'rpp', 'loo', 'gpg', 'passk',
                       'grpo-whiten'])
-    o = {'a': est, 'sample': rng.random() < 0.4, 'eps': rng.choice([1e-6, 1e-6, 0.01, 0.5]),
+    o = {'a': est, 'sample': rng.random() < 0.4, 'eps': rng.choice([1e-6, 1e-6, 0.01, 0.5, 0.0]),
          'alpha': rng.choice([0.6, 0.0, 1.0, 0.3]), 'std_scope': 'group',
          'gn_scope': 'group', 'eps_inside': False, 'drop': rng.random() < 0.25,
          'g': rng.choice(['token', 'seq', 'seq-sum', 'seq-sum-norm', 'balanced',
@@ -817,8 +820,8 @@ def annotate_expected(batches, o):
                      'stratum_size': len(rk), 'stratum_mean': mk, 'stratum_std': sk,
                      'balanced': bal}
                 if not o['eps_inside']:
-                    e['alpha_k'] = (sk + o['eps']) / (sd + o['eps'])
-                    e['offset_k'] = (mk - m) / (sd + o['eps'])
+                    e['alpha_k'] = (sk + o['eps']) / (sd + o['eps']) if sd + o['eps'] > 0 else None
+                    e['offset_k'] = (mk - m) / (sd + o['eps']) if sd + o['eps'] > 0 else None
                 res[id(x)] = e
     return res
 
