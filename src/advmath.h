@@ -429,8 +429,8 @@ struct advmath_whiten {
 
 /*
  * Whitens a[] in place over the batch's trained tokens: a record's value
- * counts T_i times, records with T_i = 0 not at all.  mean = sum T a / N;
- * then by w->kind:
+ * counts T_i times, records with T_i = 0 not at all.  mean = sum T a / N,
+ * rounded once (advmath_mean_of()); then by w->kind:
  *   WHITEN_VERL   v = sum T (a - mean)^2 / (N - 1) (0 when N <= 1),
  *                 scale sqrt(v + var_eps): verl's masked_whiten (slime's
  *                 distributed_masked_whiten, SkyRL's port);
@@ -447,7 +447,7 @@ ADV_HD static inline void
 advmath_whiten(double *a, const double *T, size_t n,
     const struct advmath_whiten *w)
 {
-	double N = 0, s = 0, ss = 0, first = 0, mu, v, scale;
+	double N = 0, s = 0, lost = 0, p, ss = 0, first = 0, mu, v, scale;
 	size_t i;
 	int equal = 1, any = 0;
 
@@ -460,7 +460,9 @@ advmath_whiten(double *a, const double *T, size_t n,
 			equal = 0;
 		any = 1;
 		N += T[i];
-		s += T[i] * a[i];
+		p = T[i] * a[i];
+		lost += fma(T[i], a[i], -p);
+		advmath_sum_add(&s, &lost, p);
 	}
 	if (!any && w->kind == WHITEN_STD)
 		return;
@@ -469,7 +471,7 @@ advmath_whiten(double *a, const double *T, size_t n,
 			a[i] = 0;
 		return;
 	}
-	mu = s / N;
+	mu = advmath_mean_of(s, lost, N);
 	for (i = 0; i < n; i++)
 		if (T[i] > 0)
 			ss += T[i] * (a[i] - mu) * (a[i] - mu);

@@ -106,7 +106,7 @@ def whiten(vals, T):
     xs = [v for v, t in zip(vals, T) if t > 0]
     if alleq(xs):
         return [Z] * len(vals)
-    m = sum(v * t for v, t in zip(vals, T)) / N
+    m = mean(vals, T)
     var = sum(t * (v - m) ** 2 for v, t in zip(vals, T)) / (N - 1) if N > 1 else 0.0
     return [(v - m) / math.sqrt(var + 1e-8) for v in vals]
 
