@@ -41,6 +41,17 @@ advmath_sum_add(double *s, double *lost, double x)
 	*s = t;
 }
 
+/* s += a b, what the product loses (exact, by fma) and the addition
+ * loses kept in *lost. */
+ADV_HD static inline void
+advmath_sum_add_prod(double *s, double *lost, double a, double b)
+{
+	double p = a * b;
+
+	*lost += fma(a, b, -p);
+	advmath_sum_add(s, lost, p);
+}
+
 /*
  * (s + lost) / n rounded once, as near as doubles go: q = s / n, then
  * its remainder s - q n (exact, by fma) and the lost bits, over n.  A
@@ -278,20 +289,19 @@ advmath_rloo_group(const double *r, size_t n, int verl, double *out)
 }
 
 /*
- * OPO: r_i - sum T r / sum T; the plain mean when no token is trained.
- * When the rewards of the records that train a token are all equal, the
- * baseline is that reward itself: sum T r / sum T rounds (0.1 times 3, 2
- * and 1 tokens over 6 is not 0.1), and the residue would give those
- * records an advantage of 1e-17 that the balanced modes count by its sign.
+ * OPO: r_i - sum T r / sum T, rounded once; the plain mean when no token
+ * is trained.  Rounded once, the baseline of records that train a token
+ * and share one reward is that reward (0.1 times 3, 2 and 1 tokens over
+ * 6, summed plainly, is 0.09999999999999999), so they get 0, not a
+ * residue that the balanced modes count by its sign.
  */
 ADV_HD static inline void
 advmath_opo_group(const double *r, const double *T, size_t n, int verl,
     double *out)
 {
 	struct advmath_mom m;
-	double sw = 0, swr = 0, lost = 0, p, base, first = 0;
+	double sw = 0, swr = 0, lost = 0, base;
 	size_t i;
-	int wequal = 1;
 
 	if (n == 1) {
 		out[0] = advmath_single(r[0], verl, 0, 0);
@@ -299,20 +309,10 @@ advmath_opo_group(const double *r, const double *T, size_t n, int verl,
 	}
 	m = advmath_moments(r, NULL, 0, n, 0);
 	for (i = 0; i < n; i++) {
-		if (T[i] > 0) {
-			if (sw == 0)
-				first = r[i];
-			else if (r[i] != first)
-				wequal = 0;
-		}
 		sw += T[i];
-		/* T r and what its product lost (exact, by fma). */
-		p = T[i] * r[i];
-		lost += fma(T[i], r[i], -p);
-		advmath_sum_add(&swr, &lost, p);
+		advmath_sum_add_prod(&swr, &lost, T[i], r[i]);
 	}
-	base = !(sw > 0) ? m.mean : wequal ? first :
-	    advmath_mean_of(swr, lost, sw);
+	base = sw > 0 ? advmath_mean_of(swr, lost, sw) : m.mean;
 	for (i = 0; i < n; i++)
 		out[i] = m.equal ? 0 : r[i] - base;
 }
@@ -447,7 +447,7 @@ ADV_HD static inline void
 advmath_whiten(double *a, const double *T, size_t n,
     const struct advmath_whiten *w)
 {
-	double N = 0, s = 0, lost = 0, p, ss = 0, first = 0, mu, v, scale;
+	double N = 0, s = 0, lost = 0, ss = 0, first = 0, mu, v, scale;
 	size_t i;
 	int equal = 1, any = 0;
 
@@ -460,9 +460,7 @@ advmath_whiten(double *a, const double *T, size_t n,
 			equal = 0;
 		any = 1;
 		N += T[i];
-		p = T[i] * a[i];
-		lost += fma(T[i], a[i], -p);
-		advmath_sum_add(&s, &lost, p);
+		advmath_sum_add_prod(&s, &lost, T[i], a[i]);
 	}
 	if (!any && w->kind == WHITEN_STD)
 		return;

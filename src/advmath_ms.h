@@ -141,15 +141,10 @@ advmath_ms_set_stats(const double *r, const double *t, const uint64_t *set,
 		}
 	if (!(w > 0.0))
 		return 0;
-	if (wlo == whi) {
-		/* Token stats whose weighted members share one reward
-		 * (the others weigh 0): the mean is that reward, not
-		 * sum t r / sum t with its rounding, and the deviation 0. */
-		*mu = wlo;
-		*f = advmath_ms_inv_den(0.0, w, eps, sample, inside);
-		return *f > 0.0;
-	}
-	*mu = s / w;
+	/* Token stats whose weighted members share one reward (the others
+	 * weigh 0): the mean is that reward, not s / w with its rounding,
+	 * and so the deviation is 0. */
+	*mu = wlo == whi ? wlo : s / w;
 	for (k = lo; k <= hi; k++)
 		for (b = set[k]; b != 0; b &= b - 1) {
 			j = k * 64 + advmath_ms_ctz64(b);

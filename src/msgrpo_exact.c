@@ -166,8 +166,6 @@ cwalk_ss(const struct cwalk *w, double mu)
 	double v = 0.0, e;
 	size_t c;
 
-	if (w->rv[w->wlo] == w->rv[w->whi])
-		return 0.0;
 	for (c = w->lo; c <= w->hi; c++) {
 		e = w->rv[c] - mu;
 		v += (double)w->k[c] * w->tv[c] * e * e;

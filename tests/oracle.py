@@ -62,9 +62,6 @@ def mean(xs, w=None):
     rewards are: 0.1, 0.2, 0.3 have the mean 0.2)."""
     if w is None:
         return float(sum(Fraction(x) for x in xs) / len(xs))
-    pos = [a for a, b in zip(xs, w) if b > 0]
-    if pos and alleq(pos):
-        return pos[0]
     return float(sum(Fraction(a) * Fraction(b) for a, b in zip(xs, w)) /
                  sum(Fraction(b) for b in w))
 
