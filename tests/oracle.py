@@ -23,7 +23,10 @@ each record is one line and every reward scored), rladv stats --json's
 totals are checked against their definitions in docs/stats_diff.md, and
 so are rladv diff --json's figures for these options against another
 random configuration (every other case), and --annotate's figures
-(every third case).
+(every third case).  Every fourth case goes in by the other routes too,
+each of which must write the bytes that standard input gave: the file
+mapped, gzip'd, cut in two files, -j 1, -j 8, -o FILE.gz, and three
+shards through rladv index, index --merge and compute --index.
 
 usage: python3 tests/oracle.py RLADV [CASES [SEED]] [-v]
 Prints "N passed, M failed"; -v prints a failing case's input.
@@ -33,7 +36,7 @@ DESIGN.md writes down (OPO's plain mean where no token is trained, a
 group of one under --gn-scope batch normalized by the batch), and a mean
 whose weighted members are all equal is that value, exactly.
 """
-import itertools, json, math, random, subprocess, sys
+import gzip, itertools, json, math, os, random, subprocess, sys, tempfile
 from fractions import Fraction
 
 ARGS = [a for a in sys.argv[1:] if a != '-v']
@@ -914,6 +917,80 @@ def check_diff(batches, extra, o, exp, rng, inp):
             for d in stats_diff(diff_expected(batches, o, ob), json.loads(out))]
 
 
+def routes(args, extra, inp, out, rng):
+    """The same records by every other way in must give the same bytes as
+    standard input: the file mapped, gzip'd, split in two files (read as one
+    stream), -j 1 and -j 8, -o FILE.gz; and, where each record is one line,
+    split in shards that are indexed, merged and computed one by one."""
+    bad = []
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, 'log.jsonl')
+        with open(f, 'w') as h:
+            h.write(inp)
+        with gzip.open(f + '.gz', 'wt') as h:
+            h.write(inp)
+        lines = inp.splitlines(True)
+        cut = rng.randint(0, len(lines))
+        halves = [os.path.join(d, 'a.jsonl'), os.path.join(d, 'b.jsonl')]
+        for name, part in zip(halves, (lines[:cut], lines[cut:])):
+            with open(name, 'w') as h:
+                h.writelines(part)
+
+        def same(what, argv, data=''):
+            q = subprocess.run([RLADV] + argv, input=data.encode(), capture_output=True)
+            if q.returncode != 0:
+                bad.append('%s: rc %d: %s' % (what, q.returncode, q.stderr.decode().strip()))
+            elif q.stdout.decode() != out:
+                bad.append('%s: other bytes than standard input' % what)
+
+        same('the file', args + [f])
+        same('gzip', args + [f + '.gz'])
+        same('two files cut at line %d' % cut, args + halves)
+        same('-j 1', args + ['-j', '1'], inp)
+        same('-j 8', args + ['-j', '8', f])
+        q = subprocess.run([RLADV] + args + ['-o', f + '.out.gz', f], capture_output=True)
+        if q.returncode != 0:
+            bad.append('-o .gz: rc %d: %s' % (q.returncode, q.stderr.decode().strip()))
+        else:
+            with gzip.open(f + '.out.gz', 'rt') as h:
+                if h.read() != out:
+                    bad.append('-o .gz: other bytes than standard input')
+        if '--columnar' in extra or '--trajectory-key' in extra:
+            return bad
+        # Shards: up to three, cut at random lines; index each, merge, apply.
+        cuts = sorted(rng.sample(range(len(lines) + 1), min(2, len(lines) + 1)))
+        parts = [lines[:cuts[0]], lines[cuts[0]:cuts[-1]], lines[cuts[-1]:]]
+        shards, idx = [], []
+        k = args.index('--digits')
+        iargs = args[:k] + args[k + 2:]
+        for k, part in enumerate(parts):
+            name = os.path.join(d, 's%d.jsonl' % k)
+            with open(name, 'w') as h:
+                h.writelines(part)
+            shards.append(name)
+            q = subprocess.run([RLADV, 'index'] + iargs + ['-o', name + '.idx', name],
+                               capture_output=True)
+            if q.returncode != 0:
+                return bad + ['index %s: rc %d: %s' % (name, q.returncode,
+                                                       q.stderr.decode().strip())]
+            idx.append(name + '.idx')
+        q = subprocess.run([RLADV, 'index', '--merge'] + iargs + ['-o', d + '/all.idx'] + idx,
+                           capture_output=True)
+        if q.returncode != 0:
+            return bad + ['index --merge: rc %d: %s' % (q.returncode, q.stderr.decode().strip())]
+        got = ''
+        for name in shards:
+            q = subprocess.run([RLADV, 'compute', '--index', d + '/all.idx'] + args + [name],
+                               capture_output=True)
+            if q.returncode != 0:
+                return bad + ['--index %s: rc %d: %s' % (name, q.returncode,
+                                                         q.stderr.decode().strip())]
+            got += q.stdout.decode()
+        if got != out:
+            bad.append('three shards cut at lines %s: other bytes than one process' % cuts)
+    return bad
+
+
 def main():
     fails = 0
     for t in range(N):
@@ -934,6 +1011,8 @@ def main():
                 bad += check_annotate(batches, lines, args, extra, o, exp, inp)
             if t % 2 == 0:
                 bad += check_diff(batches, extra, o, exp, rng, inp)
+            if t % 4 == 3:
+                bad += routes(args, extra, inp, out, rng)
         if bad:
             fails += 1
             print('case %d: rladv %s' % (t, ' '.join(args)))
