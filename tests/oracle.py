@@ -26,7 +26,9 @@ random configuration (every other case), and --annotate's figures
 (every third case).  Every fourth case goes in by the other routes too,
 each of which must write the bytes that standard input gave: the file
 mapped, gzip'd, cut in two files, -j 1, -j 8, -o FILE.gz, and three
-shards through rladv index, index --merge and compute --index.
+shards through rladv index, index --merge and compute --index.  Every
+fourth other case gets broken lines mixed in, which --on-error skip must
+leave out as if they were not there, each in --rejects.
 
 usage: python3 tests/oracle.py RLADV [CASES [SEED]] [-v]
 Prints "N passed, M failed"; -v prints a failing case's input.
@@ -36,7 +38,7 @@ DESIGN.md writes down (OPO's plain mean where no token is trained, a
 group of one under --gn-scope batch normalized by the batch), and a mean
 whose weighted members are all equal is that value, exactly.
 """
-import gzip, itertools, json, math, os, random, subprocess, sys, tempfile
+import gzip, itertools, json, math, os, random, re, subprocess, sys, tempfile
 from fractions import Fraction
 
 ARGS = [a for a in sys.argv[1:] if a != '-v']
@@ -991,6 +993,39 @@ def routes(args, extra, inp, out, rng):
     return bad
 
 
+def skipped(args, extra, inp, out, rng):
+    """--on-error skip over the same log with broken lines mixed in (cut
+    short, not an object, a reward past a double) must write the bytes of
+    the clean log, and put exactly the broken lines in --rejects."""
+    if '--columnar' in extra or '--trajectory-key' in extra or '--group-size' in extra:
+        return []
+    lines = inp.splitlines(True)
+    broken = []
+    for _ in range(rng.randint(1, 3)):
+        l = rng.choice([l for l in lines if len(l) > 3]).rstrip('\n')
+        # A field that rladv does not read goes out byte for byte, 1e400
+        # too: only the reward's is broken.
+        b = rng.choice([l[:rng.randint(1, len(l) - 1)], '[' + l + ']',
+                        l[:-1] + ',"n":1', 'NaN',
+                        re.sub(r'"reward": [-0-9.e]+', '"reward": -1e400', l)])
+        if b == l:
+            b = l + ','
+        broken.append(b + '\n')
+        lines.insert(rng.randint(0, len(lines)), b + '\n')
+    with tempfile.TemporaryDirectory() as d:
+        q = subprocess.run([RLADV] + args + ['--on-error', 'skip', '--rejects', d + '/rej'],
+                           input=''.join(lines).encode(), capture_output=True)
+        if q.returncode != 0:
+            return ['skip: rc %d: %s' % (q.returncode, q.stderr.decode().strip())]
+        bad = []
+        if q.stdout.decode() != out:
+            bad.append('skip: other bytes than the clean log')
+        with open(d + '/rej') as h:
+            if sorted(h.readlines()) != sorted(broken):
+                bad.append('skip: --rejects holds other lines than the %d broken' % len(broken))
+        return bad
+
+
 def main():
     fails = 0
     for t in range(N):
@@ -1013,6 +1048,8 @@ def main():
                 bad += check_diff(batches, extra, o, exp, rng, inp)
             if t % 4 == 3:
                 bad += routes(args, extra, inp, out, rng)
+            if t % 4 == 1:
+                bad += skipped(args, extra, inp, out, rng)
         if bad:
             fails += 1
             print('case %d: rladv %s' % (t, ' '.join(args)))
