@@ -381,7 +381,9 @@ def opts(rng):
                           'balanced-gen']),
          'scope': rng.choice(['batch', 'group']), 'max_len': rng.choice([8, 10, 16]),
          'tau_min': rng.choice([2, 2, 3]), 'ms_weights': rng.choice(['uniform', 'global', 'local']),
-         'ms_stats': rng.choice(['seq', 'token'])}
+         'ms_stats': rng.choice(['seq', 'token']),
+         # auto is exact within --ms-budget, which these small groups are
+         'ms_mode': rng.choice(['exact', 'auto'])}
     if est in ('grpo', 'stratified', 'san') and rng.random() < 0.4:
         o['std_scope'] = rng.choice(['batch', 'none'])
     if est in ('grpo', 'drgrpo', 'stratified', 'grpo-whiten') and rng.random() < 0.3:
@@ -408,7 +410,7 @@ def argv(o):
     if o['g'] == 'seq-sum-norm':
         a += ['--max-len', str(o['max_len'])]
     if o['a'] == 'msgrpo':
-        a += ['--ms-mode', 'exact', '--tau-min', str(o['tau_min']), '--ms-weights',
+        a += ['--ms-mode', o['ms_mode'], '--tau-min', str(o['tau_min']), '--ms-weights',
               o['ms_weights'], '--ms-stats', o['ms_stats']]
     return a
 
