@@ -312,7 +312,8 @@ check-limits:
 	@echo "== limits"; sh tests/limits.sh
 check-oracle: rladv
 	@echo "== oracle"; python3 tests/oracle.py ./rladv 600 1 && \
-	    python3 tests/oracle.py ./rladv 600 2
+	    python3 tests/oracle.py ./rladv 600 2 && \
+	    python3 tests/scale.py ./rladv 300
 
 # make bench: rladv against its baselines; make bench DEVICE=cuda (with a
 # CUDA=1 build): CPU against GPU on large shards and exact MS-GRPO.

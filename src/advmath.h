@@ -509,4 +509,50 @@ advmath_tame_exp(double maxabs)
 	return e;
 }
 
+/*
+ * e < 0 raised so that the constants that scale along with r 2^-e stay
+ * below 2^1000: c1 2^-e (eps added to sigma, a reward unit) and c2 2^-2e
+ * (eps added to sigma^2); 0 where that leaves none.  Where one of them
+ * stops e, it outweighs by 2^1000 or more the squares that still
+ * underflow, so what they lose is lost in it.
+ */
+ADV_HD static inline int
+advmath_tame_cap(int e, double c1, double c2)
+{
+	int lo;
+
+	if (e < -1000)
+		e = -1000;
+	if (c1 > 0) {
+		(void)frexp(c1, &lo);
+		if (e < lo - 1000)
+			e = lo - 1000;
+	}
+	if (c2 > 0) {
+		(void)frexp(c2, &lo);
+		/* Division truncates toward 0: the ceiling of a
+		 * negative half. */
+		if (e < (lo - 1000) / 2)
+			e = (lo - 1000) / 2;
+	}
+	return e < 0 ? e : 0;
+}
+
+/*
+ * advmath_tame_exp(), or for magnitudes below 2^-500, whose squares
+ * underflow (the deviation of rewards near 1e-160 came out 1e-4 off),
+ * the exponent e < 0 that brings them near 1, as far as
+ * advmath_tame_cap() lets it.
+ */
+ADV_HD static inline int
+advmath_tame(double maxabs, double c1, double c2)
+{
+	int e;
+
+	if (!(maxabs > 0 && maxabs < 0x1p-500))
+		return advmath_tame_exp(maxabs);
+	(void)frexp(maxabs, &e);
+	return advmath_tame_cap(e, c1, c2);
+}
+
 #endif

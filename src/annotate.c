@@ -122,8 +122,9 @@ msgrpo(struct buf *b, const struct ms_trace *t, size_t i)
 /*
  * Record k's member: group gm, its stratum's sm, the cell's Eq. 14.  The
  * moments are of the group's rewards times 2^-e, as the estimators
- * compute them where rewards pass 2^500 (compute.c), so that no sum or
- * square overflows; the figures are scaled back, the ratios need not be.
+ * compute them where rewards pass 2^500 or are below 2^-500 (compute.c),
+ * so that no sum or square overflows or underflows; the figures are
+ * scaled back, the ratios need not be.
  */
 static void
 record(struct annot *x, const struct prefs *c, const struct gbatch *b,
@@ -180,7 +181,7 @@ annotate_batch(struct annot *x, const struct prefs *c,
 		n = v->goff[g + 1] - o;
 		for (mx = 0, k = o; k < o + n; k++)
 			mx = fmax(mx, fabs(v->r[k]));
-		e = advmath_tame_exp(mx);
+		e = advmath_tame(mx, c->ap.eps, 0);
 		for (k = o; k < o + n; k++)
 			r[k] = ldexp(v->r[k], -e);
 		gm = advmath_moments(r + o, NULL, 0, n, c->ap.sample);

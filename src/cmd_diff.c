@@ -40,7 +40,7 @@ struct side {
 	struct strata_mom	 all;
 	/* The sums below are of advantages that may be near 1e308 (an
 	 * estimator that scales with the rewards): each group's are taken
-	 * on its advantages divided by 2^ka (advmath_tame_exp()) and kept
+	 * on its advantages divided by 2^ka (advmath_tame()) and kept
 	 * as struct xsum. */
 	struct xsum		 mass;	/* sum |A| c T, all records */
 	/* The on-policy loss -sum c A T of its batches (Balanced
@@ -195,7 +195,8 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 }
 
 /* The exponent that brings side s's advantages of group g to where
- * their sums and squares are doubles (0 for ordinary ones). */
+ * their sums and squares are doubles, past 2^500 or below 2^-500 (0 for
+ * ordinary ones). */
 static int
 group_exp(const struct dctx *x, const struct batch *v, size_t g, int s)
 {
@@ -204,7 +205,7 @@ group_exp(const struct dctx *x, const struct batch *v, size_t g, int s)
 
 	for (k = v->goff[g]; k < v->goff[g + 1]; k++)
 		mx = fmax(mx, fabs(x->s[s].adv[k]));
-	return advmath_tame_exp(mx);
+	return advmath_tame(mx, 0, 0);
 }
 
 /* Group g of v into the sums: per stratum, per side, both. */

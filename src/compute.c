@@ -41,7 +41,7 @@ transformed(const struct estimator *e, struct adv_params *ap,
 }
 
 /*
- * The advantages of v computed on r 2^-k (k > 0), the estimators that
+ * The advantages of v computed on r 2^-k (k != 0), the estimators that
  * scale with r scaled back.  Scaling by a power of two is exact, and eps
  * and the constants in reward units scale along, so the result is the
  * estimator's on r wherever it fits a double.
@@ -85,11 +85,16 @@ scaled(const struct estimator *e, unsigned flags, struct adv_params *ap,
 	return rc;
 }
 
-/* The exponent that tames the rewards of records [i0, i1) of v. */
+/*
+ * The exponent that tames the rewards of records [i0, i1) of v, past
+ * 2^500 or below 2^-500 (advmath_tame()), as far as the constants that
+ * scaled() scales along allow.
+ */
 static int
-tame(const struct batch *v, size_t i0, size_t i1)
+tame(const struct estimator *e, const struct adv_params *ap,
+    const struct batch *v, size_t i0, size_t i1)
 {
-	double mx = 0, a;
+	double mx = 0, a, c1, c2;
 	size_t i;
 
 	/* A compare, not fmax(), a call at every record: the same for
@@ -98,7 +103,13 @@ tame(const struct batch *v, size_t i0, size_t i1)
 	for (i = i0; i < i1; i++)
 		if ((a = fabs(v->r[i])) > mx)
 			mx = a;
-	return advmath_tame_exp(mx);
+	c1 = fmax(ap->unit, ap->eps_inside ? 0 : ap->eps);
+	c2 = ap->eps_inside ? ap->eps : 0;
+	if (e->flags & ADV_WHITEN && e->kind != EST_GRPO_WHITEN) {
+		c1 = fmax(c1, ap->wh.std_eps);
+		c2 = fmax(c2, ap->wh.var_eps);
+	}
+	return advmath_tame(mx, c1, c2);
 }
 
 /* Group g of v alone, as a batch that points into v (goff is the
@@ -130,9 +141,10 @@ one_group(const struct batch *v, size_t g, size_t goff[2], struct batch *o)
 
 /*
  * An estimator whose groups do not see each other: a group with rewards
- * past 2^500 is computed on a scale of its own, so that it leaves the
- * other groups alone (on the batch's scale, their rewards of order 1
- * became 2^-997 and their squared deviations underflowed to 0).
+ * past 2^500 or below 2^-500 is computed on a scale of its own, so that
+ * it leaves the other groups alone (on the batch's scale, their rewards
+ * of order 1 became 2^-997 and their squared deviations underflowed to
+ * 0).
  */
 static int
 by_group(const struct estimator *e, unsigned flags, struct adv_params *ap,
@@ -147,7 +159,8 @@ by_group(const struct estimator *e, unsigned flags, struct adv_params *ap,
 
 	keep = diag_malloc(v->ngroups ? v->ngroups : 1);
 	for (g = 0, k = 0; g < v->ngroups; g++)
-		if (!(keep[g] = tame(v, v->goff[g], v->goff[g + 1]) == 0))
+		if (!(keep[g] = tame(e, ap, v, v->goff[g],
+		    v->goff[g + 1]) == 0))
 			k = 1;
 	if (k == 0) {
 		free(keep);
@@ -168,8 +181,8 @@ by_group(const struct estimator *e, unsigned flags, struct adv_params *ap,
 		if (keep[g])
 			continue;
 		one_group(v, g, goff, &one);
-		if ((k = scaled(e, flags, ap, &one, tame(v, v->goff[g],
-		    v->goff[g + 1]), adv + v->goff[g], d)) != 0)
+		if ((k = scaled(e, flags, ap, &one, tame(e, ap, v,
+		    v->goff[g], v->goff[g + 1]), adv + v->goff[g], d)) != 0)
 			rc = k;
 	}
 	free(a);
@@ -180,9 +193,11 @@ by_group(const struct estimator *e, unsigned flags, struct adv_params *ap,
 
 /*
  * Rewards near the top of the double range overflow a sum or a square
- * (1e308 - -1e308).  Such a group, or for the estimators that read the
- * whole batch such a batch, is computed on r 2^-k (advmath_tame_exp);
- * only a result that really overflows is refused.
+ * (1e308 - -1e308), and near the bottom their squares underflow.  Such a
+ * group, or for the estimators that read the whole batch such a batch,
+ * is computed on r 2^-k (advmath_tame()); only a result that really
+ * overflows is refused.  ADV_MIXED estimators are not scaled: past 2^500
+ * they refuse what overflows, below 2^-500 their deviations lose digits.
  */
 int
 compute_advantages(const struct estimator *e, struct adv_params *ap,
@@ -197,7 +212,7 @@ compute_advantages(const struct estimator *e, struct adv_params *ap,
 		return backend_advantages(e, ap, v, adv, d);
 	if (!(flags & ADV_BATCH))
 		return by_group(e, flags, ap, v, adv, d);
-	if ((k = tame(v, 0, v->n)) == 0)
+	if ((k = tame(e, ap, v, 0, v->n)) == 0)
 		return backend_advantages(e, ap, v, adv, d);
 	return scaled(e, flags, ap, v, k, adv, d);
 }

@@ -55,7 +55,7 @@ msgrpo_canon_free(struct ms_canon *g)
 /*
  * The rewards are rescaled by 2^-er and eps with them, which leaves z
  * unchanged; T by 2^-et, which leaves mu and sigma unchanged
- * (advmath_tame_exp).
+ * (advmath_tame(): rewards past 2^500 or below 2^-500, T past 2^500).
  */
 int
 msgrpo_canon_init(struct ms_canon *g, const double *r, const double *T,
@@ -104,7 +104,7 @@ msgrpo_canon_init(struct ms_canon *g, const double *r, const double *T,
 		if (fabs(v[i].t) > mt)
 			mt = fabs(v[i].t);
 	}
-	er = advmath_tame_exp(mr);
+	er = advmath_tame(mr, p->inside ? 0 : p->eps, p->inside ? p->eps : 0);
 	et = p->token_stats ? advmath_tame_exp(mt) : 0;
 	/* eps is added to sigma, or (inside) to sigma^2. */
 	g->eps = ldexp(p->eps, p->inside ? -2 * er : -er);

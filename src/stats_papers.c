@@ -152,10 +152,11 @@ losses(struct stats *st, struct stats_acc *a, const struct batch *v,
 	int ka;
 
 	/* The advantages on a scale where their sums stay doubles (an
-	 * estimator that scales with the rewards gives ~1e308). */
+	 * estimator that scales with the rewards gives ~1e308, or ~1e-320
+	 * whose products with the weights underflow). */
 	for (i = o; i < o + n; i++)
 		mx = fmax(mx, fabs(adv[i]));
-	ka = advmath_tame_exp(mx);
+	ka = advmath_tame(mx, 0, 0);
 	memset(&s, 0, sizeof(s));
 	advmath_lw_scope(v->T + o, n, &s);
 	advmath_lw_scope(v->T + o, n, &a->p.scope);
@@ -178,9 +179,10 @@ losses(struct stats *st, struct stats_acc *a, const struct batch *v,
 
 /*
  * MS-GRPO's moments of group g and its advantage change, on the group's
- * rewards divided by 2^K, K the exponent of the largest |r| (eps along),
- * so that near 1e308 nothing overflows and near 1e-320 1/E_S[sigma_S]
- * does not: the moments are summed on their scales, and the change of
+ * rewards divided by 2^K, K the exponent of the largest |r| (eps along,
+ * as far as advmath_tame_cap() lets it), so that near 1e308 nothing
+ * overflows and near 1e-320 1/E_S[sigma_S] does not: the moments are
+ * summed on their scales, and the change of
  * the advantage is scale-free.  Scaling by a power of two is exact, so
  * ordinary rewards give the same bits.
  */
@@ -200,6 +202,9 @@ msgrpo(struct stats *st, struct stats_acc *a, const struct batch *v,
 		mx = fmax(mx, fabs(v->r[i]));
 	if (mx > 0)
 		(void)frexp(mx, &K);
+	if (K < 0)
+		K = advmath_tame_cap(K, st->ap.eps_inside ? 0 : st->ap.eps,
+		    st->ap.eps_inside ? st->ap.eps : 0);
 	eps = ldexp(st->ap.eps, -K);
 	msgrpo_from(&p, st->ap.eps_inside ? ldexp(eps, -K) : eps,
 	    st->ap.sample, st->ap.eps_inside);

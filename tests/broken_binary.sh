@@ -44,6 +44,7 @@ for kind in fails silent; do
 	must_fail "frameworks.sh ($kind)" sh tests/frameworks.sh "$b" \
 	    man/rladv.1
 	must_fail "oracle.py ($kind)" python3 tests/oracle.py "$b" 50
+	must_fail "scale.py ($kind)" python3 tests/scale.py "$b" 20
 	must_fail "presets reference.py --random ($kind)" \
 	    python3 tests/presets/reference.py --random "$b" 1
 done

@@ -1,6 +1,7 @@
 /*
  * check_compute.c - tests of src/compute.c's power-of-two prescaling:
- * rewards past 2^500 are computed on r * 2^-k, and the advantages of the
+ * rewards past 2^500 or below 2^-500 are computed on r * 2^-k (eps along,
+ * as far as it stays a double), and the advantages of the
  * estimators that scale with r (drgrpo, rloo, opo, gpg) are scaled back
  * by 2^k, while those that do not (grpo, msgrpo) are left alone, and
  * those that read more than the rewards (remax, loo) are not prescaled.
@@ -159,21 +160,23 @@ START_TEST(msgrpo_counts_kept)
 END_TEST
 
 /*
- * At 2^510 (past 2^500, so prescaled) squares still fit in a double: the
+ * At 2^510 (past 2^500, so prescaled) squares still fit in a double, and
+ * at 2^-505 (below 2^-500, so brought up) they are still normal: the
  * prescaled result is then the estimator's own, bit for bit, for every
- * row of the table (eps and rpp-baseline's 1e-8 are lost next to the
- * deviations either way).
+ * row of the table (at 2^510 eps and rpp-baseline's 1e-8 are lost next to
+ * the deviations, at 2^-505 the deviations next to them, either way).
  */
 START_TEST(same_as_unscaled)
 {
+	const double scale = _i ? 0x1p-505 : 0x1p510;
 	const struct estimator *e;
 	struct adv_params p, q;
 	struct tb t, u;
 	struct diag d = { 0 };
 
 	for (e = advantage_table; e->name != NULL; e++) {
-		run(&t, e->name, 0x1p510, &p);
-		two_make(&u, 0x1p510);
+		run(&t, e->name, scale, &p);
+		two_make(&u, scale);
 		advantage_defaults(&q);
 		ck_assert_int_eq(advantage_run(e, &u.b, &q, u.adv, &d), 0);
 		ck_assert_msg(memcmp(t.adv, u.adv, sizeof(t.adv)) == 0,
@@ -206,6 +209,75 @@ START_TEST(eps_inside_scaled)
 }
 END_TEST
 
+/*
+ * Below 2^-500 squares underflow, so the rewards are brought near 1.  At
+ * 2^-1000 and 1.5 2^-1000 (T = 1, 3; eps 0), prescaled by 2^999 to 0.5
+ * and 0.75:
+ *  - drgrpo: -+2^-1002; rloo: -+2^-1001; opo: baseline 1.375 2^-1000,
+ *    A = -3 2^-1003 and 2^-1003; gpg: -+2^-1002 (scaled back).
+ *  - grpo: -+2^-1002 / 2^-1002 = -+1 (unscaled, the squared deviation
+ *    2^-2004 is 0 and A was Inf); msgrpo: grpo's -+1.
+ *  - remax and loo are not prescaled: r - b = 0 and 2^-1001; loo's
+ *    group of two: r_i - r_j = -+2^-1001.
+ */
+static const struct {
+	const char	*name;
+	double		 a0, a1;
+} near_min[] = {
+	{ "drgrpo", -0x1p-1002, 0x1p-1002 },
+	{ "rloo", -0x1p-1001, 0x1p-1001 },
+	{ "opo", -0x3p-1003, 0x1p-1003 },
+	{ "gpg", -0x1p-1002, 0x1p-1002 },
+	{ "grpo", -1, 1 },
+	{ "msgrpo", -1, 1 },
+	{ "remax", 0, 0x1p-1001 },
+	{ "loo", -0x1p-1001, 0x1p-1001 },
+};
+
+START_TEST(near_min_rewards)
+{
+	const struct estimator *e = advantage_find(near_min[_i].name);
+	struct adv_params p;
+	struct tb t;
+	struct diag d = { 0 };
+
+	ck_assert_ptr_nonnull(e);
+	two_make(&t, 0x1p-1000);
+	advantage_defaults(&p);
+	p.eps = 0;
+	ck_assert_int_eq(compute_advantages(e, &p, &t.b, t.adv, &d), 0);
+	ck_assert_msg(t.adv[0] == near_min[_i].a0 &&
+	    t.adv[1] == near_min[_i].a1, "%s: %a %a, expected %a %a",
+	    near_min[_i].name, t.adv[0], t.adv[1], near_min[_i].a0,
+	    near_min[_i].a1);
+}
+END_TEST
+
+/*
+ * Brought up, eps grows with the rewards, and eps_inside's as their
+ * square: at 2^-1000 that would be 1e-6 2^1998, Inf, and A 0.  The scale
+ * stops where eps stays below 2^1000 (2^509 here), where the squared
+ * deviation 2^-986 is still a double and lost next to eps anyway:
+ * A = -+2^-1002 / sqrt(1e-6) = -+2^-1002 / 1e-3, as unscaled (which
+ * loses the squared deviation to 0 and nothing else).
+ */
+START_TEST(eps_inside_not_inf)
+{
+	struct adv_params p;
+	struct tb t;
+	struct diag d = { 0 };
+
+	two_make(&t, 0x1p-1000);
+	advantage_defaults(&p);
+	p.eps_inside = 1;
+	p.eps = 1e-6;
+	ck_assert_int_eq(compute_advantages(advantage_find("grpo"), &p,
+	    &t.b, t.adv, &d), 0);
+	ck_assert_rel(t.adv[0], -0x1p-1002 / 1e-3, 1e-15);
+	ck_assert_rel(t.adv[1], 0x1p-1002 / 1e-3, 1e-15);
+}
+END_TEST
+
 static Suite *
 compute_suite(void)
 {
@@ -217,8 +289,11 @@ compute_suite(void)
 	tcase_add_test(tc, whiten_eps_scaled);
 	tcase_add_test(tc, reward_transform);
 	tcase_add_test(tc, msgrpo_counts_kept);
-	tcase_add_test(tc, same_as_unscaled);
+	tcase_add_loop_test(tc, same_as_unscaled, 0, 2);
 	tcase_add_test(tc, eps_inside_scaled);
+	tcase_add_loop_test(tc, near_min_rewards, 0,
+	    sizeof(near_min) / sizeof(near_min[0]));
+	tcase_add_test(tc, eps_inside_not_inf);
 	suite_add_tcase(s, tc);
 	return s;
 }
