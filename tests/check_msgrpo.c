@@ -1021,6 +1021,34 @@ START_TEST(test_binary_g64)
 }
 END_TEST
 
+/*
+ * G = 1100 binary rewards, 400 ones: the log binomials of rows above
+ * ~1000 go on in logs (logbinom_row()).  Expected: each scale's mean z
+ * summed over the ones k in the subgroup with big-integer binomials,
+ * C(n1 - 1, k - 1) C(n0, tau - k) / C(G - 1, tau - 1) for a one, each
+ * term rounded once and the sums taken exactly (Python's math.comb,
+ * Fraction and fsum); rladv's sums of exp(log C - log C) lose ~1e-13.
+ */
+START_TEST(test_binary_g1100)
+{
+	static double r[1100], T[1100], adv[1100];
+	struct ms_params p = params(2, MS_UNIFORM, 0, MS_EXACT);
+	enum ms_path path;
+	size_t i;
+
+	for (i = 0; i < 1100; i++) {
+		r[i] = i < 400;
+		T[i] = 1;
+	}
+	ck_assert_int_eq(msgrpo_group(r, T, NULL, 1100, 0, &p, adv, &path),
+	    0);
+	ck_assert_int_eq(path, MS_PATH_EXACT);
+	for (i = 0; i < 1100; i++)
+		ck_assert_msg(close_rel(adv[i], i < 400 ? 1.3184343461731771 :
+		    -0.7533910549561013, 1e-12), "A[%zu] = %.17g", i, adv[i]);
+}
+END_TEST
+
 /* Conformance groups (shared/conformance/msgrpo_*), eps 1e-6. */
 struct conf {
 	const char		*name;
@@ -1231,6 +1259,7 @@ main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_checked_fixture(tc, reset_rng, NULL);
 	tcase_add_test(tc, test_worked_example);
+	tcase_add_test(tc, test_binary_g1100);
 	tcase_add_test(tc, test_exact_vs_brute);
 	tcase_add_test(tc, test_token_weighted_equal);
 	tcase_add_test(tc, test_sampled_equals_exact);
