@@ -865,6 +865,25 @@ got = [s["stratum"] for s in d["strata"]]
 assert got == "'"$order"'".split(" "), got
 '
 
+# A composite key (tool calls, then whether the response was truncated):
+# part by part, numbers by value, false before true, so 10 follows 2 and
+# each count's strata stay together.
+for g in 0 1 2; do
+	for tc in 10 0 2 1; do
+		for tr in true false; do
+			printf '{"uid":"p%d","tool_calls":%d,"truncated":%s,"reward":%d,"response_mask":[1,1],"rollout_log_probs":[-0.5,-0.25]}\n' \
+			    "$g" "$tc" "$tr" $(( (g + tc) % 2 ))
+		done
+	done
+done >tc2.jsonl
+order2="0,false 0,true 1,false 1,true 2,false 2,true 10,false 10,true"
+expect_rc 0 "composite strata order: stats --json" "$RLADV" stats --json \
+    --stratum-key tool_calls,truncated tc2.jsonl
+py "composite strata order: stats --json" out '
+got = [s["stratum"] for s in d["total"]["strata"]]
+assert got == "'"$order2"'".split(" "), got
+'
+
 # --- Batches of --batch-groups under skip mode ----------------------------
 # Groups a (2 records), b (1: the wrong size, rejected whole), c and d:
 # --batch-groups 2 counts b, as compute does, so the batches are {a} and
