@@ -131,7 +131,7 @@ mask_rules(struct rctx *c, struct toks *t, int *none)
 		if ((why = mask_spans(v->beg, v->end, t->L, &c->rd->runs,
 		    &t->m)) != NULL)
 			return record_err(c, EXIT_DATA, "field \"%s\": span "
-			    "%zu is %s (%zu tokens)", f->spans, t->m.bad_elem,
+			    "%zu: %s (%zu tokens)", f->spans, t->m.bad_elem,
 			    why, t->L);
 		t->has_mask = 1;
 	}

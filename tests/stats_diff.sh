@@ -755,6 +755,9 @@ x = [dict(r) for r in recs]
 x[0]["prompt_id"] = "zz"
 dump("renamed.jsonl", x)
 dump("dupkey.jsonl", recs[:1] + recs[:1])
+x = [dict(r) for r in recs]
+x[2]["advantage"] = str(x[2]["advantage"])
+dump("typed.jsonl", x)
 EOF
 gzip -c same.jsonl >same.jsonl.gz
 printf '{"a":1}\n{"a":\n' >broken.jsonl
@@ -801,6 +804,25 @@ expect_rc 1 "outputs --key missing field" "$RLADV" diff --outputs --key nope \
 has "outputs --key missing: message" err 'field "nope" is missing'
 expect_rc 1 "outputs fewer records" "$RLADV" diff --outputs A.jsonl short.jsonl
 has "outputs fewer: the line" out "A.jsonl:8: B has no record"
+# The other way round: B's extra record, a member only B has, a number
+# that B holds as a string.
+expect_rc 1 "outputs more records" "$RLADV" diff --outputs short.jsonl A.jsonl
+has "outputs more: the line" out "A.jsonl:8: A has no record at this position"
+expect_rc 1 "outputs more records --json" "$RLADV" diff --outputs --json \
+    short.jsonl A.jsonl
+py "outputs more records --json" out '
+assert d["only_b"] == 1 and d["records_b"] == 8 and d["records_a"] == 7, d
+x = d["differences"][0]
+assert x["a_line"] is None and x["b_line"] == 8, x
+'
+expect_rc 1 "outputs member only in B" "$RLADV" diff --outputs missing.jsonl \
+    A.jsonl
+has "outputs only in B: path" out "loss_weight: (absent) != "
+has "outputs only in B: says so" out "(only in B)"
+expect_rc 1 "outputs different types" "$RLADV" diff --outputs A.jsonl \
+    typed.jsonl
+has "outputs different types: says so" out "advantage: "
+has "outputs different types: why" out "(different types)"
 expect_rc 1 "outputs missing field" "$RLADV" diff --outputs A.jsonl \
     missing.jsonl
 has "outputs missing field: path" out "loss_weight: "
