@@ -12,6 +12,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "json.h"
+#include "jsonstr.h"
 
 int
 diag_set(struct diag *d, int status, const char *fmt, ...)
@@ -86,7 +87,7 @@ diag_print(const struct diag *d)
 {
 	struct buf b = { 0 };
 
-	json_escape_text(&b, d->msg, strlen(d->msg));
+	jsonstr_text(&b, d->msg, strlen(d->msg));
 	fprintf(stderr, "rladv: %.*s\n", (int)b.len, b.p ? b.p : "");
 	buf_free(&b);
 }

@@ -16,6 +16,7 @@
 #include "diff_outputs.h"
 #include "input.h"
 #include "json.h"
+#include "jsonstr.h"
 #include "keymap.h"
 #include "record.h"
 #include "report.h"
@@ -83,7 +84,7 @@ value_text(const struct jv *v, char *buf, size_t n)
 	default:
 		break;
 	}
-	json_fix_text(&b, v->p, v->n);
+	jsonstr_fix(&b, v->p, v->n);
 	for (len = b.len > 60 ? 60 : b.len; len < b.len &&
 	    (b.p[len] & 0xc0) == 0x80; len--)
 		;
@@ -165,7 +166,7 @@ path_push(struct buf *p, const char *name, size_t n, long idx, size_t *mark)
 	if (name != NULL) {
 		if (p->len)
 			buf_add(p, ".", 1);
-		json_escape_text(p, name, n);
+		jsonstr_text(p, name, n);
 	} else {
 		snprintf(tmp, sizeof(tmp), "[%ld]", idx);
 		buf_add(p, tmp, strlen(tmp));

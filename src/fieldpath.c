@@ -14,6 +14,7 @@
 
 #include "buf.h"
 #include "fieldpath.h"
+#include "jsonstr.h"
 
 const char *
 fieldpath_parse(const char *text, struct fpath *p)
@@ -271,7 +272,7 @@ fieldpath_quote(const char *s, size_t n, char *buf, size_t size)
 	uint32_t cp;
 
 	/* The one JSON string writer: escaped, valid UTF-8, one line. */
-	json_quote(&q, s, n);
+	jsonstr_quote(&q, s, n);
 	if (q.len < size) {
 		memcpy(buf, q.p, q.len);
 		buf[q.len] = '\0';

@@ -2,8 +2,7 @@
  * json.h - a validating scanner over one JSON text held in memory.
  * Every pointer it returns points into the caller's buffer, which the
  * caller owns; it allocates nothing but json_strtod()'s copy of a number
- * too long for its stack buffer and the growth of the caller's buffer
- * that json_quote() appends to (out of memory ends the process, as
+ * too long for its stack buffer (out of memory ends the process, as
  * diag.h's allocators do).
  */
 #ifndef RLADV_JSON_H
@@ -12,8 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-
-struct buf;
 
 enum json_type {
 	JSON_NONE, JSON_OBJECT, JSON_ARRAY, JSON_STRING, JSON_NUMBER,
@@ -119,19 +116,6 @@ const char	*json_num_array(const char *p, const char *end, size_t *count,
 /* Decodes a string json_string() accepted (quotes included) into buf;
  * returns the decoded length, or -1 when cap is too small. */
 ssize_t		 json_unescape(const char *p, size_t n, char *buf, size_t cap);
-/*
- * Appends n bytes of s as a JSON string, quotes included, that is one
- * line of valid UTF-8 whatever s holds: control characters, DEL and the
- * C1 controls escaped, a lone surrogate (json_unescape() of "\ud800")
- * as its escape, a byte that is not UTF-8 as U+FFFD.
- */
-void		 json_quote(struct buf *b, const char *s, size_t n);
-/* The same escapes as text for a person (no quotes; '"' and '\' as they
- * are): a message, a report's label. */
-void		 json_escape_text(struct buf *b, const char *s, size_t n);
-/* A JSON text whose strings may hold any bytes (cJSON prints them as
- * they are) made valid UTF-8: past ASCII, json_quote()'s escapes. */
-void		 json_fix_text(struct buf *b, const char *s, size_t n);
 /*
  * The length of the valid UTF-8 sequence at p (avail > 0 bytes left) and
  * its code point in *cp, or 0 when the byte at p starts none (RFC 3629:

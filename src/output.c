@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "gzout.h"
 #include "json.h"
+#include "jsonstr.h"
 #include "numfmt.h"
 #include "outfile.h"
 #include "output.h"
@@ -317,7 +318,7 @@ output_number(double v, int digits, char *buf)
 void
 output_json_string(struct buf *b, const char *s, size_t n)
 {
-	json_quote(b, s, n);
+	jsonstr_quote(b, s, n);
 }
 
 /* Writes count copies of unit: one copy, then doubling copies of what is

@@ -43,7 +43,7 @@ int		 output_take(struct output *o, struct output *from,
 /* JSON number with digits significant digits; never -0, NaN or Inf (v
  * must be finite).  buf holds at least 32 bytes; returns the length. */
 size_t		 output_number(double v, int digits, char *buf);
-/* Appends s as a JSON string (quoted, escaped: json_quote()). */
+/* Appends s as a JSON string (quoted, escaped: jsonstr_quote()). */
 void		 output_json_string(struct buf *b, const char *s, size_t n);
 
 struct emit {

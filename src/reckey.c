@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "jsonstr.h"
 #include "record.h"
 
 /*
@@ -73,11 +74,11 @@ record_key_quote(const char *key, size_t len, struct buf *out)
 	 * is quoted as it is, without a copy (a group's label, at every
 	 * batch). */
 	if (len > 0 && memchr(key, '\x1f', len) == NULL) {
-		json_quote(out, key + 1, len - 1);
+		jsonstr_quote(out, key + 1, len - 1);
 		return;
 	}
 	record_key_label(key, len, &lab);
-	json_quote(out, lab.p, lab.len);
+	jsonstr_quote(out, lab.p, lab.len);
 	buf_free(&lab);
 }
 

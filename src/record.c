@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "fieldpath.h"
+#include "jsonstr.h"
 #include "mask.h"
 #include "profile.h"
 #include "recint.h"
@@ -375,13 +376,13 @@ column(struct rctx *c, const char *key, size_t keylen, const char *p,
 	}
 	if (t == JSON_ARRAY && n == rd->ncol_line)
 		return 0;
-	json_escape_text(&a, key, keylen);
+	jsonstr_text(&a, key, keylen);
 	if (t != JSON_ARRAY)
 		rc = record_err(c, EXIT_DATA, "--columnar: field \"%.*s\" is "
 		    "%s, expected a column (an array as long as the others)",
 		    (int)a.len, a.len ? a.p : "", json_type_name(t));
 	else {
-		json_escape_text(&b, rd->col0, rd->col0len);
+		jsonstr_text(&b, rd->col0, rd->col0len);
 		rc = record_err(c, EXIT_DATA, "--columnar: column \"%.*s\" "
 		    "has %zu elements, but \"%.*s\" has %zu", (int)a.len,
 		    a.len ? a.p : "", n, (int)b.len, b.len ? b.p : "",

@@ -130,7 +130,7 @@ void	record_key_add(struct buf *keys, enum json_type t, const char *v,
 /* A canonical key as people read it (strips the type tags): any bytes,
  * for a writer that escapes them. */
 void	record_key_label(const char *key, size_t len, struct buf *out);
-/* The label as a JSON string, quoted and escaped (json_quote()): one
+/* The label as a JSON string, quoted and escaped (jsonstr_quote()): one
  * line, whatever the key holds, for messages. */
 void	record_key_quote(const char *key, size_t len, struct buf *out);
 /* Adds by to the offset of each of r's keys (modulo SIZE_MAX + 1: by's

@@ -15,6 +15,7 @@
 #include "diag.h"
 #include "html.h"
 #include "json.h"
+#include "jsonstr.h"
 #include "report.h"
 
 int
@@ -71,7 +72,7 @@ report_json_print(struct cJSON *root)
 
 	/* Labels are keys of the input, file names, option strings: any
 	 * bytes, which cJSON copies into its strings as they are. */
-	json_fix_text(&b, s, strlen(s));
+	jsonstr_fix(&b, s, strlen(s));
 	/* A text file ends in a newline; cJSON_Print() leaves it out. */
 	rc = fwrite(b.p, 1, b.len, stdout) != b.len || putchar('\n') == EOF;
 	buf_free(&b);
@@ -121,7 +122,7 @@ report_text(const char *s)
 	struct buf *b = &ring[next++ % 8];
 
 	b->len = 0;
-	json_escape_text(b, s, strlen(s));
+	jsonstr_text(b, s, strlen(s));
 	buf_add(b, "", 1);
 	return b->p;
 }

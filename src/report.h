@@ -66,7 +66,7 @@ int	report_json_print(struct cJSON *root);
 void	report_fmt(char *buf, size_t n, const char *f, double v);
 /*
  * s (a key, a file or field name: any bytes) as text on one line for the
- * text report, control characters escaped (json_escape_text()).  The
+ * text report, control characters escaped (jsonstr_text()).  The
  * string stays valid until the eighth call after this one, enough for
  * the arguments of one printf.
  */

@@ -667,9 +667,39 @@ START_TEST(value_error_messages)
 	ck_assert_int_eq(e.code, JSON_E_END);
 	s = "[truex]";
 	ck_assert_int_eq(scan_val(s, strlen(s), &t, &e), -1);
-	s = "[nan]";
+	s = "[nul]";
 	ck_assert_int_eq(scan_val(s, strlen(s), &t, &e), -1);
 	ck_assert_int_eq(e.code, JSON_E_LITERAL);
+}
+END_TEST
+
+/*
+ * The words dumpers write for non-finite numbers (Python's NaN, Infinity,
+ * -Infinity; C's nan, inf, -inf) are named as such; a bad number or
+ * literal that only starts like one is not (a fuzzer's "-In}").
+ */
+START_TEST(nan_words)
+{
+	static const struct {
+		const char	*s;
+		enum json_code	 code;
+	} c[] = {
+		{ "[NaN]", JSON_E_NANINF }, { "[-Infinity]", JSON_E_NANINF },
+		{ "[Infinity, 1]", JSON_E_NANINF }, { "[nan]", JSON_E_NANINF },
+		{ "[-inf]", JSON_E_NANINF }, { "[INF]", JSON_E_NANINF },
+		{ "[-In]", JSON_E_NUMBER }, { "[-Na[2]", JSON_E_NUMBER },
+		{ "[Infinite]", JSON_E_NUMBER }, { "[nanny]", JSON_E_LITERAL },
+		{ "[-infinit]", JSON_E_NUMBER }, { "[-Inf", JSON_E_NANINF },
+	};
+	enum json_type t;
+	struct json_err e;
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		ck_assert_int_eq(scan_val(c[i].s, strlen(c[i].s), &t, &e), -1);
+		ck_assert_msg(e.code == c[i].code, "%s: code %d, expected %d",
+		    c[i].s, e.code, c[i].code);
+	}
 }
 END_TEST
 
@@ -933,6 +963,7 @@ json_suite(void)
 	tcase_add_test(tc, value_invalid);
 	tcase_add_test(tc, value_error_messages);
 	tcase_add_test(tc, error_texts);
+	tcase_add_test(tc, nan_words);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("num_array");
