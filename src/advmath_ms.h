@@ -311,7 +311,7 @@ advmath_ms_per(unsigned G)
 
 /*
  * A_j for every member of a group whose rewards are all distinct, by
- * enumeration of its 2^G subgroups in the order above, weighed by w
+ * enumeration of its 2^G subgroups in the order above, weighted by w
  * (advmath_ms_weights()).  acc: (G + 1) * G doubles, scratch: 3 * G
  * doubles, out: G, all the caller's.  G <= 62.
  */

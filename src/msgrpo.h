@@ -174,7 +174,7 @@ int	msgrpo_exact_masks(const struct ms_canon *g);
 /*
  * MS-GRPO Appendix A and D's moments of the subgroups S of a group, E_S
  * being the hierarchical aggregation (Eq. 5-6: the mean over the
- * subgroups of each scale, weighed by w_tau) over every subgroup of size
+ * subgroups of each scale, weighted by w_tau) over every subgroup of size
  * tau_min or more; sigma_S the population deviation (T-weighted with
  * token stats), as Appendix D's identities take it: with seq stats
  * E_S[mu_S] = mu_O and E_S[sigma_S^2] + Var_S(mu_S) = sigma_O^2 (Eq. 20).

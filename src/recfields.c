@@ -1,7 +1,7 @@
 /*
  * recfields.c - each role's value, from what the member walk found
  * (record.c): the group key, the reward (a number, a boolean, an array
- * reduced, several fields weighed, or null), the response length and its
+ * reduced, several fields weighted, or null), the response length and its
  * trained tokens (log-probs, a mask, spans, token ids, a length, a prompt
  * offset, a sample mask), the stratum, the batch key, the trajectory.
  *
@@ -478,7 +478,7 @@ null_err(struct rctx *c, int s)
 }
 
 /*
- * Reward: one field, or several weighed and summed (TRL's reward
+ * Reward: one field, or several weighted and summed (TRL's reward
  * functions): a null part counts 0 while another part has a number, and
  * a record whose every part is null is unscored.
  */
@@ -515,7 +515,7 @@ take_reward(struct rctx *c, struct record *r)
 		sum = 0;
 	}
 	if (!isfinite(sum))
-		return record_err(c, EXIT_DATA, "the weighed sum of the reward "
+		return record_err(c, EXIT_DATA, "the weighted sum of the reward "
 		    "fields overflows a double");
 	r->reward = sum == 0 ? 0 : sum;	/* -0 would print as -0 */
 	return 0;

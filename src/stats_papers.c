@@ -229,7 +229,7 @@ msgrpo(struct stats *st, struct stats_acc *a, const struct batch *v,
 		msgrpo_canon_free(&cn);
 		return diag_set(d, EXIT_IO, "out of memory");
 	}
-	/* mu_O and sigma_O of the group, weighed as its subgroups are. */
+	/* mu_O and sigma_O of the group, weighted as its subgroups are. */
 	for (sw = mo = so = 0, i = 0; i < n; i++) {
 		sw += cn.t[i];
 		mo += cn.t[i] * cn.r[i];

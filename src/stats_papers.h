@@ -91,7 +91,7 @@ struct stats_papers {
 };
 
 /* The loss mode of column m, NULL past the table or when it cannot be
- * weighed here (seq-sum-norm without --max-len). */
+ * weighted here (seq-sum-norm without --max-len). */
 const struct loss_mode *stats_papers_mode(const struct prefs *c, size_t m);
 /*
  * Folds group g of v (advantages adv, the estimator's) into a, and its

@@ -857,7 +857,7 @@ END_TEST
 
 /*
  * Appendix D's subgroup moments (msgrpo_moments()), by hand for rewards
- * 0, 1, 2, scales 2 and 3 weighed 1/2 each: the pairs have sigma 1/2, 1,
+ * 0, 1, 2, scales 2 and 3 weighted 1/2 each: the pairs have sigma 1/2, 1,
  * 1/2 and means 1/2, 1, 3/2; the group sigma sqrt(2/3) and mean 1.  So
  * E_S[sigma] = (2/3 + sqrt(2/3)) / 2, E_S[sigma^2] = (1/2 + 2/3) / 2 =
  * 7/12, E_S[mu] = 1, E_S[mu^2] = (7/6 + 1) / 2 = 13/12, Var_S(mu) = 1/12,

@@ -191,6 +191,18 @@ bad overflow_reward_neg 'reward' '{"prompt_id":"a","reward":-2e308,"logprobs":[-
 bad overflow_reward_digits 'reward' "{\"prompt_id\":\"a\",\"reward\":1$(head -c 400 /dev/zero | tr '\0' 0),\"logprobs\":[-0.5]}"
 bad overflow_logprob 'logprobs' '{"prompt_id":"a","reward":1,"logprobs":[-0.5,-1e400]}'
 bad overflow_logprob_exp 'logprobs' '{"prompt_id":"a","reward":1,"logprobs":[-0.5,1E+99999999999999999999]}'
+# C's printf writes nan and -inf; a word that only starts like one is a
+# bad number, not NaN.
+bad c_nan_logprob 'logprobs|NaN or Infinity' '{"prompt_id":"a","reward":1,"logprobs":[-0.5,-nan]}'
+bad c_inf_reward 'reward|NaN and Infinity are not JSON' '{"prompt_id":"a","reward":-inf,"logprobs":[-0.5]}'
+bad cut_infinity 'logprobs|bad number' '{"prompt_id":"a","reward":1,"logprobs":[-0.5,-In]}'
+# TRL's reward functions summed: each a double, their sum not.
+printf '%s\n' '{"prompt_id":"a","correctness":1,"format":0,"logprobs":[-0.5]}' \
+    '{"prompt_id":"a","correctness":1e308,"format":1e308,"logprobs":[-0.5]}' \
+    >overflow_reward_sum.jsonl
+run --reward-key correctness,format overflow_reward_sum.jsonl
+data_error overflow_reward_sum overflow_reward_sum.jsonl 2 \
+    'weighted sum of the reward fields overflows'
 
 # --- Missing or mistyped fields -------------------------------------------
 bad missing_reward 'reward' '{"prompt_id":"a","logprobs":[-0.5]}'

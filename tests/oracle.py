@@ -10,7 +10,7 @@ times must give 0), integers, decimals, millions or ten-millionths; masks
 trim tokens, some records train none.
 The records come in the layouts rladv reads: batches by a step field,
 --batch-groups or the whole input; groups by a key, --group-size blocks
-or shuffled under --unsorted; one reward field, or TRL's two weighed,
+or shuffled under --unsorted; one reward field, or TRL's two weighted,
 with nulls (--null-reward unscored); SkyRL's step-wise rows
 (--trajectory-key); --stratum-cap; masks as 0/1, booleans, floats,
 absent, or OpenRLHF's spans; lengths from log-probs, token ids or the
@@ -453,7 +453,7 @@ def layout(batches, o, rng):
         extra += ['--group-size', str(sizes.pop())]
     elif grouping == 'unsorted':
         extra += ['--unsorted']
-    # Rewards: one field, or two weighed (TRL's reward functions), where a
+    # Rewards: one field, or two weighted (TRL's reward functions), where a
     # null counts 0 beside a number and a response with none is unscored.
     rew = rng.choice(['one', 'one', 'two'])
     wts = (rng.choice([1.0, 0.5, 2.0]), rng.choice([1.0, 0.25, 3.0]))
