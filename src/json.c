@@ -250,6 +250,19 @@ naninf(const char *s, const char *end)
 	return k > 0 && (k == n || !isalnum((unsigned char)s[k]));
 }
 
+/* A number that scan_number() found starting with a letter of NaN or
+ * Infinity is one only if it is the whole word (naninf()); otherwise a
+ * bad number.  Out of line, and only on an error, so that the loops that
+ * scan_number() is inlined into stay as they were. */
+static __attribute__((noinline, cold)) void
+nan_words(struct json_err *e, const char *end)
+{
+	const char *s = e->at + (e->at < end && *e->at == '-');
+
+	if (e->code == JSON_E_NANINF && !naninf(s, end))
+		e->code = JSON_E_NUMBER;
+}
+
 /*
  * Always inlined: gcc kept it a call from json_num_array()'s loop, where
  * inlined the flags stay in a register and the checks for an exponent
@@ -269,9 +282,12 @@ scan_number(const char *p, const char *end, int *flags, struct json_err *e)
 		*flags |= JSON_NUM_NEG;
 		s++;
 	}
-	if (s >= end || *s < '0' || *s > '9')
-		return fail(e, p, naninf(s, end) ? JSON_E_NANINF :
-		    JSON_E_NUMBER);
+	if (s >= end || *s < '0' || *s > '9') {
+		if (s < end && (*s == 'I' || *s == 'N' || *s == 'i' ||
+		    *s == 'n'))
+			return fail(e, p, JSON_E_NANINF);
+		return fail(e, p, JSON_E_NUMBER);
+	}
 	d = s;
 	if (*s == '0')
 		s++;
@@ -311,7 +327,11 @@ const char *
 json_number_scan(const char *p, const char *end, int *flags,
     struct json_err *e)
 {
-	return scan_number(p, end, flags, e);
+	const char *q = scan_number(p, end, flags, e);
+
+	if (q == NULL)
+		nan_words(e, end);
+	return q;
 }
 
 /*
@@ -536,8 +556,10 @@ json_num_array(const char *p, const char *end, size_t *count,
 		}
 		if ((q = scan_number(s, end, &fl, e)) == NULL) {
 			*count = n;
-			if (*s == '"' || *s == '{' || *s == '[' || *s == 't' ||
-			    *s == 'f' || *s == 'n')
+			nan_words(e, end);
+			if (e->code != JSON_E_NANINF && (*s == '"' ||
+			    *s == '{' || *s == '[' || *s == 't' || *s == 'f' ||
+			    *s == 'n'))
 				e->code = JSON_E_NOT_NUMBER;
 			return NULL;
 		}
