@@ -30,9 +30,11 @@ two_make(struct tb *t, double scale)
 	t->base[0] = t->base[1] = scale;
 }
 
-/* compute_advantages() of estimator "name" on the group at scale. */
+/* compute_advantages() of estimator "name" on the group at scale, eps
+ * given (NAN: the default). */
 static void
-run(struct tb *t, const char *name, double scale, struct adv_params *p)
+run_eps(struct tb *t, const char *name, double scale, double eps,
+    struct adv_params *p)
 {
 	const struct estimator *e = advantage_find(name);
 	struct diag d = { 0 };
@@ -40,7 +42,29 @@ run(struct tb *t, const char *name, double scale, struct adv_params *p)
 	ck_assert_ptr_nonnull(e);
 	two_make(t, scale);
 	advantage_defaults(p);
+	if (!isnan(eps))
+		p->eps = eps;
 	ck_assert_int_eq(compute_advantages(e, p, &t->b, t->adv, &d), 0);
+}
+
+static void
+run(struct tb *t, const char *name, double scale, struct adv_params *p)
+{
+	run_eps(t, name, scale, NAN, p);
+}
+
+/* An estimator and the two advantages it must give, exactly. */
+struct pair_case {
+	const char	*name;
+	double		 a0, a1;
+};
+
+static void
+assert_pair(const struct tb *t, const struct pair_case *c)
+{
+	ck_assert_msg(t->adv[0] == c->a0 && t->adv[1] == c->a1,
+	    "%s: %a %a, expected %a %a", c->name, t->adv[0], t->adv[1],
+	    c->a0, c->a1);
 }
 
 #define ck_assert_exact(got, want) do {					\
@@ -61,10 +85,7 @@ run(struct tb *t, const char *name, double scale, struct adv_params *p)
  *  - remax and loo are not prescaled: r - b = 0 and 2^1022; a group of
  *    two under loo: r_i - r_j = -+2^1022, computed as it is.
  */
-static const struct {
-	const char	*name;
-	double		 a0, a1;
-} near_max[] = {
+static const struct pair_case near_max[] = {
 	{ "drgrpo", -0x1p1021, 0x1p1021 },
 	{ "rloo", -0x1p1022, 0x1p1022 },
 	{ "opo", -0x3p1020, 0x1p1020 },
@@ -81,10 +102,7 @@ START_TEST(near_max_rewards)
 	struct tb t;
 
 	run(&t, near_max[_i].name, 0x1p1023, &p);
-	ck_assert_msg(t.adv[0] == near_max[_i].a0 &&
-	    t.adv[1] == near_max[_i].a1, "%s: %a %a, expected %a %a",
-	    near_max[_i].name, t.adv[0], t.adv[1], near_max[_i].a0,
-	    near_max[_i].a1);
+	assert_pair(&t, &near_max[_i]);
 }
 END_TEST
 
@@ -220,10 +238,7 @@ END_TEST
  *  - remax and loo are not prescaled: r - b = 0 and 2^-1001; loo's
  *    group of two: r_i - r_j = -+2^-1001.
  */
-static const struct {
-	const char	*name;
-	double		 a0, a1;
-} near_min[] = {
+static const struct pair_case near_min[] = {
 	{ "drgrpo", -0x1p-1002, 0x1p-1002 },
 	{ "rloo", -0x1p-1001, 0x1p-1001 },
 	{ "opo", -0x3p-1003, 0x1p-1003 },
@@ -236,20 +251,11 @@ static const struct {
 
 START_TEST(near_min_rewards)
 {
-	const struct estimator *e = advantage_find(near_min[_i].name);
 	struct adv_params p;
 	struct tb t;
-	struct diag d = { 0 };
 
-	ck_assert_ptr_nonnull(e);
-	two_make(&t, 0x1p-1000);
-	advantage_defaults(&p);
-	p.eps = 0;
-	ck_assert_int_eq(compute_advantages(e, &p, &t.b, t.adv, &d), 0);
-	ck_assert_msg(t.adv[0] == near_min[_i].a0 &&
-	    t.adv[1] == near_min[_i].a1, "%s: %a %a, expected %a %a",
-	    near_min[_i].name, t.adv[0], t.adv[1], near_min[_i].a0,
-	    near_min[_i].a1);
+	run_eps(&t, near_min[_i].name, 0x1p-1000, 0, &p);
+	assert_pair(&t, &near_min[_i]);
 }
 END_TEST
 
