@@ -140,16 +140,33 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 	    write_records, x, d);
 }
 
+/* "s" after a count other than 1. */
+static const char *
+plural(unsigned long long n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/*
+ * Strata, where the estimator reads them (san, stratified), are counted
+ * as (group, stratum) cells, the units SAN normalizes in: 40 groups of
+ * one stratum each are 40, not 1.
+ */
 static void
 summary(const struct prefs *c, const struct pipeline_stats *st,
     const struct adv_params *ap)
 {
-	fprintf(stderr, "rladv: %llu records in, %llu out, %llu rejected; "
-	    "%llu groups, %llu strata, %llu batches", st->in, st->out,
-	    st->rejected, st->groups, st->strata, st->batches);
+	fprintf(stderr, "rladv: %llu record%s in, %llu out, %llu rejected; "
+	    "%llu group%s, ", st->in, plural(st->in), st->out, st->rejected,
+	    st->groups, plural(st->groups));
+	if (c->est->flags & ADV_STRATA)
+		fprintf(stderr, "%llu (group, stratum) cell%s, ", st->strata,
+		    plural(st->strata));
+	fprintf(stderr, "%llu batch%s", st->batches,
+	    st->batches == 1 ? "" : "es");
 	if (c->est->kind == EST_MSGRPO)
-		fprintf(stderr, "; msgrpo: %zu groups exact, %zu sampled",
-		    ap->ms_exact, ap->ms_sampled);
+		fprintf(stderr, "; msgrpo: %zu group%s exact, %zu sampled",
+		    ap->ms_exact, plural(ap->ms_exact), ap->ms_sampled);
 	fputc('\n', stderr);
 }
 
@@ -209,8 +226,10 @@ cmd_compute(struct run *r)
 		output_abandon(x.out);
 	if (rc != 0)
 		diag_print(&d);
+	/* --ms-mode auto says when it sampled: those numbers are
+	 * estimates. */
 	if (c->verbose || c->skip || (c->est->kind == EST_MSGRPO &&
-	    c->ap.ms.mode == MS_AUTO && rc == 0))
+	    c->ap.ms.mode == MS_AUTO && x.ap.ms_sampled > 0 && rc == 0))
 		summary(c, &st, &x.ap);
 	parwrite_free(x.pw);
 	output_names_free(&x.em);

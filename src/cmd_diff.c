@@ -432,6 +432,10 @@ print_human(const void *ctx)
 			printf("%s%s", s++ ? (f->named & FN(FR_STRATUM)) ?
 			    "," : "/" : "", report_text(
 			    f->list[FR_STRATUM].name[j]));
+	/* No record had any: the names looked for. */
+	for (j = 0; s == 0 && j < f->list[FR_STRATUM].n; j++)
+		printf("%s%s", j ? ", " : "none of ",
+		    report_text(f->list[FR_STRATUM].name[j]));
 	printf(")   [Theorem 4: SAN has mean 0, cellvar 1]\n");
 	printf("%-10s %7s | %8s %7s %7s %6s | %8s %7s %7s %6s\n", "stratum",
 	    "records", "A mean", "var", "cellvar", "mass", "B mean", "var",

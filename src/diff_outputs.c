@@ -705,11 +705,17 @@ diff_outputs(const struct prefs *c, const struct dopts *o)
 	struct diag d = { 0 };
 	cJSON *root;
 	char tol[64];
+	unsigned long long n;
 	int rc, i, differ;
 
 	if (c->nfiles != 2) {
 		fprintf(stderr, "rladv: diff --outputs compares two files: "
 		    "rladv diff --outputs A.jsonl B.jsonl\n");
+		return EXIT_USAGE;
+	}
+	if (strcmp(c->files[0], "-") == 0 && strcmp(c->files[1], "-") == 0) {
+		fprintf(stderr, "rladv: diff --outputs: only one of the two "
+		    "files can be the standard input (-)\n");
 		return EXIT_USAGE;
 	}
 	memset(&od, 0, sizeof(od));
@@ -763,17 +769,20 @@ diff_outputs(const struct prefs *c, const struct dopts *o)
 	} else if (differ) {
 		if (od.val_differ > od.shown)
 			printf("... %llu more\n", od.val_differ - od.shown);
-		printf("%llu of %llu records differ: %llu numbers beyond --tol "
-		    "%s", od.rec_differ, od.records[0] > od.records[1] ?
-		    od.records[0] : od.records[1], od.num_differ, tol);
+		n = od.records[0] > od.records[1] ? od.records[0] :
+		    od.records[1];
+		printf("%llu of %llu record%s differ%s: %llu number%s beyond "
+		    "--tol %s", od.rec_differ, n, n == 1 ? "" : "s",
+		    od.rec_differ == 1 ? "s" : "", od.num_differ,
+		    od.num_differ == 1 ? "" : "s", tol);
 		if (od.num_differ)
 			printf(" (largest relative difference %.3g)",
 			    od.max_rel);
-		printf(", %llu other differences\n", od.val_differ -
-		    od.num_differ);
+		n = od.val_differ - od.num_differ;
+		printf(", %llu other difference%s\n", n, n == 1 ? "" : "s");
 	} else
-		printf("%llu records equal within --tol %s\n", od.matched,
-		    tol);
+		printf("%llu record%s equal within --tol %s\n", od.matched,
+		    od.matched == 1 ? "" : "s", tol);
 	/* run_cmd() checks that standard output took it. */
 	return differ ? 1 : 0;
 }

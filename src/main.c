@@ -47,6 +47,28 @@ static const struct cmd {
 
 #define NCMDS	(sizeof(cmds) / sizeof(cmds[0]))
 
+/* "rladv " and the words from s to e after prefix, wrapped before 80
+ * columns, the rest indented under the command's name. */
+static void
+usage_line(const char *prefix, const char *s, const char *e)
+{
+	int col = printf("%srladv", prefix);
+	size_t n;
+
+	while (s < e) {
+		s += strspn(s, " ");
+		/* "[--html page]": a bracket's words stay together. */
+		n = *s == '[' ? strcspn(s, "]") + 1 : strcspn(s, " \n");
+		if (s + n > e)
+			n = (size_t)(e - s);
+		if (col + 1 + (int)n > 79)
+			col = printf("\n%*s", (int)strlen(prefix) + 4, "") - 1;
+		col += printf(" %.*s", (int)n, s);
+		s += n;
+	}
+	putchar('\n');
+}
+
 /* The usage lines of one command, or of all (c NULL), then the options
  * it takes. */
 static void
@@ -62,7 +84,7 @@ usage(const struct cmd *c)
 		mode |= cmds[i].flags & OPT_CMDS;
 		for (s = cmds[i].usage; *s; s = *nl ? nl + 1 : nl) {
 			nl = s + strcspn(s, "\n");
-			printf("%srladv %.*s\n", prefix, (int)(nl - s), s);
+			usage_line(prefix, s, nl);
 			prefix = "       ";
 		}
 	}

@@ -63,14 +63,18 @@ help_row(FILE *f, const struct opt *o)
 {
 	const char *const *c;
 	char list[1024];
-	size_t n;
+	size_t n, wide = 0;
 	int col, first = 1;
 
 	if (o->shortname)
 		col = fprintf(f, "  -%c, --%s", o->shortname, o->name);
 	else
 		col = fprintf(f, "      --%s", o->name);
-	if (o->choices)
+	for (c = o->choices; c != NULL && *c; c++)
+		wide += 1 + strlen(*c);
+	/* Choices too many for one line are named by the argument and
+	 * listed in the text. */
+	if (o->choices && (o->meta == NULL || col + (int)wide <= HELP_WIDTH))
 		for (c = o->choices; *c; c++)
 			col += fprintf(f, "%c%s", c == o->choices ? ' ' : '|',
 			    *c);
@@ -79,6 +83,14 @@ help_row(FILE *f, const struct opt *o)
 	/* The text from HELP_COL, or two blanks after a long left part. */
 	col += fprintf(f, "%*s", col + 2 <= HELP_COL ? HELP_COL - col : 2,
 	    "");
+	if (o->choices && o->meta && col - 2 + (int)wide > HELP_WIDTH) {
+		help_words(f, "one of", &col, &first);
+		for (c = o->choices; *c; c++) {
+			snprintf(list, sizeof(list), "%s%s", *c, c[1] ? "," :
+			    ":");
+			help_words(f, list, &col, &first);
+		}
+	}
 	if (o->help)
 		help_words(f, o->help, &col, &first);
 	if (o->list) {

@@ -107,7 +107,7 @@ const struct opt options_table[] = {
 	    .help = "msgrpo: smallest scale, >= 2 (default 2)" },
 	{ "ms-weights", 0, OK_STR, "scheme|w,w,...", C_EST, OS_ADV,
 	    .set = set_ms_weights, .show = options_show_ms_weights,
-	    .list = msgrpo_weights_name,
+	    .list = msgrpo_weights_name, .listdef = 1,
 	    .want = "uniform, global, local, flat, or weights w,w,... of "
 	    "the scales from --tau-min up (>= 0, one above 0)",
 	    .help = "msgrpo: the weights of the scales from --tau-min up, "
@@ -151,8 +151,8 @@ const struct opt options_table[] = {
 	    .help = "seq-sum-norm: the constant normalizer" },
 
 	/* Input */
-	{ "from", 0, OK_CHOICE, NULL, C_IN, OS_INPUT, .set = set_from,
-	    .show = options_show_from,
+	{ "from", 0, OK_CHOICE, "framework", C_IN, OS_INPUT,
+	    .set = set_from, .show = options_show_from,
 	    .choices = profile_names,
 	    .help = "read a framework's dump: its fields and rules; options "
 	    "after it override them" },

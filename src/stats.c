@@ -419,10 +419,15 @@ stats_stratum_name(const struct stats *s, const struct stats_acc *a,
 		return;
 	}
 	for (i = 0; i < n; i++)
-		if (a->alias[FR_STRATUM][i] || (i == n - 1 && !said)) {
+		if (a->alias[FR_STRATUM][i]) {
 			strncat(buf, said++ ? "/" : "", size - strlen(buf) - 1);
 			strncat(buf, names[i], size - strlen(buf) - 1);
 		}
+	/* No record had any: the names looked for. */
+	for (i = 0; !said && i < n; i++) {
+		strncat(buf, i ? ", " : "none of ", size - strlen(buf) - 1);
+		strncat(buf, names[i], size - strlen(buf) - 1);
+	}
 	if (n == 0)
 		snprintf(buf, size, "no --stratum-key");
 }

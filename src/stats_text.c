@@ -189,6 +189,8 @@ print_lengths(const struct stats_acc *a)
 		    "length gap pos - neg", gap, rel);
 	else if (a->pos.n > 0 && a->neg.n > 0)
 		printf("%-22s %+.1f tokens\n", "length gap pos - neg", gap);
+	else	/* undefined, as the reading below: "-", never left out */
+		printf("%-22s -\n", "length gap pos - neg");
 	stats_reading_text(a, verdict, cmp, why, sizeof(why));
 	printf("%-22s %s\n%-22s (%s; Balanced Aggregation 4.3.3)\n",
 	    "reading", verdict, "", cmp);

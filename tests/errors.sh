@@ -436,9 +436,9 @@ if [ "$st" -eq 2 ] && grep -q -- '--on-error skip' err && [ ! -s out ]; then ok;
 # --- Nothing lost: --on-error skip --rejects ------------------------------
 # summary: sets in, outn, rej from the summary line on stderr.
 summary() {
-	s=$(grep '^rladv: [0-9][0-9]* records in, [0-9]* out, [0-9]* rejected' err | tail -n 1)
-	in=$(printf '%s\n' "$s" | sed -n 's/^rladv: \([0-9]*\) records in.*/\1/p')
-	outn=$(printf '%s\n' "$s" | sed -n 's/.* records in, \([0-9]*\) out.*/\1/p')
+	s=$(grep '^rladv: [0-9][0-9]* records* in, [0-9]* out, [0-9]* rejected' err | tail -n 1)
+	in=$(printf '%s\n' "$s" | sed -n 's/^rladv: \([0-9]*\) records* in.*/\1/p')
+	outn=$(printf '%s\n' "$s" | sed -n 's/.* records* in, \([0-9]*\) out.*/\1/p')
 	rej=$(printf '%s\n' "$s" | sed -n 's/.* out, \([0-9]*\) rejected.*/\1/p')
 }
 # accounting NAME IN OUT REJ: the summary and stdout agree with the counts.

@@ -89,11 +89,17 @@ for l in man:
 syn = [" ".join(x) for x in lines]
 
 def usage(text):
+    """The usage lines, each wrapped one joined again."""
     out = []
     for l in text.split("\n"):
         if not l.strip():
             break
-        out.append(" ".join(l.replace("usage:", "").split()))
+        check(len(l) < 80, "--help usage line of %d columns: %s" % (len(l), l))
+        l = " ".join(l.replace("usage:", "").split())
+        if out and not l.startswith("rladv"):
+            out[-1] += " " + l
+        else:
+            out.append(l)
     return out
 
 def rows(text):

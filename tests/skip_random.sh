@@ -236,7 +236,7 @@ for t in range(trials):
     if not check(name + " status", st == 0,
                  "exit %d: %s" % (st, err[-300:])):
         continue
-    m = re.search(rb"(\d+) records in, (\d+) out, (\d+) rejected", err)
+    m = re.search(rb"(\d+) records? in, (\d+) out, (\d+) rejected", err)
     if not check(name + " summary", m is not None, err[-300:]):
         continue
     nin, nout, nrej = (int(x) for x in m.groups())

@@ -166,6 +166,15 @@ else
 	fi
 	[ "$(gzip -dc run/out/000002.part-1.jsonl.gz | wc -l)" -eq 40 ] &&
 	    ok || no "the output of a gzipped shard is not gzip"
+	[ "$(wc -l < jobs)" -eq 1 ] && [ "$(wc -w < jobs)" -eq 3 ] &&
+	    ok || no "not the three job ids on one line: $(cat jobs)"
+	# A second run into the same DIR would merge the first's indexes:
+	# refused before any job goes in.
+	PATH=$(dirname "$rladv"):$PATH sh "$top/contrib/slurm/rladv-array.sh" \
+	    list run $opts > jobs2 2> err2
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "earlier run" err2 && [ ! -s jobs2 ] &&
+	    ok || no "a rerun into the same DIR: exit $rc: $(cat err2)"
 fi
 wait $badpid && no "a failed index passes" || ok
 echo "$pass passed, $fail failed"

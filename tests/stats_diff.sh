@@ -770,7 +770,7 @@ expect_rc 0 "outputs gzip" "$RLADV" diff --outputs A.jsonl same.jsonl.gz
 expect_rc 1 "outputs beyond tol" "$RLADV" diff --outputs A.jsonl far.jsonl
 has "outputs beyond tol: line and field" out \
     "A.jsonl:1 far.jsonl:1: advantage: "
-has "outputs beyond tol: summary" out "1 of 8 records differ: 1 numbers"
+has "outputs beyond tol: summary" out "1 of 8 records differs: 1 number beyond"
 expect_rc 0 "outputs within tol" "$RLADV" diff --outputs A.jsonl near.jsonl
 expect_rc 1 "outputs at the edge of --tol" "$RLADV" diff --outputs A.jsonl \
     edge.jsonl

@@ -23,7 +23,9 @@
 #   SBATCH_ARGS    more sbatch options for every job: -p PARTITION, -t TIME...
 #   RLADV_ARRAY_MAX  at most this many tasks of an array at once (%N)
 # -W waits for the last job (sbatch --wait) and exits 0 only when every
-# shard was written (DIR/done/N for each).  Prints the three job ids.
+# shard was written (DIR/done/N for each).  Prints the three job ids on
+# one line.  DIR must not hold an earlier run's idx/ or out/ files, and
+# LIST at most MaxArraySize - 1 shards (1000 by default).
 set -e
 wait=
 if [ "$1" = -W ]; then
@@ -43,8 +45,25 @@ if grep -q '^$' "$list"; then
 	echo "rladv-array.sh: $list: an empty line; one shard a line" >&2
 	exit 2
 fi
+# An earlier run's indexes and outputs would be merged and read with
+# this one's: refused, not removed.
+for d in idx out; do
+	if [ -n "$(ls -A "$dir/$d" 2>/dev/null)" ]; then
+		echo "rladv-array.sh: $dir/$d holds an earlier run's files;" \
+		    "remove them or give another DIR" >&2
+		exit 2
+	fi
+done
+# A job array has at most MaxArraySize - 1 tasks (1000 by default).
+amax=$(scontrol show config 2>/dev/null |
+    sed -n 's/^MaxArraySize *= *\([0-9]*\).*/\1/p')
+if [ -n "$amax" ] && [ "$n" -ge "$amax" ]; then
+	echo "rladv-array.sh: $n shards, but this cluster's job arrays take" \
+	    "at most $((amax - 1)) tasks (MaxArraySize $amax): join shards" >&2
+	exit 2
+fi
 mkdir -p "$dir/idx" "$dir/out" "$dir/log" "$dir/jobs" "$dir/done"
-rm -f "$dir"/done/*
+rm -f "$dir"/done/* "$dir/all.idx"
 dir=$(cd "$dir" && pwd)
 case $list in /*) ;; *) list=$(pwd)/$list ;; esac
 
@@ -91,11 +110,20 @@ red=$(sbatch --parsable $SBATCH_ARGS --job-name=rladv-merge \
     --dependency=afterok:$map --kill-on-invalid-dep=yes --output="$dir/log/merge.log" \
     "$dir/jobs/merge.sh")
 red=${red%%;*}
-echo "$map $red"
+# With -W, sbatch exits with the array's status once it has ended: the
+# shards written say what became of it, below.  Without, a status other
+# than 0 is a submission that failed.
+st=0
 # shellcheck disable=SC2086
-sbatch --parsable $wait $SBATCH_ARGS --job-name=rladv-compute \
+app=$(sbatch --parsable $wait $SBATCH_ARGS --job-name=rladv-compute \
     --dependency=afterok:$red --kill-on-invalid-dep=yes --array=1-$n$max \
-    --output="$dir/log/compute-%a.log" "$dir/jobs/compute.sh" || true
+    --output="$dir/log/compute-%a.log" "$dir/jobs/compute.sh") || st=$?
+app=${app%%;*}
+echo "$map $red $app"
+if [ -z "$wait" ] && [ "$st" -ne 0 ]; then
+	echo "rladv-array.sh: sbatch of the compute array failed" >&2
+	exit 1
+fi
 # -W: every shard written (a job cancelled for a failed step before it
 # leaves no mark in DIR/done).
 if [ -n "$wait" ]; then
