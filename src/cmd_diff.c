@@ -424,7 +424,8 @@ print_human(const void *ctx)
 	printf("A  %s\nB  %s\n", *x->s[0].opts ? report_text(x->s[0].opts) :
 	    "(defaults)", *x->s[1].opts ? report_text(x->s[1].opts) :
 	    "(defaults)");
-	printf("%llu records, %llu groups\n\n", x->records, x->groups);
+	printf("%llu record%s, %llu group%s\n\n", x->records,
+	    x->records == 1 ? "" : "s", x->groups, x->groups == 1 ? "" : "s");
 	fputs("advantage per stratum (", stdout);
 	/* The parts of a composite, or the aliases the records had. */
 	for (j = 0, s = 0; j < f->list[FR_STRATUM].n; j++)

@@ -449,9 +449,10 @@ size_error(const struct grouping *gs, const struct gbatch *b, size_t g,
 		buf_add(&lab, "of a block", 10);
 	else
 		record_key_quote(key, len, &lab);
-	diag_setl(d, EXIT_DATA, file, line, "group %.*s has %zu records, "
+	diag_setl(d, EXIT_DATA, file, line, "group %.*s has %zu record%s, "
 	    "expected --group-size %zu", (int)lab.len, lab.p,
-	    batch_gsize(b, g), gs->o.group_size);
+	    batch_gsize(b, g), batch_gsize(b, g) == 1 ? "" : "s",
+	    gs->o.group_size);
 	buf_free(&lab);
 	return EXIT_DATA;
 }

@@ -659,8 +659,8 @@ end_line(struct index_reader *x, const char *rest, struct index_entry *e,
 		char what[160];
 
 		snprintf(what, sizeof(what), "the section of \"%s\" has %llu "
-		    "records, its end line says otherwise; index it again",
-		    x->shard, x->count);
+		    "record%s, its end line says otherwise; index it again",
+		    x->shard, x->count, x->count == 1 ? "" : "s");
 		return bad(x, d, what);
 	}
 	e->count = n;

@@ -131,9 +131,10 @@ reject_groups(struct run *u, struct gbatch *b, struct diag *d)
 				    msg);
 			else
 				diag_setl(&why, EXIT_DATA, file, lineno, "group "
-				    "%.*s has %zu records, expected "
+				    "%.*s has %zu record%s, expected "
 				    "--group-size %zu; rejected whole",
 				    (int)lab.len, lab.p, batch_gsize(b, g),
+				    batch_gsize(b, g) == 1 ? "" : "s",
 				    u->c->go.group_size);
 			diag_print(&why);
 			prev = g;

@@ -384,9 +384,9 @@ column(struct rctx *c, const char *key, size_t keylen, const char *p,
 	else {
 		jsonstr_text(&b, rd->col0, rd->col0len);
 		rc = record_err(c, EXIT_DATA, "--columnar: column \"%.*s\" "
-		    "has %zu elements, but \"%.*s\" has %zu", (int)a.len,
-		    a.len ? a.p : "", n, (int)b.len, b.len ? b.p : "",
-		    rd->ncol_line);
+		    "has %zu element%s, but \"%.*s\" has %zu", (int)a.len,
+		    a.len ? a.p : "", n, n == 1 ? "" : "s", (int)b.len,
+		    b.len ? b.p : "", rd->ncol_line);
 	}
 	buf_free(&a);
 	buf_free(&b);

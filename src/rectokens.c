@@ -37,8 +37,9 @@ count_of(struct rctx *c, int s, size_t *n)
 static int
 length_err(struct rctx *c, int s, size_t n, const char *from, size_t L)
 {
-	return record_err(c, EXIT_DATA, "field \"%s\" has %zu elements, but "
-	    "\"%s\" has %zu", c->rd->slot[s].path.text, n, from, L);
+	return record_err(c, EXIT_DATA, "field \"%s\" has %zu element%s, but "
+	    "\"%s\" has %zu", c->rd->slot[s].path.text, n, n == 1 ? "" : "s",
+	    from, L);
 }
 
 /* What the response length and the mask come to, as take_tokens finds
@@ -101,8 +102,8 @@ length_sources(struct rctx *c, struct record *r, struct toks *t)
 		t->from = c->rd->slot[s].path.text;
 	} else if (n != t->L)
 		return record_err(c, EXIT_DATA, "field \"%s\" is %zu, but "
-		    "\"%s\" has %zu elements", c->rd->slot[s].path.text, n,
-		    t->from, t->L);
+		    "\"%s\" has %zu element%s", c->rd->slot[s].path.text, n,
+		    t->from, t->L, t->L == 1 ? "" : "s");
 	return 0;
 }
 
@@ -131,8 +132,8 @@ mask_rules(struct rctx *c, struct toks *t, int *none)
 		if ((why = mask_spans(v->beg, v->end, t->L, &c->rd->runs,
 		    &t->m)) != NULL)
 			return record_err(c, EXIT_DATA, "field \"%s\": span "
-			    "%zu: %s (%zu tokens)", f->spans, t->m.bad_elem,
-			    why, t->L);
+			    "%zu: %s (%zu token%s)", f->spans, t->m.bad_elem,
+			    why, t->L, t->L == 1 ? "" : "s");
 		t->has_mask = 1;
 	}
 	if (f->prompt_len != NULL) {
@@ -141,8 +142,9 @@ mask_rules(struct rctx *c, struct toks *t, int *none)
 			return c->d->status;
 		if (!t->known || n > t->L)
 			return record_err(c, EXIT_DATA, "field \"%s\" is %zu, "
-			    "but the response has %s%zu tokens", f->prompt_len,
-			    n, t->known ? "" : "no length: ", t->L);
+			    "but the response has %s%zu token%s", f->prompt_len,
+			    n, t->known ? "" : "no length: ", t->L,
+			    t->L == 1 ? "" : "s");
 		if (!t->has_mask)
 			mask_all(t->L, 1, &c->rd->runs, &t->m);
 		mask_cut(&c->rd->runs, n, &t->m);

@@ -328,7 +328,7 @@ START_TEST(keyless_blocks)
 	/* the last block is short */
 	ck_assert_int_eq(group_check_sizes(&t.gs, t.b, 0, &nd, &t.d), 1);
 	ck_assert_str_eq(t.d.msg, "f.jsonl:7: group of a block has 1 "
-	    "records, expected --group-size 3");
+	    "record, expected --group-size 3");
 	/* skip mode: it is dropped */
 	ck_assert_int_eq(group_check_sizes(&t.gs, t.b, 1, &nd, &t.d), 0);
 	ck_assert_uint_eq(nd, 1);
@@ -441,7 +441,7 @@ START_TEST(check_sizes_keyed)
 	add_ok(&t, rec("\"c\"", 4));
 	add_ok(&t, rec("\"c\"", 5));
 	ck_assert_int_eq(group_check_sizes(&t.gs, t.b, 0, &nd, &t.d), 1);
-	ck_assert_str_eq(t.d.msg, "f.jsonl:3: group \"b\" has 1 records, "
+	ck_assert_str_eq(t.d.msg, "f.jsonl:3: group \"b\" has 1 record, "
 	    "expected --group-size 2");
 	ck_assert_int_eq(group_check_sizes(&t.gs, t.b, 1, &nd, &t.d), 0);
 	ck_assert_uint_eq(nd, 1);

@@ -202,7 +202,7 @@ START_TEST(refusals)
 	refused(&p, with_header(&p, "shard s\n1\tx\t1\tsq\t\t\nend 1\n"), 1,
 	    "column \"reward\"");
 	refused(&p, with_header(&p, "shard s\n1\t1\t1\tsq\t\t\nend 3\n"), 1,
-	    "has 1 records");
+	    "has 1 record,");
 	refused(&p, "{\"prompt_id\": 1}\n", 1, "not an index");
 	refused(&p, "", 1, "not an index");
 	/* Another option: status 2, named, with both values. */

@@ -106,6 +106,19 @@ check "missing file exit 3" [ $? -eq 3 ]
 check "skip exit 0" [ $? -eq 0 ]
 check "skip summary" grep -q '2 records in, 1 out, 1 rejected' "$tmp/e"
 check "rejects verbatim" [ "$(cat "$tmp/rej")" = '{"prompt_id":"a","reward":"x","logprobs":[-1]}' ]
+# The summary counts in words a person reads: one of each is singular;
+# strata are counted (as group, stratum cells) where the estimator reads
+# them.
+printf '{"prompt_id":"a","reward":1,"tool_calls":1,"logprobs":[-1]}\n' > "$tmp/one.jsonl"
+"$rladv" -v "$tmp/one.jsonl" > /dev/null 2>"$tmp/e"
+check "summary singular" grep -qx 'rladv: 1 record in, 1 out, 0 rejected; 1 group, 1 batch' "$tmp/e"
+"$rladv" -v -a san "$tmp/one.jsonl" > /dev/null 2>"$tmp/e"
+check "summary cells" grep -q '1 group, 1 (group, stratum) cell, 1 batch' "$tmp/e"
+# --ms-mode auto, every group exact: nothing to say without -v.
+"$rladv" -a msgrpo "$tmp/bad.jsonl" --on-error skip > /dev/null 2>&1
+printf '{"prompt_id":"a","reward":1,"logprobs":[-1]}\n{"prompt_id":"a","reward":0,"logprobs":[-1]}\n' > "$tmp/two.jsonl"
+"$rladv" -a msgrpo "$tmp/two.jsonl" > /dev/null 2>"$tmp/e"
+check "msgrpo auto, all exact: no summary" [ ! -s "$tmp/e" ]
 
 # Batches: --batch-key restarts normalization; token weights per batch.
 printf '{"prompt_id":"a","s":1,"reward":1,"logprobs":[-1]}\n{"prompt_id":"a","s":1,"reward":0,"logprobs":[-1]}\n{"prompt_id":"a","s":2,"reward":1,"logprobs":[-1,-1,-1]}\n{"prompt_id":"a","s":2,"reward":0,"logprobs":[-1]}\n' > "$tmp/bk.jsonl"

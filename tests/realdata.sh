@@ -160,7 +160,7 @@ check "--length-key 3 and 1: token-mean 1/4" near "$(get 1 loss_weight)" 0.25
 check "--length-key: arrays of that length" [ "$(get 2 token_loss_weights)" = "[0.25]" ]
 printf '%s\n' '{"uid": "u", "reward": 1, "logprobs": [-1, -1], "ids": [1]}' >dis.jsonl
 run --tokens-key ids dis.jsonl
-bad named_sources_disagree 1 'field "ids" has 1 elements, but "logprobs" has 2'
+bad named_sources_disagree 1 'field "ids" has 1 element, but "logprobs" has 2'
 # stats and diff without log-probs.
 run stats nolp.jsonl
 good stats_without_logprobs
@@ -364,7 +364,7 @@ assert a[4] == 0 and a[7] == 0 and "loss_weight" not in r'
 check "the line's bytes kept" grep -q '^{"id": \["p", "p", "p", "p", "q", "q", "q", "q"\], "scores"' o
 printf '%s\n' '{"id": ["p", "p"], "scores": [1.0], "logprobs": [[-1], [-1, -1]]}' >cols_bad.jsonl
 run --columnar --group-key id --reward-key scores cols_bad.jsonl
-bad columnar_lengths 1 'column "scores" has 1 elements, but "id" has 2'
+bad columnar_lengths 1 'column "scores" has 1 element, but "id" has 2'
 # A name from the data is escaped in the message: one line on stderr.
 printf '%s\n' '{"id": ["p", "p"], "scores": [1, 0], "m\nx": 5}' \
     '{"id": ["p", "p"], "scores": [1, 0], "m\ny": [1]}' >cols_name.jsonl
@@ -373,7 +373,7 @@ bad columnar_name_escaped 1 'field "m\nx" is a number, expected a column'
 printf '%s\n' '{"a\tb": ["p", "p"], "scores": [1], "id": ["p", "p"]}' \
     >cols_name2.jsonl
 run --columnar --group-key id --reward-key scores --no-tokens cols_name2.jsonl
-bad columnar_name_escaped2 1 'column "scores" has 1 elements, but "a\tb" has 2'
+bad columnar_name_escaped2 1 'column "scores" has 1 element, but "a\tb" has 2'
 printf '%s\n' '{"id": ["p", "p"], "scores": [1, 0], "logprobs": [[-1], [-1, -1]]}' >cols_tok.jsonl
 run --columnar --group-key id --reward-key scores cols_tok.jsonl
 good columnar_tokens

@@ -804,6 +804,9 @@ expect_rc 1 "outputs --key missing field" "$RLADV" diff --outputs --key nope \
 has "outputs --key missing: message" err 'field "nope" is missing'
 expect_rc 1 "outputs fewer records" "$RLADV" diff --outputs A.jsonl short.jsonl
 has "outputs fewer: the line" out "A.jsonl:8: B has no record"
+expect_rc 2 "outputs both standard input" "$RLADV" diff --outputs - - \
+    <A.jsonl
+has "outputs both standard input: says so" err "only one of the two files"
 # The other way round: B's extra record, a member only B has, a number
 # that B holds as a string.
 expect_rc 1 "outputs more records" "$RLADV" diff --outputs short.jsonl A.jsonl
@@ -905,6 +908,22 @@ py "composite strata order: stats --json" out '
 got = [s["stratum"] for s in d["total"]["strata"]]
 assert got == "'"$order2"'".split(" "), got
 '
+
+# No record has a stratum field: the headers name the fields looked for
+# (TRL's layout, blocks of 4), and where every group's rewards are equal
+# the undefined length gap is "-".
+printf '{"reward":%s,"completion_mask":[1,1]}\n' 1 0 1 1 1 1 1 1 >nostrat.jsonl
+expect_rc 0 "no stratum field: stats" "$RLADV" stats --group-size 4 \
+    nostrat.jsonl
+has "no stratum field: stats header" out \
+    "stratum (none of tool_calls, num_turns, tool_call_count)"
+expect_rc 0 "no stratum field: diff" "$RLADV" diff --group-size 4 \
+    --a "-a grpo" --b "-a rloo" nostrat.jsonl
+has "no stratum field: diff header" out \
+    "advantage per stratum (none of tool_calls, num_turns, tool_call_count)"
+for i in 1 2 3 4; do printf '{"reward":1,"completion_mask":[1,1]}\n'; done >eq.jsonl
+expect_rc 0 "all equal: stats" "$RLADV" stats --group-size 4 eq.jsonl
+has "all equal: the gap is -" out "length gap pos - neg   -"
 
 # --- Batches of --batch-groups under skip mode ----------------------------
 # Groups a (2 records), b (1: the wrong size, rejected whole), c and d:
