@@ -411,33 +411,46 @@ fmt_share(char *buf, size_t n, double v)
 		snprintf(buf, n, "%.1f%%", 100 * v);
 }
 
+/* The stratum field(s): the parts of a composite, or the aliases the
+ * records had, or, where none had any, "none of" the names looked for. */
+static void
+skey_name(const struct dctx *x, char *buf, size_t size)
+{
+	const struct fields *f = &x->s[0].c.fields;
+	int j, s;
+
+	buf[0] = '\0';
+	for (j = 0, s = 0; j < f->list[FR_STRATUM].n; j++)
+		if ((f->named & FN(FR_STRATUM)) || (x->strat_used >> j & 1)) {
+			strncat(buf, s++ ? (f->named & FN(FR_STRATUM)) ?
+			    "," : "/" : "", size - strlen(buf) - 1);
+			strncat(buf, f->list[FR_STRATUM].name[j],
+			    size - strlen(buf) - 1);
+		}
+	for (j = 0; s == 0 && j < f->list[FR_STRATUM].n; j++) {
+		strncat(buf, j ? ", " : "none of ", size - strlen(buf) - 1);
+		strncat(buf, f->list[FR_STRATUM].name[j],
+		    size - strlen(buf) - 1);
+	}
+}
+
 static void
 print_human(const void *ctx)
 {
 	const struct dctx *x = ctx;
-	const struct fields *f = &x->s[0].c.fields;
 	size_t *ix, i;
-	char m[2][4][32], *lab;
+	char m[2][4][32], *lab, name[300];
 	double corr;
-	int s, j;
+	int s;
 
 	printf("A  %s\nB  %s\n", *x->s[0].opts ? report_text(x->s[0].opts) :
 	    "(defaults)", *x->s[1].opts ? report_text(x->s[1].opts) :
 	    "(defaults)");
 	printf("%llu record%s, %llu group%s\n\n", x->records,
 	    x->records == 1 ? "" : "s", x->groups, x->groups == 1 ? "" : "s");
-	fputs("advantage per stratum (", stdout);
-	/* The parts of a composite, or the aliases the records had. */
-	for (j = 0, s = 0; j < f->list[FR_STRATUM].n; j++)
-		if ((f->named & FN(FR_STRATUM)) || (x->strat_used >> j & 1))
-			printf("%s%s", s++ ? (f->named & FN(FR_STRATUM)) ?
-			    "," : "/" : "", report_text(
-			    f->list[FR_STRATUM].name[j]));
-	/* No record had any: the names looked for. */
-	for (j = 0; s == 0 && j < f->list[FR_STRATUM].n; j++)
-		printf("%s%s", j ? ", " : "none of ",
-		    report_text(f->list[FR_STRATUM].name[j]));
-	printf(")   [Theorem 4: SAN has mean 0, cellvar 1]\n");
+	skey_name(x, name, sizeof(name));
+	printf("advantage per stratum (%s)   [Theorem 4: SAN has mean 0, "
+	    "cellvar 1]\n", report_text(name));
 	printf("%-10s %7s | %8s %7s %7s %6s | %8s %7s %7s %6s\n", "stratum",
 	    "records", "A mean", "var", "cellvar", "mass", "B mean", "var",
 	    "cellvar", "mass");
@@ -515,6 +528,7 @@ print_page(const void *ctx, FILE *f, struct diag *d)
 	struct diff_page p;
 	size_t ns = keymap_count(&x->keys), *ix, i;
 	struct diff_stratum *ds = diag_calloc(ns + 1, sizeof(*ds));
+	char skey[300];
 	int s, rc;
 
 	memset(&p, 0, sizeof(p));
@@ -546,6 +560,8 @@ print_page(const void *ctx, FILE *f, struct diag *d)
 	free(ix);
 	p.stratum = ds;
 	p.nstratum = ns;
+	skey_name(x, skey, sizeof(skey));
+	p.skey = skey;
 	rc = diff_html_write(f, x->outer->html, &p, d);
 	for (i = 0; i < ns; i++)
 		free((char *)ds[i].label);

@@ -32,7 +32,7 @@ print_page(const void *ctx, FILE *f, struct diag *d)
 	struct stats_stratum *ss = diag_calloc(ns + 1, sizeof(*ss));
 	size_t *size = diag_calloc(t->nhist + 1, sizeof(*size)), *ix, i;
 	double *groups = diag_calloc(t->nhist + 1, sizeof(*groups));
-	char verdict[128], cmp[128], why[128], reading[400];
+	char verdict[128], cmp[128], why[128], reading[400], skey[300];
 	double wsum;
 	int rc;
 
@@ -80,6 +80,8 @@ print_page(const void *ctx, FILE *f, struct diag *d)
 	snprintf(reading, sizeof(reading), "Reading: %s (%s; Balanced "
 	    "Aggregation 4.3.3).", verdict, cmp);
 	p.reading = reading;
+	stats_stratum_name(s, t, skey, sizeof(skey));
+	p.skey = skey;
 	rc = stats_html_write(f, s->c->html, &p, d);
 	for (i = 0; i < ns; i++)
 		free((char *)ss[i].label);

@@ -59,11 +59,9 @@ distributions(FILE *f, const void *page)
 {
 	const struct diff_page *p = page;
 	struct svg_chart c;
-	char id[32], title[300], note[160], key[128];
+	char id[32], title[600], note[160];
 	size_t i, n = p->nstratum < PANELS - 1 ? p->nstratum : PANELS - 1;
 
-	html_join(key, sizeof(key), p->c->fields.list[FR_STRATUM].name,
-	    (size_t)p->c->fields.list[FR_STRATUM].n, ",");
 	if (n < p->nstratum)
 		snprintf(note, sizeof(note), "A and B on the same bins.  The "
 		    "first %zu of %zu strata are drawn; --json has them all.",
@@ -84,7 +82,7 @@ distributions(FILE *f, const void *page)
 		snprintf(id, sizeof(id), "adv-stratum-%zu", i + 1);
 		/* The label is text: svg escapes it where it writes it. */
 		snprintf(title, sizeof(title), "Stratum %s = %s",
-		    key, p->stratum[i].label);
+		    p->skey, p->stratum[i].label);
 		c.id = id;
 		c.title = title;
 		svg_bins(f, &c, p->stratum[i].adv, side, 2);
@@ -109,7 +107,7 @@ per_stratum(FILE *f, const void *page)
 	double *v = diag_calloc(4 * (n + 1), sizeof(*v));
 	struct svg_series s[2] = { { "A", v }, { "B", v + n + 1 } };
 	struct svg_chart c;
-	char title[160], key[128];
+	char title[360];
 
 	for (i = 0; i < n; i++) {
 		cat[i] = p->stratum[i].label;
@@ -118,9 +116,7 @@ per_stratum(FILE *f, const void *page)
 		v[2 * (n + 1) + i] = p->stratum[i].mean[0];
 		v[3 * (n + 1) + i] = p->stratum[i].mean[1];
 	}
-	html_join(key, sizeof(key), p->c->fields.list[FR_STRATUM].name,
-	    (size_t)p->c->fields.list[FR_STRATUM].n, ",");
-	snprintf(title, sizeof(title), "Per stratum (%s)", key);
+	snprintf(title, sizeof(title), "Per stratum (%s)", p->skey);
 	html_section(f, title, NULL);
 	memset(&c, 0, sizeof(c));
 	c.kind = SVG_BARS;

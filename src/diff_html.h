@@ -33,6 +33,8 @@ struct diff_page {
 	const struct bins	*len_pos[2], *len_neg[2];	/* T by sign */
 	const struct diff_stratum *stratum;	/* in reading order */
 	size_t			 nstratum;
+	const char		*skey;	/* the stratum field(s), as the text
+					   report names them */
 };
 
 /* Writes the page to f, which html_open() gave for path, and closes it

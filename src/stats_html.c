@@ -248,7 +248,7 @@ strata_and_lengths(FILE *f, const void *page)
 	const char **slab = diag_calloc(p->nsize + 1, sizeof(*slab));
 	struct svg_series s = { NULL, rec };
 	struct svg_chart c;
-	char title[160], key[128];
+	char title[360];
 	size_t i;
 
 	for (i = 0; i < p->nstratum; i++) {
@@ -260,9 +260,7 @@ strata_and_lengths(FILE *f, const void *page)
 		snprintf(size[i], sizeof(size[i]), "%zu", p->size[i]);
 		slab[i] = size[i];
 	}
-	html_join(key, sizeof(key), p->c->fields.list[FR_STRATUM].name,
-	    (size_t)p->c->fields.list[FR_STRATUM].n, ",");
-	snprintf(title, sizeof(title), "Strata (%s)", key);
+	snprintf(title, sizeof(title), "Strata (%s)", p->skey);
 	html_section(f, title, NULL);
 	strata_bars(&c, p, cat, &s);
 	c.id = "strata-records";

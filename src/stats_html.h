@@ -63,6 +63,9 @@ struct stats_page {
 	/* The loss modes of the rows' loss columns (NULL: none). */
 	const char		 *loss_name[STATS_NLOSS];
 	const char		 *reading;	/* the length reading, text */
+	/* The stratum field(s) as the text report names them: those the
+	 * records had, or "none of ..." the names looked for. */
+	const char		 *skey;
 };
 
 /* Writes the page to f, which html_open() gave for path, and closes it
