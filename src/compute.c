@@ -17,7 +17,9 @@
 /*
  * A preset's reward transform, AReaL's reward_scaling, reward_bias and
  * reward_clip: the estimator sees x = clip((r + bias) scale, +-clip),
- * which is bounded, so it needs no prescaling.
+ * which is bounded, so it needs no prescaling.  remax's baseline, the
+ * greedy response's reward, is mapped the same way, so that r - b is of
+ * two mapped rewards.
  */
 static int
 transformed(const struct estimator *e, struct adv_params *ap,
@@ -25,16 +27,18 @@ transformed(const struct estimator *e, struct adv_params *ap,
 {
 	struct batch sv;
 	double *x;
-	size_t i;
+	size_t i, n = v->base != NULL ? 2 * v->n : v->n;
 	int rc;
 
-	if ((x = malloc((v->n ? v->n : 1) * sizeof(*x))) == NULL)
+	if ((x = malloc((n ? n : 1) * sizeof(*x))) == NULL)
 		return diag_set(d, EXIT_IO, "out of memory");
-	for (i = 0; i < v->n; i++)
-		x[i] = fmin(fmax((v->r[i] + ap->rbias) * ap->rscale,
-		    -ap->rclip), ap->rclip);
+	for (i = 0; i < n; i++)
+		x[i] = fmin(fmax(((i < v->n ? v->r[i] : v->base[i - v->n]) +
+		    ap->rbias) * ap->rscale, -ap->rclip), ap->rclip);
 	sv = *v;
 	sv.r = x;
+	if (v->base != NULL)
+		sv.base = x + v->n;
 	rc = backend_advantages(e, ap, &sv, adv, d);
 	free(x);
 	return rc;

@@ -164,6 +164,32 @@ START_TEST(reward_transform)
 }
 END_TEST
 
+/*
+ * remax under the transform: the baseline is the greedy response's reward,
+ * mapped as the rewards are.  r = 1, 0 and b = 0.5: x = 5, -5, b' = 0,
+ * so A = 5, -5 (with b unmapped, 4.5 and -5.5).
+ */
+START_TEST(reward_transform_baseline)
+{
+	static const double r[] = { 1, 0 };
+	const struct estimator *e = advantage_find("remax");
+	struct adv_params p;
+	const size_t size = 2;
+	struct tb t;
+	struct diag d = { 0 };
+
+	tb_make(&t, r, NULL, 2, &size, 1, NULL);
+	t.base[0] = t.base[1] = 0.5;
+	advantage_defaults(&p);
+	p.rscale = 10;
+	p.rbias = -0.5;
+	p.rclip = 20;
+	ck_assert_int_eq(compute_advantages(e, &p, &t.b, t.adv, &d), 0);
+	ck_assert_exact(t.adv[0], 5);
+	ck_assert_exact(t.adv[1], -5);
+}
+END_TEST
+
 /* The group MS-GRPO computed on the prescaled copy is counted in the
  * caller's parameters. */
 START_TEST(msgrpo_counts_kept)
@@ -294,6 +320,7 @@ compute_suite(void)
 	    sizeof(near_max) / sizeof(near_max[0]));
 	tcase_add_test(tc, whiten_eps_scaled);
 	tcase_add_test(tc, reward_transform);
+	tcase_add_test(tc, reward_transform_baseline);
 	tcase_add_test(tc, msgrpo_counts_kept);
 	tcase_add_loop_test(tc, same_as_unscaled, 0, 2);
 	tcase_add_test(tc, eps_inside_scaled);
