@@ -224,6 +224,12 @@ const struct opt options_table[] = {
 	{ "no-tokens", 0, OK_FLAG, NULL, OPT_COMPUTE, OS_OUTPUT,
 	    .off = P(tokens), .ival = 0,
 	    .help = "leave out token_advantages, token_loss_weights" },
+	/* Its undoing: --from sets --no-tokens for the dumps without
+	 * token arrays, and AReaL's has lengths. */
+	{ "tokens", 0, OK_FLAG, NULL, OPT_COMPUTE, OS_OUTPUT,
+	    .off = P(tokens), .ival = 1,
+	    .help = "write them (the default; after --from verl, trl, "
+	    "areal, roll or verifiers, which leave them out)" },
 	{ "annotate", 0, OK_FLAG, NULL, OPT_COMPUTE, OS_OUTPUT,
 	    .off = P(annotate), .ival = 1,
 	    .help = "add \"rladv\": group and stratum statistics" },

@@ -481,5 +481,22 @@ check "by default the input's advantage is replaced" near "$(get 1 advantage)" 0
 run --output-names a,b,c own.jsonl
 bad output_names_count 2 'give 4 names'
 
+# --from areal leaves the token arrays out (--no-tokens); --tokens after it
+# writes them, seqlen long, the prompt_len prompt tokens 0.
+printf '%s\n' '{"task_id": 1, "seqlen": 5, "prompt_len": 3, "reward": 1.0}' \
+    '{"task_id": 1, "seqlen": 4, "prompt_len": 3, "reward": 0.0}' >areal.jsonl
+run --from areal areal.jsonl
+good areal_no_tokens
+check "areal: no token arrays" [ "$(get 1 token_advantages)" = null ]
+run --from areal --tokens areal.jsonl
+good areal_tokens
+check "areal --tokens: seqlen long, prompt 0" python3 -c '
+import json
+r = [json.loads(l) for l in open("o")]
+t = r[0]["token_advantages"]
+a = r[0]["advantage"]
+assert len(t) == 5 and t[:3] == [0, 0, 0] and t[3:] == [a, a], t
+assert len(r[1]["token_loss_weights"]) == 4'
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
