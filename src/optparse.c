@@ -362,8 +362,16 @@ collect(int argc, char **argv, unsigned mode, unsigned m, struct given *g,
 			break;
 		}
 		if (ch == ':') {
-			diag_set(d, EXIT_USAGE, "option %s needs a value; see "
-			    "rladv --help", argv[optind - 1]);
+			/* "--tokens" where only --tokens-key is taken: the
+			 * option named in full, not the abbreviation. */
+			o = argv[optind - 1][0] == '-' &&
+			    argv[optind - 1][1] == '-' ?
+			    options_find(argv[optind - 1] + 2) : NULL;
+			if (o != NULL && !(o->cmds & m))
+				not_taken(o, mode, d);
+			else
+				diag_set(d, EXIT_USAGE, "option %s needs a "
+				    "value; see rladv --help", argv[optind - 1]);
 			n = -1;
 			break;
 		}
