@@ -682,6 +682,10 @@ options_check(struct prefs *p, struct diag *d)
 		return diag_set(d, EXIT_USAGE, "--columnar writes each line "
 		    "whole, so --on-error skip cannot leave a record out of "
 		    "it; drop --on-error skip");
+	if (p->fields.columnar && p->annotate)
+		return diag_set(d, EXIT_USAGE, "--annotate adds a member to "
+		    "each record, and a --columnar line holds many records: "
+		    "drop one of the two");
 	if (fields_check(&p->fields, d) != 0)
 		return d->status;
 	if ((p->mode == OPT_INDEX || p->index != NULL) &&

@@ -432,6 +432,14 @@ fi
 run --rejects r.txt good.jsonl
 if [ "$st" -eq 2 ] && grep -q -- '--on-error skip' err && [ ! -s out ]; then ok; else
 	no rejects_needs_skip "status $st: $(head -c 200 err)"; fi
+# --annotate adds a member per record, which a line of columns (ROLL's
+# dump) does not have: refused, not silently left out.
+printf '%s\n' '{"id": ["a", "a"], "scores": [1, 0]}' >columnar.jsonl
+run --columnar --group-key id --reward-key scores --no-tokens --annotate \
+    columnar.jsonl
+if [ "$st" -eq 2 ] && grep -q -- '--annotate' err && grep -q -- '--columnar' err &&
+    [ ! -s out ]; then ok; else
+	no annotate_columnar "status $st: $(head -c 200 err)"; fi
 
 # --- Nothing lost: --on-error skip --rejects ------------------------------
 # summary: sets in, outn, rej from the summary line on stderr.
