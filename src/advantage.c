@@ -439,9 +439,13 @@ ms_refuse_named(const struct batch *b, size_t g, const struct adv_params *p,
 			    "(scales %zu..%zu); give one weight per scale",
 			    name, tm, G, p->ms.ngiven, tm,
 			    tm + p->ms.ngiven - 1);
+		if (tm == G)
+			return diag_setl(d, EXIT_USAGE, file, line, "group "
+			    "%s: --ms-weights gives no weight above 0 to its "
+			    "only scale, %zu", name, G);
 		return diag_setl(d, EXIT_USAGE, file, line, "group %s: "
-		    "--ms-weights gives its scales %zu..%zu no weight above "
-		    "0", name, tm, G);
+		    "--ms-weights gives no weight above 0 to its scales "
+		    "%zu..%zu", name, tm, G);
 	case MSGRPO_SAMPLED_OVER:
 		return diag_setl(d, EXIT_USAGE, file, line, "group %s (%zu "
 		    "records): sampled MS-GRPO would cost up to %.3g > "

@@ -464,7 +464,21 @@ printf '{"uid": "a\\nb", "reward": 1, "logprobs": [-1]}\n{"uid": "c", "reward": 
 run esc2.jsonl
 bad group_key_escaped 1 'group "a\nb" reappears'
 
-# --- 10. Output names --------------------------------------------------
+# --- 10. Messages ------------------------------------------------------
+# Each says what is wrong in a sentence, naming the option or field.
+# --ms-weights 0,0,1,1 weighs scales 4 and 5 only: group c (2 records, so
+# scale 2 alone) and group d (scales 2..3) get no weight.
+awk 'BEGIN { for (i = 0; i < 4; i++) printf "{\"uid\": \"a\", \"reward\": %d}\n", i
+	print "{\"uid\": \"c\", \"reward\": 1}"; print "{\"uid\": \"c\", \"reward\": 0}" }' >msw.jsonl
+run -a msgrpo --ms-weights 0,0,1,1 --no-tokens msw.jsonl
+bad ms_weights_none 2 'msw.jsonl:5: group "c"' \
+    '--ms-weights gives no weight above 0 to its only scale, 2'
+awk 'BEGIN { for (i = 0; i < 3; i++) printf "{\"uid\": \"d\", \"reward\": %d}\n", i }' >msw3.jsonl
+run -a msgrpo --ms-weights 0,0,1,1 --no-tokens msw3.jsonl
+bad ms_weights_none_scales 2 \
+    '--ms-weights gives no weight above 0 to its scales 2..3'
+
+# --- 11. Output names --------------------------------------------------
 printf '%s\n' '{"uid": 1, "reward": 1, "logprobs": [-1], "advantage": 0.5}' \
     '{"uid": 1, "reward": 0, "logprobs": [-1], "advantage": -0.5}' >own.jsonl
 run --output-names adv,tadv,w,tw own.jsonl
