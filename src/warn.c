@@ -215,16 +215,30 @@ warn_end(struct warn *w)
 		    (w->sizes[i].groups == usual->groups &&
 		    w->sizes[i].size < usual->size))
 			usual = &w->sizes[i];
+	/*
+	 * A usual size means something only when several groups share it
+	 * and it is a sample of a prompt (2 or more): small inputs and
+	 * groups of one have no usual size to be twice of.
+	 */
+	if (usual == NULL || usual->size < 2 || usual->groups < 3)
+		return;
 	for (i = 0; i < w->nsizes; i++)
-		if (usual != NULL && w->sizes[i].size >= 2 * usual->size &&
-		    usual->size > 0 && (big == NULL || w->sizes[i].size >
-		    big->size))
+		if (w->sizes[i].size >= 2 * usual->size && (big == NULL ||
+		    w->sizes[i].size > big->size))
 			big = &w->sizes[i];
 	if (big == NULL)
 		return;
-	fprintf(stderr, "rladv: %s: warning: group %s has %zu records, "
-	    "%s%zu times the usual %zu (no --group-size): its key may stand "
-	    "for two prompts, or a prompt of two steps (give --batch-key)\n",
-	    big->where, big->label, big->size, big->size % usual->size ?
-	    "over " : "", big->size / usual->size, usual->size);
+	fprintf(stderr, "rladv: %s: warning: group %s has %zu %s, %s%zu "
+	    "times the usual %zu (no --group-size): its key may stand for "
+	    "two prompts, ", big->where, big->label, big->size, w->f->traj ?
+	    "trajectories" : "records", big->size % usual->size ? "over " :
+	    "", big->size / usual->size, usual->size);
+	/* Under a batch key the steps are apart already. */
+	if (w->f->batch != NULL)
+		fprintf(stderr, "or one prompt sampled twice at one "
+		    "\"%s\" (check --group-key; --group-size %zu refuses such "
+		    "a group)\n", w->f->batch, usual->size);
+	else
+		fprintf(stderr, "or a prompt of two steps (give --batch-key)"
+		    "\n");
 }

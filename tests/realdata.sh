@@ -477,6 +477,26 @@ awk 'BEGIN { for (i = 0; i < 3; i++) printf "{\"uid\": \"d\", \"reward\": %d}\n"
 run -a msgrpo --ms-weights 0,0,1,1 --no-tokens msw3.jsonl
 bad ms_weights_none_scales 2 \
     '--ms-weights gives no weight above 0 to its scales 2..3'
+# The warning of a group twice the usual size: not on a small input (no
+# usual size of 2 or more that three groups share), and under a batch key
+# (given, or set by --from verl) it does not ask for one.
+printf '%s\n' '{"uid": "a", "reward": 1}' '{"uid": "a", "reward": 0}' \
+    '{"uid": "z", "reward": 2}' >small.jsonl
+run --no-tokens small.jsonl
+good group_twice_small
+sed 's/{/{"step": 1, /' big.jsonl >bigs.jsonl
+run --batch-key step bigs.jsonl
+warned group_twice_batch_key 'bigs.jsonl:1:' 'group "a" has 8 records' \
+    'sampled twice at one "step"' '--group-size 4 refuses'
+check "group_twice_batch_key: no --batch-key advice" \
+    sh -c '! grep -q "give --batch-key" e'
+sed 's/"uid"/"input"/; s/"reward"/"score"/' bigs.jsonl >bigv.jsonl
+run --from verl bigv.jsonl
+warned group_twice_from_verl 'sampled twice at one "step"'
+awk '{ sub(/"uid"/, "\"t\": " n++ ", \"uid\""); print; print }' \
+    big.jsonl >bigt.jsonl
+run --trajectory-key t bigt.jsonl
+warned group_twice_trajectories 'group "a" has 8 trajectories'
 
 # --- 11. Output names --------------------------------------------------
 printf '%s\n' '{"uid": 1, "reward": 1, "logprobs": [-1], "advantage": 0.5}' \
