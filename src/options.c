@@ -540,6 +540,63 @@ set_from(struct prefs *p, struct optstore *own, const struct opt *o,
 	return optparse_words(p, own, profile_table[v->choice].opts, d);
 }
 
+/* The names written: --prefix before --output-names' (or the default). */
+static void
+out_names(struct prefs *p, struct optstore *own)
+{
+	const char *base;
+	size_t n;
+	char *s;
+	int i;
+
+	for (i = 0; i < OUT_ANN; i++) {
+		base = p->out_name[i] != NULL ? p->out_name[i] :
+		    record_out_names[i];
+		if (p->out_prefix == NULL) {
+			p->fields.out[i] = base;
+			continue;
+		}
+		n = strlen(p->out_prefix) + strlen(base) + 1;
+		s = diag_malloc(n);
+		snprintf(s, n, "%s%s", p->out_prefix, base);
+		optparse_keep(own, s);
+		p->fields.out[i] = s;
+	}
+}
+
+/*
+ * A name rladv writes that is a field it reads (or the first member of
+ * its path): the output would replace the input's, as it replaces a
+ * stale "advantage" of an earlier run, and lose the group key or the
+ * reward.  Status 2.
+ */
+static int
+out_clash(const struct prefs *p, struct diag *d)
+{
+	const char *const *names;
+	size_t len;
+	int i, j, n, r;
+
+	for (r = 0; r < FR_NROLES; r++) {
+		if ((names = fields_names(&p->fields, r, &n)) == NULL)
+			continue;
+		for (j = 0; j < n; j++) {
+			len = strcspn(names[j], ".[");
+			for (i = 0; i < OUT_ANN; i++)
+				if (strlen(p->fields.out[i]) == len &&
+				    strncmp(p->fields.out[i], names[j],
+				    len) == 0)
+					return diag_set(d, EXIT_USAGE, "rladv "
+					    "would write \"%s\" over a field "
+					    "it reads (the %s: %s); give "
+					    "--output-names or --prefix other "
+					    "names", p->fields.out[i],
+					    fields_role(r), names[j]);
+		}
+	}
+	return 0;
+}
+
 /* --output-names adv,tadv,w,tw: distinct top-level names. */
 static int
 set_out_names(struct prefs *p, struct optstore *own, const struct opt *o,
@@ -560,29 +617,21 @@ set_out_names(struct prefs *p, struct optstore *own, const struct opt *o,
 			if (strcmp(part[i], part[j]) == 0)
 				return diag_set(d, EXIT_USAGE, "--%s: \"%s\" "
 				    "twice", o->name, part[i]);
-		p->fields.out[i] = part[i];
+		p->out_name[i] = part[i];
 	}
+	out_names(p, own);
 	return 0;
 }
 
-/* --prefix p: p before the default names of the four fields. */
+/* --prefix p: p before each of the four names. */
 static int
 set_prefix(struct prefs *p, struct optstore *own, const struct opt *o,
     const union optval *v, struct diag *d)
 {
-	size_t n;
-	char *s;
-	int i;
-
 	(void)o;
 	(void)d;
-	for (i = 0; i < OUT_ANN; i++) {
-		n = strlen(v->str) + strlen(record_out_names[i]) + 1;
-		s = diag_malloc(n);
-		snprintf(s, n, "%s%s", v->str, record_out_names[i]);
-		optparse_keep(own, s);
-		p->fields.out[i] = s;
-	}
+	p->out_prefix = v->str;
+	out_names(p, own);
 	return 0;
 }
 
@@ -686,7 +735,7 @@ options_check(struct prefs *p, struct diag *d)
 		return diag_set(d, EXIT_USAGE, "--annotate adds a member to "
 		    "each record, and a --columnar line holds many records: "
 		    "drop one of the two");
-	if (fields_check(&p->fields, d) != 0)
+	if (fields_check(&p->fields, d) != 0 || out_clash(p, d) != 0)
 		return d->status;
 	if ((p->mode == OPT_INDEX || p->index != NULL) &&
 	    (p->fields.columnar || p->fields.traj != NULL))

@@ -57,6 +57,10 @@ struct prefs {
 	struct fields		 fields;
 	struct gopts		 go;
 	int			 tokens;	/* not --no-tokens */
+	/* --output-names and --prefix, which fields.out is made of:
+	 * prefix + name, in whichever order they were given. */
+	const char		*out_name[OUT_ANN];	/* NULL: the default */
+	const char		*out_prefix;
 	int			 annotate;
 	int			 digits;
 	const char		*out;		/* -o */

@@ -514,6 +514,15 @@ run own.jsonl
 check "by default the input's advantage is replaced" near "$(get 1 advantage)" 0.999998
 run --output-names a,b,c own.jsonl
 bad output_names_count 2 'give 4 names'
+# --prefix goes before --output-names' names, in either order.
+run --output-names a,b,c,d --prefix p_ own.jsonl
+good output_names_prefix
+check "prefix and output-names" [ "$(get 1 p_a)" != null ]
+run --prefix p_ --output-names a,b,c,d own.jsonl
+check "output-names and prefix" [ "$(get 1 p_a)" != null ]
+# A name rladv writes over a field it reads (the group key) is refused.
+run --output-names a,b,c,prompt_id own.jsonl
+bad output_names_clash 2 'over a field it reads (the group: prompt_id)'
 
 # --from areal leaves the token arrays out (--no-tokens); --tokens after it
 # writes them, seqlen long, the prompt_len prompt tokens 0.
