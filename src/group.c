@@ -434,25 +434,31 @@ group_note_reject(struct grouping *gs)
 		gs->keyless++;
 }
 
-static int
-size_error(const struct grouping *gs, const struct gbatch *b, size_t g,
-    struct diag *d)
+int
+group_size_error(const struct grouping *gs, const struct gbatch *b,
+    size_t g, const char *tail, struct diag *d)
 {
 	struct buf lab = { 0 };
 	unsigned long long line;
-	const char *file, *key;
-	size_t len;
+	const char *file, *key, *unit;
+	size_t len, n = batch_gsize(b, g);
 
 	key = batch_gkey(b, g, &len);
 	file = batch_gwhere(b, g, &line, NULL);
+	/* A key-less block has no name but where it starts. */
 	if (len == 0)
-		buf_add(&lab, "of a block", 10);
-	else
+		buf_add(&lab, "the block that starts here", 26);
+	else {
+		buf_add(&lab, "group ", 6);
 		record_key_quote(key, len, &lab);
-	diag_setl(d, EXIT_DATA, file, line, "group %.*s has %zu record%s, "
-	    "expected --group-size %zu", (int)lab.len, lab.p,
-	    batch_gsize(b, g), batch_gsize(b, g) == 1 ? "" : "s",
-	    gs->o.group_size);
+	}
+	if (gs->o.traj)
+		unit = n == 1 ? "trajectory" : "trajectories";
+	else
+		unit = n == 1 ? "record" : "records";
+	diag_setl(d, EXIT_DATA, file, line, "%.*s has %zu %s, expected "
+	    "--group-size %zu%s", (int)lab.len, lab.p, n, unit,
+	    gs->o.group_size, tail);
 	buf_free(&lab);
 	return EXIT_DATA;
 }
@@ -470,7 +476,7 @@ group_check_sizes(const struct grouping *gs, struct gbatch *b, int skip,
 		if (batch_gsize(b, g) == gs->o.group_size)
 			continue;
 		if (!skip)
-			return size_error(gs, b, g, d);
+			return group_size_error(gs, b, g, "", d);
 		batch_drop(b, g);
 		*ndropped += batch_gsize(b, g);
 	}

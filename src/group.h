@@ -25,6 +25,8 @@ struct gopts {
 	int	stream;	/* every group is a batch of its own */
 	int	skip;	/* --on-error skip: the first whole group, not the
 			   first record, says whether records have keys */
+	int	traj;	/* a response is a trajectory (--trajectory-key):
+			   the sizes count them */
 };
 
 /* Why a batch ends before a record (group_boundary()). */
@@ -112,6 +114,10 @@ void	group_note_reject(struct grouping *gs);
  */
 int	group_check_sizes(const struct grouping *gs, struct gbatch *b,
 	    int skip, size_t *ndropped, struct diag *d);
+/* The error of group g, whose size is not --group-size (status 1), its
+ * message ended by tail ("" or, say, "; rejected whole"). */
+int	group_size_error(const struct grouping *gs, const struct gbatch *b,
+	    size_t g, const char *tail, struct diag *d);
 /* Empties b for the next batch, after a cut; GROUP_KEY forgets the
  * groups that ended (a prompt may come back at the next step). */
 void	group_reset(struct grouping *gs, struct gbatch *b, enum group_cut cut);

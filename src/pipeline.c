@@ -107,10 +107,8 @@ static int
 reject_groups(struct run *u, struct gbatch *b, struct diag *d)
 {
 	struct diag why;
-	struct buf lab = { 0 };
 	const size_t *ix;
-	const char *line, *file, *msg;
-	unsigned long long lineno;
+	const char *line, *msg;
 	size_t n, j, g, prev = (size_t)-1, len;
 
 	n = batch_rejects(b, &ix);
@@ -123,32 +121,22 @@ reject_groups(struct run *u, struct gbatch *b, struct diag *d)
 		if (batch_helsewhere(b, ix[j]))
 			continue;
 		if (g != prev) {
-			lab.len = 0;
-			batch_glabel(b, g, &lab);
-			file = batch_gwhere(b, g, &lineno, NULL);
 			if ((msg = failed_msg(u, b, g)) != NULL)
 				diag_set(&why, EXIT_DATA, "%s; rejected whole",
 				    msg);
 			else
-				diag_setl(&why, EXIT_DATA, file, lineno, "group "
-				    "%.*s has %zu record%s, expected "
-				    "--group-size %zu; rejected whole",
-				    (int)lab.len, lab.p, batch_gsize(b, g),
-				    batch_gsize(b, g) == 1 ? "" : "s",
-				    u->c->go.group_size);
+				group_size_error(&u->gs, b, g, "; rejected "
+				    "whole", &why);
 			diag_print(&why);
 			prev = g;
 		}
 		u->st->rejected++;
 		line = batch_hline(b, ix[j], &len);
 		if (u->rej && (fwrite(line, 1, len, u->rej) != len ||
-		    putc('\n', u->rej) == EOF)) {
-			buf_free(&lab);
+		    putc('\n', u->rej) == EOF))
 			return diag_set(d, EXIT_IO, "%s: write error: %s",
 			    u->rejname, strerror(errno));
-		}
 	}
-	buf_free(&lab);
 	return 0;
 }
 
@@ -376,6 +364,7 @@ run_source(const struct prefs *c, const struct pipeline_src *src,
 	/* A columnar line is written whole, from one batch. */
 	go.stream = stream && !c->fields.columnar;
 	go.skip = c->skip;
+	go.traj = c->fields.traj != NULL;
 	group_init(&u.gs, &go);
 	if (c->skip)
 		u.gs.bad = &u.bad;

@@ -107,7 +107,7 @@ add_ok(struct gt *t, const char *line)
 	ck_assert_msg(rc == 0, "group_add(%s) = %d: %s", line, rc, t->d.msg);
 }
 
-static const struct gopts sorted_opts = { 0, 0, 0, 0, 0, 0 };
+static const struct gopts sorted_opts = { 0, 0, 0, 0, 0, 0, 0 };
 
 START_TEST(contiguous_groups)
 {
@@ -233,7 +233,7 @@ END_TEST
 
 START_TEST(unsorted_groups)
 {
-	struct gopts o = { 1, 0, 0, 0, 0, 0 };
+	struct gopts o = { 1, 0, 0, 0, 0, 0, 0 };
 	struct gt t;
 	struct batch v;
 
@@ -269,7 +269,7 @@ START_TEST(unsorted_many_groups)
 {
 	/* 2000 keys, then the same 2000 again: the hash table grows past
 	 * its first size while groups are open. */
-	struct gopts o = { 1, 0, 0, 0, 0, 0 };
+	struct gopts o = { 1, 0, 0, 0, 0, 0, 0 };
 	struct gt t;
 	struct batch v;
 	char key[32];
@@ -306,7 +306,7 @@ keyless(double reward)
 
 START_TEST(keyless_blocks)
 {
-	struct gopts o = { 0, 3, 0, 0, 0, 0 };
+	struct gopts o = { 0, 3, 0, 0, 0, 0, 0 };
 	struct gt t;
 	struct batch v;
 	struct buf lab = { 0 };
@@ -327,8 +327,8 @@ START_TEST(keyless_blocks)
 	buf_free(&lab);
 	/* the last block is short */
 	ck_assert_int_eq(group_check_sizes(&t.gs, t.b, 0, &nd, &t.d), 1);
-	ck_assert_str_eq(t.d.msg, "f.jsonl:7: group of a block has 1 "
-	    "record, expected --group-size 3");
+	ck_assert_str_eq(t.d.msg, "f.jsonl:7: the block that starts here "
+	    "has 1 record, expected --group-size 3");
 	/* skip mode: it is dropped */
 	ck_assert_int_eq(group_check_sizes(&t.gs, t.b, 1, &nd, &t.d), 0);
 	ck_assert_uint_eq(nd, 1);
@@ -345,7 +345,7 @@ END_TEST
 
 START_TEST(keyless_errors)
 {
-	struct gopts o = { 0, 2, 0, 0, 0, 0 };
+	struct gopts o = { 0, 2, 0, 0, 0, 0, 0 };
 	struct gt t;
 
 	/* Without --group-size a key-less record is an error. */
@@ -377,7 +377,7 @@ END_TEST
  */
 START_TEST(keyless_skip)
 {
-	struct gopts o = { 0, 2, 0, 0, 0, 1 }, u = { 1, 2, 0, 0, 0, 1 };
+	struct gopts o = { 0, 2, 0, 0, 0, 1, 0 }, u = { 1, 2, 0, 0, 0, 1, 0 };
 	struct gt t;
 	size_t nd;
 
@@ -429,7 +429,7 @@ END_TEST
 
 START_TEST(check_sizes_keyed)
 {
-	struct gopts o = { 0, 2, 0, 0, 0, 0 };
+	struct gopts o = { 0, 2, 0, 0, 0, 0, 0 };
 	struct gt t;
 	struct batch v;
 	size_t nd;
@@ -462,7 +462,13 @@ START_TEST(check_sizes_keyed)
 	add_ok(&t, rec("\"a\"", 1));
 	add_ok(&t, rec("\"a\"", 1));
 	ck_assert_int_eq(group_check_sizes(&t.gs, t.b, 0, &nd, &t.d), 1);
-	ck_assert_has(t.d.msg, "has 3 records, expected --group-size 2");
+	ck_assert_has(t.d.msg, "group \"a\" has 3 records, expected "
+	    "--group-size 2");
+	/* With --trajectory-key a response is a trajectory. */
+	t.gs.o.traj = 1;
+	ck_assert_int_eq(group_check_sizes(&t.gs, t.b, 0, &nd, &t.d), 1);
+	ck_assert_has(t.d.msg, "group \"a\" has 3 trajectories, expected "
+	    "--group-size 2");
 	gt_free(&t);
 
 	/* Without --group-size nothing is checked. */
@@ -528,7 +534,7 @@ END_TEST
 
 START_TEST(batch_by_key)
 {
-	struct gopts o = { 0, 0, 0, 1, 0, 0 };
+	struct gopts o = { 0, 0, 0, 1, 0, 0, 0 };
 	struct gt t;
 
 	gt_init(&t, &o);
@@ -567,7 +573,7 @@ END_TEST
 
 START_TEST(batch_by_groups)
 {
-	struct gopts o = { 0, 0, 2, 0, 0, 0 };
+	struct gopts o = { 0, 0, 2, 0, 0, 0, 0 };
 	struct gt t;
 
 	gt_init(&t, &o);
@@ -598,7 +604,7 @@ END_TEST
 
 START_TEST(batch_by_groups_unsorted)
 {
-	struct gopts o = { 1, 0, 2, 0, 0, 0 };
+	struct gopts o = { 1, 0, 2, 0, 0, 0, 0 };
 	struct gt t;
 
 	gt_init(&t, &o);
@@ -624,7 +630,7 @@ END_TEST
 START_TEST(batch_keyless_groups)
 {
 	/* Blocks of 2, two blocks a batch: the 5th record opens batch 2. */
-	struct gopts o = { 0, 2, 2, 0, 0, 0 };
+	struct gopts o = { 0, 2, 2, 0, 0, 0, 0 };
 	struct gt t;
 	int i;
 
@@ -640,7 +646,7 @@ END_TEST
 
 START_TEST(stream_mode)
 {
-	struct gopts o = { 0, 0, 0, 0, 1, 0 };
+	struct gopts o = { 0, 0, 0, 0, 1, 0, 0 };
 	struct gt t;
 
 	gt_init(&t, &o);
@@ -666,7 +672,7 @@ START_TEST(stream_counts_groups)
 	/* Streaming with --batch-groups 2: every group is handed over
 	 * alone, but the input's batches still hold two groups each, so
 	 * every second cut is a batch's end (b starts a new batch). */
-	struct gopts o = { 0, 0, 2, 0, 1, 0 };
+	struct gopts o = { 0, 0, 2, 0, 1, 0, 0 };
 	static const enum group_cut want[] = { GROUP_NONE, GROUP_STREAM,
 	    GROUP_COUNT, GROUP_STREAM, GROUP_COUNT };
 	static const char *const keys[] = { "\"a\"", "\"b\"", "\"c\"",
@@ -697,7 +703,7 @@ START_TEST(stream_batch_key)
 {
 	/* A change of the batch key is GROUP_KEY even where the group
 	 * changes too (streaming): the ended groups are forgotten then. */
-	struct gopts o = { 0, 0, 0, 1, 1, 0 };
+	struct gopts o = { 0, 0, 0, 1, 1, 0, 0 };
 	struct gt t;
 
 	gt_init(&t, &o);

@@ -272,7 +272,14 @@ data_error group_size_too_small size1.jsonl 3 '"b"|--group-size'
 # Key-less blocks (TRL's layout): 5 records are not blocks of 2.
 awk 'BEGIN { for (i = 0; i < 5; i++) print "{\"reward\":" i % 2 ",\"logprobs\":[-0.5]}" }' >blocks5.jsonl
 run --group-size 2 blocks5.jsonl
-data_error block_size blocks5.jsonl 5 '--group-size'
+data_error block_size blocks5.jsonl 5 'the block that starts here has 1 record, expected --group-size 2'
+# With --trajectory-key the sizes count trajectories (of two rows here).
+awk 'BEGIN { for (i = 0; i < 6; i++) print "{\"uid\":\"a\",\"t\":" int(i / 2) ",\"reward\":" i % 2 ",\"logprobs\":[-0.5]}" }' >traj3.jsonl
+run --group-size 2 --trajectory-key t traj3.jsonl
+data_error traj_group_size traj3.jsonl 1 'group "a" has 3 trajectories, expected --group-size 2'
+awk 'BEGIN { for (i = 0; i < 6; i++) print "{\"t\":" int(i / 2) ",\"reward\":" i % 2 ",\"logprobs\":[-0.5]}" }' >trajb.jsonl
+run --group-size 2 --trajectory-key t trajb.jsonl
+data_error traj_block_size trajb.jsonl 5 'the block that starts here has 1 trajectory, expected --group-size 2'
 
 # --- Strata ---------------------------------------------------------------
 S='{"prompt_id":"a","tool_calls":1,"reward":1,"logprobs":[-0.5]}'
@@ -573,6 +580,9 @@ if [ "$(grep -c '"prompt_id":"b"' gs3.rej 2>/dev/null)" = 3 ]; then ok; else
 } >blocks.jsonl
 run --group-size 2 --on-error skip --rejects blocks.rej blocks.jsonl
 accounting blocks_skip 6 4 2
+m='^rladv: blocks\.jsonl:3: the block that starts here has 1 record, expected --group-size 2; rejected whole$'
+if grep -q "$m" err; then ok; else
+	no blocks_skip_message "no block message: $(head -c 300 err)"; fi
 got=$(sed -n 's/.*"n":\([0-9]\).*/\1/p' out | tr -d '\n')
 if [ "$got" = 1256 ]; then ok; else
 	no blocks_skip_whole "records written: n = $got, expected 1256 (block 3-4 rejected whole)"; fi
