@@ -506,19 +506,34 @@ want_line(const struct index_reader *x, const char *prefix, size_t *len)
 	return NULL;
 }
 
-/* A header's first line: this format, this version. */
+/*
+ * A header's first line: this format, this version.  Another is bad data
+ * (status 1), as a shard changed since it was indexed is: the line is
+ * "rladv-index FORMAT VERSION", and the message names the version.
+ */
 static int
 header_line(struct index_reader *x, const char *rest, struct diag *d)
 {
-	size_t n;
-	const char *w = want_line(x, "rladv-index ", &n);
+	size_t n, len = x->ln.len - (rest - x->ln.text);
+	const char *w = want_line(x, "rladv-index ", &n), *v;
 
 	if (x->ln.len == n && memcmp(x->ln.text, w, n) == 0)
 		return 0;
-	return diag_setl(d, EXIT_USAGE, x->ln.file, x->ln.lineno, "the index "
-	    "was written by \"%.*s\", this is rladv %s (index format %d); "
-	    "index the shards again with this rladv", (int)(x->ln.len -
-	    (rest - x->ln.text)), rest, RLADV_VERSION, INDEX_FORMAT);
+	if ((v = memchr(rest, ' ', len)) == NULL)
+		return diag_setl(d, EXIT_DATA, x->ln.file, x->ln.lineno, "the "
+		    "index names no rladv version (\"%.*s\"); index the "
+		    "shards again with this rladv, %s", (int)len, rest,
+		    RLADV_VERSION);
+	v++;
+	if ((size_t)(rest + len - v) == strlen(RLADV_VERSION) &&
+	    memcmp(v, RLADV_VERSION, rest + len - v) == 0)
+		return diag_setl(d, EXIT_DATA, x->ln.file, x->ln.lineno, "the "
+		    "index is of format %.*s, this rladv reads format %d; "
+		    "index the shards again with this rladv", (int)(v - 1 -
+		    rest), rest, INDEX_FORMAT);
+	return diag_setl(d, EXIT_DATA, x->ln.file, x->ln.lineno, "the index "
+	    "was written by rladv %.*s, this is rladv %s; index the shards "
+	    "again with this rladv", (int)(rest + len - v), v, RLADV_VERSION);
 }
 
 /* An option line: the value this run has, or the option named. */

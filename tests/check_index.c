@@ -212,7 +212,12 @@ START_TEST(refusals)
 	    "made with \"0.0001\", rladv index has \"1e-06\"");
 	prefs_for(&q, "san");
 	refused(&p, with_header(&q, ""), 2, "--advantage differs");
-	refused(&p, "rladv-index 1 0.0.1\n", 2, "written by \"1 0.0.1\"");
+	/* Another rladv's index: bad data (status 1), its version named
+	 * alone; another format of this version, the format. */
+	refused(&p, "rladv-index 1 0.0.1\n", 1, "the index was written by "
+	    "rladv 0.0.1, this is rladv " RLADV_VERSION ";");
+	refused(&p, "rladv-index 9 " RLADV_VERSION "\n", 1, "the index is of "
+	    "format 9, this rladv reads format 1;");
 	prefs_for(&p, "msgrpo");
 	refused(&p, with_header(&p, "shard s\n1\t1\t1\tsq\t\t\t"
 	    "00000000000000FF\nend 1\n"), 1, "column \"tie\"");

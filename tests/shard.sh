@@ -283,7 +283,7 @@ check "cut index, merge" 1 'cut short' \
 check "not an index" 1 'not an index' \
     "$rladv" compute --index part-00.jsonl -a stratified part-00.jsonl
 sed 's/^rladv-index 1 .*/rladv-index 1 0.0.1/' all.idx > old.idx
-check "other rladv" 2 'index the shards again with this rladv' \
+check "other rladv" 1 'old.idx:1: the index was written by rladv 0.0.1, this is rladv' \
     "$rladv" compute --index old.idx -a stratified part-00.jsonl
 awk -F '\t' 'NF > 1 && !done { $2 = $2 + 1; done = 1 } { print }' OFS='\t' \
     all.idx > edited.idx
