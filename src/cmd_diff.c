@@ -443,9 +443,12 @@ print_human(const void *ctx)
 	double corr;
 	int s;
 
-	printf("A  %s\nB  %s\n", *x->s[0].opts ? report_text(x->s[0].opts) :
-	    "(defaults)", *x->s[1].opts ? report_text(x->s[1].opts) :
-	    "(defaults)");
+	/* The estimator and mode each side ran: diff's own options (-a san
+	 * before --a) count too, so "(defaults)" alone could mislead. */
+	for (s = 0; s < 2; s++)
+		printf("%c  %s  (-a %s -g %s)\n", "AB"[s], *x->s[s].opts ?
+		    report_text(x->s[s].opts) : "(no options)",
+		    x->s[s].c.est->name, x->s[s].c.loss->name);
 	printf("%llu record%s, %llu group%s\n\n", x->records,
 	    x->records == 1 ? "" : "s", x->groups, x->groups == 1 ? "" : "s");
 	skey_name(x, name, sizeof(name));
@@ -528,7 +531,7 @@ print_page(const void *ctx, FILE *f, struct diag *d)
 	struct diff_page p;
 	size_t ns = keymap_count(&x->keys), *ix, i;
 	struct diff_stratum *ds = diag_calloc(ns + 1, sizeof(*ds));
-	char skey[300];
+	char skey[300], run[2][1100];
 	int s, rc;
 
 	memset(&p, 0, sizeof(p));
@@ -541,7 +544,10 @@ print_page(const void *ctx, FILE *f, struct diag *d)
 	p.loss[1] = loss_mean(&x->s[1]);
 	ix = strata_sorted(&x->keys);
 	for (s = 0; s < 2; s++) {
-		p.opts[s] = x->s[s].opts;
+		snprintf(run[s], sizeof(run[s]), "%s  (-a %s -g %s)",
+		    *x->s[s].opts ? x->s[s].opts : "(no options)",
+		    x->s[s].c.est->name, x->s[s].c.loss->name);
+		p.opts[s] = run[s];
 		p.adv[s] = &x->s[s].hadv;
 		p.len_pos[s] = &x->s[s].len_pos;
 		p.len_neg[s] = &x->s[s].len_neg;

@@ -704,7 +704,7 @@ diff_outputs(const struct prefs *c, const struct dopts *o)
 	struct input *in[2];
 	struct diag d = { 0 };
 	cJSON *root;
-	char tol[64];
+	char tol[96];
 	unsigned long long n;
 	int rc, i, differ;
 
@@ -742,6 +742,14 @@ diff_outputs(const struct prefs *c, const struct dopts *o)
 	}
 	differ = od.rec_differ > 0;
 	shortest(tol, sizeof(tol), o->tol);
+	/* --atol where given: "within --tol 1e-09 or --atol 1e-06". */
+	if (o->atol > 0) {
+		char at[32];
+
+		shortest(at, sizeof(at), o->atol);
+		snprintf(tol + strlen(tol), sizeof(tol) - strlen(tol),
+		    " or --atol %s", at);
+	}
 	if (od.json) {
 		root = cJSON_CreateObject();
 		cJSON_AddBoolToObject(root, "equal", !differ);

@@ -787,6 +787,7 @@ has "outputs array: the element" out "inarray.jsonl:5: token_advantages[1]: "
 expect_rc 1 "outputs zero vs tiny" "$RLADV" diff --outputs A.jsonl tiny.jsonl
 expect_rc 0 "outputs --atol" "$RLADV" diff --outputs --atol 1e-10 \
     A.jsonl tiny.jsonl
+has "outputs --atol: says so" out "8 records equal within --tol 1e-09 or --atol 1e-10"
 expect_rc 1 "outputs by line, shuffled" "$RLADV" diff --outputs A.jsonl \
     shuffled.jsonl
 # prompt_id, tool_calls and reward together identify d1's records.
@@ -868,6 +869,12 @@ for g in 0 1 2 3 4 5; do
 	done
 done >tc12.jsonl
 printf '{"uid":"p6","reward":1,"response_mask":[1],"rollout_log_probs":[-0.5]}\n{"uid":"p6","reward":0,"response_mask":[1],"rollout_log_probs":[-0.5]}\n' >>tc12.jsonl
+# The header says what each side ran, diff's own options included: -a rloo
+# given to diff, --a empty.
+expect_rc 0 "diff header: diff's own -a" "$RLADV" diff -a rloo --a "" \
+    --b "-a grpo" tc12.jsonl
+has "diff header: side A" out "A  (no options)  (-a rloo -g token)"
+has "diff header: side B" out "B  -a grpo  (-a grpo -g token)"
 order="0 1 2 3 4 5 6 7 8 9 10 11 (none)"
 expect_rc 0 "strata order: stats" "$RLADV" stats tc12.jsonl
 got=$(sed -n '/^stratum (tool_calls)/,/^$/p' out | sed '1,2d;/^$/d' | awk '{ printf "%s%s", (NR > 1 ? " " : ""), $1 }')
