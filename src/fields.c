@@ -221,19 +221,43 @@ two_roles(const struct fields *f, struct diag *d)
 	return 0;
 }
 
+/* A field an option names twice: "--reward-key x,x" read x twice (a
+ * reward summed twice). */
+static int
+named_twice(const struct fields *f, struct diag *d)
+{
+	const struct field_list *l;
+	int r, i, j;
+
+	for (r = 0; r < FR_NLISTED; r++) {
+		if (!(f->named & FN(r)))
+			continue;
+		l = &f->list[r];
+		for (i = 0; i < l->n; i++)
+			for (j = i + 1; j < l->n; j++)
+				if (strcmp(l->name[i], l->name[j]) == 0)
+					return diag_set(d, EXIT_USAGE, "%s "
+					    "names \"%s\" twice; name each "
+					    "field once", options[r],
+					    l->name[i]);
+	}
+	return 0;
+}
+
 int
 fields_check(const struct fields *f, struct diag *d)
 {
-	if (two_roles(f, d) != 0)
+	if (two_roles(f, d) != 0 || named_twice(f, d) != 0)
 		return d->status;
-	if (f->nweight > 0 && f->nweight != f->list[FR_REWARD].n)
-		return diag_set(d, EXIT_USAGE, "--reward-weights gives %d "
-		    "weights for %d reward fields; give one per field of "
-		    "--reward-key, in its order", f->nweight,
-		    f->list[FR_REWARD].n);
 	if (f->nweight > 0 && !(f->named & FN(FR_REWARD)))
 		return diag_set(d, EXIT_USAGE, "--reward-weights needs "
 		    "--reward-key naming the fields it weighs");
+	if (f->nweight > 0 && f->nweight != f->list[FR_REWARD].n)
+		return diag_set(d, EXIT_USAGE, "--reward-weights gives %d "
+		    "weight%s for %d reward field%s; give one per field of "
+		    "--reward-key, in its order", f->nweight, f->nweight == 1 ?
+		    "" : "s", f->list[FR_REWARD].n, f->list[FR_REWARD].n == 1 ?
+		    "" : "s");
 	if (f->traj_last != NULL && f->traj == NULL)
 		return diag_set(d, EXIT_USAGE, "--trajectory-last-key needs "
 		    "--trajectory-key (the field that ties a trajectory's "

@@ -191,7 +191,7 @@ const struct opt options_table[] = {
 	    .help = "the stratum; several fields make a composite key"),
 	{ "stratum-cap", 0, OK_NUM, "n", C_IN, OS_INPUT, .set = set_cap,
 	    .show = options_show_cap,
-	    .min = -HUGE_VAL, .max = HUGE_VAL,
+	    .min = 0, .max = HUGE_VAL,
 	    .help = "stratum values >= n share one stratum" },
 	FIELD("baseline-key", "field", FR_BASELINE, baseline,
 	    .help = "remax: the greedy response's reward"),

@@ -196,6 +196,7 @@ START_TEST(numbers_out_of_range)
 	usage_error("--ms-scales", "--ms-scales", "0", NULL);
 	usage_error("--seed", "--seed", "-3", NULL);
 	usage_error("--stratum-cap", "--stratum-cap", "many", NULL);
+	usage_error(">= 0", "--stratum-cap", "-1", NULL);
 }
 END_TEST
 
@@ -1059,12 +1060,12 @@ START_TEST(subnormal_values)
 
 	ck_assert_int_eq(parse(&c, &d, "--eps", "1e-310", "--max-len",
 	    "1e-310", "--alpha", "4.9e-324", "--ms-budget", "2e-320",
-	    "--stratum-cap", "-1e-310", NULL), 0);
+	    "--stratum-cap", "1e-310", NULL), 0);
 	ck_assert(c.ap.eps == 1e-310);
 	ck_assert(c.lp.max_len == 1e-310);
 	ck_assert(c.ap.alpha == 4.9e-324 && c.ap.alpha > 0);
 	ck_assert(c.ap.ms.budget == 2e-320);
-	ck_assert(c.fields.cap == -1e-310);
+	ck_assert(c.fields.cap == 1e-310);
 	ck_assert_int_eq(parse_as(OPT_OUTPUTS, &c, &d, "--tol", "1e-310",
 	    "--atol", "5e-324", NULL), 0);
 	ck_assert(c.diff.tol == 1e-310);

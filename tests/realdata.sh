@@ -197,7 +197,7 @@ run --reward-key ok,acc --reward-weights 2,0.5 -a drgrpo rew.jsonl
 # Dr. GRPO keeps the scale: 2.5 - 2.5/4 = 1.875.
 check "weights scale the reward" near "$(get 1 advantage)" 1.875
 run --reward-key ok,acc --reward-weights 2 rew.jsonl
-bad reward_weights_count 2 '--reward-weights gives 1 weights for 2'
+bad reward_weights_count 2 '--reward-weights gives 1 weight for 2 reward fields'
 run --reward-key f,g rew.jsonl
 bad reward_null 1 'rew.jsonl:1:' 'field "g" is null' '--null-reward unscored'
 # TRL's rule: f,g with nulls: 1, 1, (both null: unscored), 0 -> scored
@@ -497,6 +497,15 @@ awk '{ sub(/"uid"/, "\"t\": " n++ ", \"uid\""); print; print }' \
     big.jsonl >bigt.jsonl
 run --trajectory-key t bigt.jsonl
 warned group_twice_trajectories 'group "a" has 8 trajectories'
+# --reward-weights without --reward-key: the default names are aliases
+# (one is read), not fields to weigh.
+run --reward-weights 1,2 rew.jsonl
+bad reward_weights_no_key 2 '--reward-weights needs --reward-key'
+# A field named twice would count twice (a reward summed twice).
+run --reward-key ok,ok rew.jsonl
+bad reward_key_twice 2 '--reward-key names "ok" twice'
+run --stratum-cap -1 -a san rew.jsonl
+bad stratum_cap_negative 2 '--stratum-cap: invalid value "-1"; expected a number >= 0'
 
 # --- 11. Output names --------------------------------------------------
 printf '%s\n' '{"uid": 1, "reward": 1, "logprobs": [-1], "advantage": 0.5}' \
