@@ -246,11 +246,16 @@ reappears(const char *key, size_t len, const struct ended *e,
     const char *file, unsigned long long lineno, struct diag *d)
 {
 	struct buf lab = { 0 };
+	char at[64];
 
+	if (e->first == e->last)
+		snprintf(at, sizeof(at), "line %llu", e->first);
+	else
+		snprintf(at, sizeof(at), "lines %llu-%llu", e->first, e->last);
 	record_key_quote(key, len, &lab);
 	diag_setl(d, EXIT_DATA, file, lineno, "group %.*s reappears after its "
-	    "group ended (%s lines %llu-%llu); sort the input by group or use "
-	    "--unsorted", (int)lab.len, lab.p, e->file, e->first, e->last);
+	    "group ended (%s %s); sort the input by group or use --unsorted",
+	    (int)lab.len, lab.p, e->file, at);
 	buf_free(&lab);
 	return EXIT_DATA;
 }

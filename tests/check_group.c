@@ -725,7 +725,7 @@ START_TEST(stream_batch_key)
 	group_reset(&t.gs, t.b, GROUP_STREAM);
 	ck_assert_int_eq(gt_add_parsed(&t), 1);
 	ck_assert_has(t.d.msg, "group \"a\" reappears after its group ended "
-	    "(f.jsonl lines 3-3)");
+	    "(f.jsonl line 3)");
 	gt_free(&t);
 }
 END_TEST

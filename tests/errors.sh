@@ -259,6 +259,10 @@ bad stats_nan_reward 'reward' '{"prompt_id":"a","reward":NaN,"logprobs":[-0.5]}'
 printf '%s\n%s\n%s\n%s\n' "$G" "$G" '{"prompt_id":"b","reward":1,"logprobs":[-0.5]}' "$G" >reappear.jsonl
 run reappear.jsonl
 data_error group_reappears reappear.jsonl 4 '"a"|1-2'
+# A group of one line is at "line N", not "lines N-N".
+printf '%s\n%s\n%s\n' "$G" '{"prompt_id":"b","reward":1,"logprobs":[-0.5]}' "$G" >reappear1.jsonl
+run --batch-groups 1 reappear1.jsonl
+data_error group_reappears_one_line reappear1.jsonl 3 '"a" reappears after its group ended (reappear1.jsonl line 1);'
 
 # Wrong group size: the error names the group and its first line.
 printf '%s\n%s\n%s\n' "$G" "$G" "$G" >size3.jsonl
