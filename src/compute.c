@@ -431,8 +431,9 @@ compute_check_lengths(const struct prefs *c, const struct gbatch *b,
 		;
 	if (k == v->n)
 		return 0;
-	if (compute_needs_tokens(c) == 2)
-		why = c->est->name;
+	if (compute_needs_tokens(c) == 2)	/* msgrpo: for its stats */
+		why = c->est->kind == EST_MSGRPO ? "msgrpo --ms-stats token" :
+		    c->est->name;
 	else if (compute_needs_tokens(c) == 0)
 		return 0;
 	else if (!c->tokens) {

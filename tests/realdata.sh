@@ -126,6 +126,12 @@ bad no_length_token_mode 1 'nolp.jsonl:1:' 'no response length' '-g token' \
     '--logprobs-key' '--tokens-key' '--length-key' '-g seq-sum' '--no-tokens'
 run -a opo -g seq-sum nolp.jsonl
 bad no_length_opo 1 '-a opo needs token counts'
+# msgrpo needs them only for --ms-stats token: the message says so.
+run -a msgrpo --ms-stats token -g seq-sum nolp.jsonl
+bad no_length_msgrpo_token 1 'nolp.jsonl:1:' \
+    '-a msgrpo --ms-stats token needs token counts'
+run -a msgrpo -g seq-sum nolp.jsonl
+good no_length_msgrpo_seq
 run -g seq-sum nolp.jsonl
 good no_length_seq_sum
 # seq-sum: 1/n, n = 4 records; no token arrays without a length.
