@@ -646,6 +646,14 @@ has_gn(enum est_kind k)
 	    k == EST_GRPO_WHITEN;
 }
 
+/* The estimators whose deviation --std-scope moves. */
+static int
+has_std(enum est_kind k)
+{
+	return k == EST_GRPO || k == EST_SAN || k == EST_STRATIFIED ||
+	    k == EST_GRPO_WHITEN || k == EST_PASSK;
+}
+
 int
 advantage_check(const struct estimator *e, const struct adv_params *p,
     struct diag *d)
@@ -661,6 +669,15 @@ advantage_check(const struct estimator *e, const struct adv_params *p,
 		return diag_set(d, EXIT_USAGE, "--gn-scope batch: -a %s "
 		    "computes no GN; it applies to grpo, drgrpo, stratified "
 		    "and grpo-whiten", e->name);
+	/* Refused rather than ignored, as --gn-scope is. */
+	if (p->std_scope != STD_GROUP && !has_std(e->kind))
+		return diag_set(d, EXIT_USAGE, "--std-scope %s: -a %s "
+		    "divides by no group deviation; it applies to grpo, san, "
+		    "stratified, grpo-whiten and passk", p->std_scope ==
+		    STD_BATCH ? "batch" : "none", e->name);
+	if (p->eps_inside && p->std_scope == STD_NONE)
+		return diag_set(d, EXIT_USAGE, "--eps-inside: under "
+		    "--std-scope none nothing is divided by a deviation");
 	return 0;
 }
 

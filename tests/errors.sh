@@ -443,6 +443,15 @@ fi
 run --rejects r.txt good.jsonl
 if [ "$st" -eq 2 ] && grep -q -- '--on-error skip' err && [ ! -s out ]; then ok; else
 	no rejects_needs_skip "status $st: $(head -c 200 err)"; fi
+# --std-scope moves the deviation of grpo, san, stratified, grpo-whiten and
+# passk; given to an estimator without one it is refused, as --gn-scope is,
+# and --eps-inside with --std-scope none (no deviation) too.
+run -a rloo --std-scope batch good.jsonl
+if [ "$st" -eq 2 ] && grep -q -- '--std-scope batch: -a rloo' err && [ ! -s out ]; then ok; else
+	no std_scope_rloo "status $st: $(head -c 200 err)"; fi
+run --eps-inside --std-scope none good.jsonl
+if [ "$st" -eq 2 ] && grep -q -- '--eps-inside' err && [ ! -s out ]; then ok; else
+	no eps_inside_std_none "status $st: $(head -c 200 err)"; fi
 # --annotate adds a member per record, which a line of columns (ROLL's
 # dump) does not have: refused, not silently left out.
 printf '%s\n' '{"id": ["a", "a"], "scores": [1, 0]}' >columnar.jsonl

@@ -389,7 +389,8 @@ def opts(rng):
     if est in ('grpo', 'drgrpo', 'stratified', 'grpo-whiten') and rng.random() < 0.3:
         o['gn_scope'] = 'batch'
     if est in ('grpo', 'san', 'stratified', 'msgrpo', 'grpo-whiten') and rng.random() < 0.3:
-        o['eps_inside'] = True
+        # (--std-scope none divides by nothing: --eps-inside is refused)
+        o['eps_inside'] = o['std_scope'] != 'none'
     return o
 
 

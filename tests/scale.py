@@ -40,7 +40,8 @@ def case(rng):
     if est in ('grpo', 'drgrpo', 'stratified', 'grpo-whiten') and rng.random() < 0.3:
         opts += ['--gn-scope', 'batch']
     if est in ('grpo', 'san') and rng.random() < 0.3:
-        opts += ['--std-scope', rng.choice(['batch', 'none'])]
+        # (--eps-inside divides by a deviation, which none has not)
+        opts += ['--std-scope', rng.choice(['batch'] if inside else ['batch', 'none'])]
     if est == 'msgrpo':
         opts += ['--ms-mode', 'exact']
     recs = []
