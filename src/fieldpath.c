@@ -35,7 +35,8 @@ fieldpath_parse(const char *text, struct fpath *p)
 			/* ["name"]: a member whose name holds . [ or ] */
 			b = s + 2;
 			if ((s = strchr(b, '"')) == NULL || s[1] != ']')
-				return "[\" without its closing \"]";
+				return "the [\" that quotes a name has no "
+				    "closing \"]";
 			if (s == b)
 				return "an empty member name";
 			st->name = b;
@@ -53,7 +54,7 @@ fieldpath_parse(const char *text, struct fpath *p)
 				v = v * 10 + (size_t)(*s - '0');
 			}
 			if (*s != ']')
-				return "[ without its closing ]";
+				return "the [ of an index has no closing ]";
 			st->name = NULL;
 			st->index = v;
 			s++;
@@ -62,7 +63,7 @@ fieldpath_parse(const char *text, struct fpath *p)
 			while (*s && *s != '.' && *s != '[' && *s != ']')
 				s++;
 			if (s == b)
-				return *s == ']' ? "a ] without its [" :
+				return *s == ']' ? "a ] with no [ before it" :
 				    "an empty member name";
 			st->name = b;
 			st->len = s - b;
@@ -73,8 +74,11 @@ fieldpath_parse(const char *text, struct fpath *p)
 				return "it ends with '.'";
 			if (*s == '.' || (*s == '[' && s[1] != '"'))
 				return "an empty member name";
-		} else if (*s != '[' && *s != '\0')
-			return "a name must follow ']' after '.'";
+		} else if (*s == ']')
+			return "a ] with no [ before it";
+		else if (*s != '[' && *s != '\0')
+			return "a name after ] needs a . before it, as in "
+			    "a[0].b";
 	}
 	if (p->nsteps == 0)
 		return "an empty name";

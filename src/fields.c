@@ -128,9 +128,10 @@ fields_set(struct fields *f, enum frole role, char *value, struct diag *d)
 		if (comma != NULL)
 			*comma = '\0';
 		if ((why = fieldpath_parse(s, &fp)) != NULL)
-			return diag_set(d, EXIT_USAGE, "%s: \"%s\" is not a "
-			    "field path: %s (write a.b, a[0], a.b[1].c)",
-			    options[role], s, why);
+			/* Bare: a path may hold quotes (["a.b"]). */
+			return diag_set(d, EXIT_USAGE, "%s %s: not a field "
+			    "path: %s (write a.b, a[0], a.b[1].c, or [\"a.b\"] "
+			    "for a name with a dot)", options[role], s, why);
 		if (n == NULL)
 			*names = s;
 		else if (*n == FIELD_MAXNAMES)

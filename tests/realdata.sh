@@ -512,6 +512,17 @@ run --reward-key ok,ok rew.jsonl
 bad reward_key_twice 2 '--reward-key names "ok" twice'
 run --stratum-cap -1 -a san rew.jsonl
 bad stratum_cap_negative 2 '--stratum-cap: invalid value "-1"; expected a number >= 0'
+# A bad field path is named bare (it may hold quotes) and what is wrong
+# with it said in words.
+run --group-key '["uid' idx.jsonl
+bad path_unclosed_quote 2 \
+    '--group-key ["uid: not a field path: the [" that quotes a name has no closing "]'
+run --reward-key 'r[1' idx.jsonl
+bad path_unclosed_index 2 'r[1: not a field path: the [ of an index has no closing ]'
+run --reward-key 'r]' idx.jsonl
+bad path_lone_bracket 2 'r]: not a field path: a ] with no [ before it'
+run --reward-key 'r[1]v' idx.jsonl
+bad path_no_dot 2 'a name after ] needs a . before it'
 
 # --- 11. Output names --------------------------------------------------
 printf '%s\n' '{"uid": 1, "reward": 1, "logprobs": [-1], "advantage": 0.5}' \
