@@ -134,12 +134,6 @@ START_TEST(whiten_eps_scaled)
 }
 END_TEST
 
-/*
- * AReaL's reward transform: the estimator sees clip((r - 0.5) 10, +-20).
- * r = 0, 1, 5 -> x = -5, 5, 20 (45 clipped); drgrpo: mean 20/3, A =
- * -35/3, -5/3, 40/3.  Huge rewards clip to +-20, no prescaling: 2^1023
- * and 1.5 2^1023 are both 20, equal: 0.
- */
 /* AReaL's transform of gsm8k_grpo.yaml: clip((r - 0.5) 10, +-20). */
 static void
 areal_transform(struct adv_params *p)
@@ -150,6 +144,12 @@ areal_transform(struct adv_params *p)
 	p->rclip = 20;
 }
 
+/*
+ * AReaL's reward transform: the estimator sees clip((r - 0.5) 10, +-20).
+ * r = 0, 1, 5 -> x = -5, 5, 20 (45 clipped); drgrpo: mean 20/3, A =
+ * -35/3, -5/3, 40/3.  Huge rewards clip to +-20, no prescaling: 2^1023
+ * and 1.5 2^1023 are both 20, equal: 0.
+ */
 START_TEST(reward_transform)
 {
 	static const double r[] = { 0, 1, 5 }, rb[] = { 1, 0 };
