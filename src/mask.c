@@ -214,8 +214,8 @@ mask_spans(const char *p, const char *end, size_t L, struct buf *runs,
 		if (e < s || s < at || e > L) {
 			runs->len = save;
 			return e < s ? "its end is before its start" : s < at ?
-			    "it starts before the span before it ends (spans "
-			    "must be sorted and apart)" : "it ends past the "
+			    "it starts before the span before it ends; spans "
+			    "must be sorted and apart" : "it ends past the "
 			    "last token";
 		}
 		/* zeros up to s, ones from s to e */

@@ -131,9 +131,9 @@ mask_rules(struct rctx *c, struct toks *t, int *none)
 			    "an array of [start, end] spans");
 		if ((why = mask_spans(v->beg, v->end, t->L, &c->rd->runs,
 		    &t->m)) != NULL)
-			return record_err(c, EXIT_DATA, "field \"%s\": span "
-			    "%zu: %s (%zu token%s)", f->spans, t->m.bad_elem,
-			    why, t->L, t->L == 1 ? "" : "s");
+			return record_err(c, EXIT_DATA, "field \"%s\" (spans "
+			    "over %zu token%s): span %zu: %s", f->spans, t->L,
+			    t->L == 1 ? "" : "s", t->m.bad_elem, why);
 		t->has_mask = 1;
 	}
 	if (f->prompt_len != NULL) {

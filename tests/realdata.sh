@@ -251,9 +251,9 @@ check "spans [1,3) [5,6)" [ "$(get 1 token_loss_weights)" = "[0,0.25,0.25,0,0,0.
 check "span [2,3)" [ "$(get 2 token_loss_weights)" = "[0,0,0.25]" ]
 printf '%s\n' '{"reward": 1, "observation_tokens": [9, 9], "action_ranges": [[1, 3]]}' >span_bad.jsonl
 run --group-size 1 --tokens-key observation_tokens --mask-spans action_ranges span_bad.jsonl
-bad mask_spans_past_end 1 'span 0: it ends past the last token (2 tokens)'
+bad mask_spans_past_end 1 'field "action_ranges" (spans over 2 tokens): span 0: it ends past the last token'
 # Spans that touch make one run; the others are refused, each by its place.
-for sp in '[[0, 1], [1, 3]]:0.25,0.25,0.25,0' '[[0, 2], [1, 3]]:span 1: it starts before the span before it ends' \
+for sp in '[[0, 1], [1, 3]]:0.25,0.25,0.25,0' '[[0, 2], [1, 3]]:span 1: it starts before the span before it ends; spans must be sorted and apart' \
     '[[2, 1]]:span 0: its end is before its start' '[[0, 1, 2]]:span 0: not a pair [start, end]' \
     '[[0, 1], 2]:span 1: not a pair [start, end]'; do
 	printf '{"reward": 1, "observation_tokens": [9, 9, 9, 9], "action_ranges": %s}\n' \
@@ -261,7 +261,7 @@ for sp in '[[0, 1], [1, 3]]:0.25,0.25,0.25,0' '[[0, 2], [1, 3]]:span 1: it start
 	run --group-size 1 --tokens-key observation_tokens --mask-spans \
 	    action_ranges -g seq-sum-norm --max-len 4 span_more.jsonl
 	case ${sp#*:} in
-	span*) bad "mask_spans ${sp%%:*}" 1 "field \"action_ranges\": ${sp#*:}" ;;
+	span*) bad "mask_spans ${sp%%:*}" 1 "field \"action_ranges\" (spans over 4 tokens): ${sp#*:}" ;;
 	*) good "mask_spans ${sp%%:*}"
 	   check "spans ${sp%%:*}: weights" [ "$(get 1 token_loss_weights)" = "[${sp#*:}]" ] ;;
 	esac
