@@ -64,7 +64,7 @@ output_open(const char *path, int gzip, int level, struct diag *d)
 
 	if (path == NULL || strcmp(path, "-") == 0) {
 		o->fd = STDOUT_FILENO;
-		o->name = "<stdout>";
+		o->name = "standard output";
 	} else {
 		/* A temporary file, renamed into place by output_close(). */
 		o->fd = outfile_open(path, d);

@@ -74,6 +74,14 @@ fi
 "$rladv" good.jsonl >/dev/full 2>err
 st=$?
 expect full_stdout_small 3 'No space left on device'
+# Standard output is called so by every command (compute said <stdout>).
+expect full_stdout_named 3 'standard output: write error: No space left on device'
+"$rladv" stats good.jsonl >/dev/full 2>err
+st=$?
+expect full_stdout_stats 3 'standard output: write error: No space left on device'
+"$rladv" index good.jsonl >/dev/full 2>err
+st=$?
+expect full_stdout_index 3 'standard output: write error: No space left on device'
 "$rladv" --no-tokens good.jsonl >/dev/full 2>err
 st=$?
 expect full_stdout_no_tokens 3 'No space left on device'
@@ -165,7 +173,7 @@ st=$?
 expect stdin_closed 3 'stdin'
 "$rladv" good.jsonl >&- 2>err
 st=$?
-expect stdout_closed 3 'stdout'
+expect stdout_closed 3 'standard output'
 
 # An input file cut short while rladv reads it (logrotate's copytruncate
 # does this to a live log): an error status or complete output, never a
