@@ -78,6 +78,12 @@ recfields_not_object(struct rctx *c, const char *p)
 	enum json_type t;
 	const char *q;
 
+	/* Windows editors and some exporters write one; it is no JSON. */
+	if (p == c->rd->line && c->end - p >= 3 && memcmp(p, "\xef\xbb\xbf",
+	    3) == 0)
+		return record_err(c, EXIT_DATA, "the line starts with a UTF-8 "
+		    "byte-order mark (U+FEFF), which JSON does not allow; "
+		    "remove it");
 	if (p < c->end && (*p == '[' || *p == '"' || *p == '-' ||
 	    (*p >= '0' && *p <= '9') || *p == 't' || *p == 'f' ||
 	    *p == 'n')) {

@@ -144,6 +144,12 @@ bad hex_number 'invalid JSON' '{"prompt_id":"a","reward":0x10,"logprobs":[-0.5]}
 bad bad_literal 'invalid JSON' '{"prompt_id":"a","reward":1,"logprobs":[-0.5],"ok":tru}'
 bad python_true 'invalid JSON' '{"prompt_id":"a","reward":1,"logprobs":[-0.5],"ok":True}'
 bad python_none 'invalid JSON' '{"prompt_id":"a","reward":1,"logprobs":[-0.5],"x":None}'
+# A UTF-8 byte-order mark is named as such (a file saved by a Windows
+# editor has one on line 1; files put together, on a later line).
+bad bom_line 'the line starts with a UTF-8 byte-order mark (U+FEFF), which JSON does not allow; remove it' "\0357\0273\0277$G"
+printf '\357\273\277%s\n' "$G" >bom1.jsonl
+run bom1.jsonl
+data_error bom_first_line bom1.jsonl 1 'byte-order mark (U+FEFF)'
 
 # Nesting deep enough to exhaust a recursive parser.
 deep() { head -c 100000 /dev/zero | tr '\0' "$1"; }
