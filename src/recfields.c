@@ -637,14 +637,18 @@ take_keys(struct rctx *c, struct record *r, struct buf *keys)
 	return 0;
 }
 
-/* Mask aliases there but not read: the mask's own aliases other than the
- * one chosen, or, where another field or none is the mask, all. */
+/*
+ * Mask aliases there but not read: the mask's own aliases other than the
+ * one chosen, or, where another field, --mask-spans or none is the mask,
+ * all.  A null one is not: it says every token is trained, and naming it
+ * would change nothing.
+ */
 static void
 unused_masks(struct rctx *c, struct record *r)
 {
 	const struct record_reader *rd = c->rd;
 	uint64_t m;
-	int role, i, s, one;
+	int role, i, s, one, spans = rd->f->spans != NULL;
 
 	role = rd->rn[SR_WATCH_MASK] > 0 ? SR_WATCH_MASK : FR_MASK;
 	if (role == FR_MASK && NAMED(c, FR_MASK))
@@ -656,7 +660,7 @@ unused_masks(struct rctx *c, struct record *r)
 		if (m != 0 && (one++ || (m & (m - 1)) != 0))
 			break;
 	}
-	if (i == REC_SWORDS && (one == 0 || (role == FR_MASK &&
+	if (i == REC_SWORDS && (one == 0 || (role == FR_MASK && !spans &&
 	    r->alias[FR_MASK] >= 0)))
 		return;
 	/* Those the line holds. */
@@ -665,7 +669,8 @@ unused_masks(struct rctx *c, struct record *r)
 		    m &= m - 1) {
 			s = 64 * i + __builtin_ctzll(m);
 			if (rd->val[s].state == RV_FOUND &&
-			    (role == SR_WATCH_MASK ||
+			    rd->val[s].type != JSON_NULL &&
+			    (role == SR_WATCH_MASK || spans ||
 			    rd->slot[s].idx != r->alias[FR_MASK]))
 				r->unused_mask |= 1u << rd->slot[s].idx;
 		}

@@ -134,8 +134,10 @@ warn_record_say(struct warn *w, const struct record *r, const char *keys,
 			if (bits & 1)
 				say(file, lineno, "field \"%s\" looks like a "
 				    "mask of trained tokens, but %s; name it "
-				    "with --mask-key to read it",
-				    fields_alias(FR_MASK, i), what);
+				    "with --mask-key%s to read it",
+				    fields_alias(FR_MASK, i), what,
+				    w->f->spans ? " in place of --mask-spans" :
+				    "");
 		w->masks |= r->unused_mask;
 	}
 	if (r->has_step && !w->step_said && !warn_same_step(w, r, line))

@@ -249,8 +249,9 @@ unused_is(struct parsed *p, const char *line, int alias, unsigned want)
 }
 
 /* The mask aliases a record holds but does not read (unused_mask, for the
- * warning): none where the line holds only the one read or none; a null
- * mask is not read; with --mask-key, every default alias there. */
+ * warning): none where the line holds only the one read or none, nor a
+ * null one (every token trained: naming it changes nothing); with
+ * --mask-key or --mask-spans, every default alias there. */
 START_TEST(good_unused_masks)
 {
 	struct parsed p;
@@ -263,7 +264,16 @@ START_TEST(good_unused_masks)
 	unused_is(&p, "{\"reward\":1,\"logprobs\":[-1,-1],"
 	    "\"loss_mask\":[1,0],\"response_mask\":[0,1]}", 1, 1u << 2);
 	unused_is(&p, "{\"reward\":1,\"logprobs\":[-1],\"loss_mask\":null}",
-	    -1, 1u << 2);
+	    -1, 0);
+	done(&p);
+	/* --mask-spans sp: the mask is there, but the spans say. */
+	memset(&p, 0, sizeof(p));
+	fields_default(&p.f);
+	p.f.spans = "sp";
+	unused_is(&p, "{\"reward\":1,\"logprobs\":[-1,-1],\"sp\":[[0,1]],"
+	    "\"mask\":[1,1]}", -2, 1u << 0);
+	unused_is(&p, "{\"reward\":1,\"logprobs\":[-1,-1],\"sp\":[[0,1]],"
+	    "\"mask\":null}", -2, 0);
 	done(&p);
 	/* --mask-key m: the default names are watched, not read. */
 	memset(&p, 0, sizeof(p));
@@ -276,6 +286,8 @@ START_TEST(good_unused_masks)
 	    "\"tool_mask\":[1]}", -2, 1u << 8);
 	unused_is(&p, "{\"reward\":1,\"logprobs\":[-1],\"m\":[1],"
 	    "\"mask\":[1],\"env_mask\":[0]}", -2, 1u << 0 | 1u << 4);
+	unused_is(&p, "{\"reward\":1,\"logprobs\":[-1],\"m\":[1],"
+	    "\"mask\":null}", -2, 0);
 	done(&p);
 }
 END_TEST

@@ -523,6 +523,26 @@ run --reward-key 'r]' idx.jsonl
 bad path_lone_bracket 2 'r]: not a field path: a ] with no [ before it'
 run --reward-key 'r[1]v' idx.jsonl
 bad path_no_dot 2 'a name after ] needs a . before it'
+# A null mask under a mask name says every token is trained: naming it
+# would change nothing, so no warning (on line 1, nor when a later line's
+# mask is read); --mask-spans with a mask there: the mask is not read.
+printf '%s\n' '{"uid": "u", "reward": 1, "logprobs": [-1, -1], "mask": null}' \
+    '{"uid": "u", "reward": 0, "logprobs": [-1, -1]}' >masknull.jsonl
+run masknull.jsonl
+good mask_null_default
+printf '%s\n' '{"uid": "u", "reward": 1, "logprobs": [-1, -1], "loss_mask": null}' \
+    '{"uid": "u", "reward": 0, "logprobs": [-1, -1], "loss_mask": [1, 0]}' >masknull2.jsonl
+run masknull2.jsonl
+good mask_null_then_read
+printf '%s\n' '{"uid": "u", "reward": 1, "logprobs": [-1, -1], "mask": null, "m": [1, 0]}' \
+    '{"uid": "u", "reward": 0, "logprobs": [-1, -1], "mask": null, "m": [1, 1]}' >masknull3.jsonl
+run --mask-key m masknull3.jsonl
+good mask_null_other_named
+printf '%s\n' '{"uid": "u", "reward": 1, "logprobs": [-1, -1, -1, -1, -1], "sp": [[0, 2]], "mask": [1, 1, 1, 1, 1]}' \
+    '{"uid": "u", "reward": 0, "logprobs": [-1, -1, -1, -1, -1], "sp": [[1, 2]], "mask": [1, 1, 1, 1, 1]}' >maskspans.jsonl
+run --mask-spans sp maskspans.jsonl
+warned mask_with_spans 'maskspans.jsonl:1:' '"mask" looks like a mask' \
+    'the trained tokens are --mask-spans "sp"' '--mask-key in place of --mask-spans'
 
 # --- 11. Output names --------------------------------------------------
 printf '%s\n' '{"uid": 1, "reward": 1, "logprobs": [-1], "advantage": 0.5}' \
