@@ -241,8 +241,10 @@ check_mode(struct grouping *gs, const struct record *r, const char *file,
 	return 0;
 }
 
+/* Under --unsorted a group ends with its batch (--batch-groups): the
+ * advice is then not --unsorted. */
 static int
-reappears(const char *key, size_t len, const struct ended *e,
+reappears(const char *key, size_t len, const struct ended *e, int unsorted,
     const char *file, unsigned long long lineno, struct diag *d)
 {
 	struct buf lab = { 0 };
@@ -254,8 +256,11 @@ reappears(const char *key, size_t len, const struct ended *e,
 		snprintf(at, sizeof(at), "lines %llu-%llu", e->first, e->last);
 	record_key_quote(key, len, &lab);
 	diag_setl(d, EXIT_DATA, file, lineno, "group %.*s reappears after its "
-	    "group ended (%s %s); sort the input by group or use --unsorted",
-	    (int)lab.len, lab.p, e->file, at);
+	    "%s ended (%s %s); %s", (int)lab.len, lab.p, unsorted ? "batch" :
+	    "group", e->file, at, unsorted ? "a group's records share one "
+	    "batch of --batch-groups: sort the input by group, or give "
+	    "--batch-groups more" : "sort the input by group or use "
+	    "--unsorted");
 	buf_free(&lab);
 	return EXIT_DATA;
 }
@@ -404,7 +409,8 @@ group_add(struct grouping *gs, struct gbatch *b, const struct record *r,
 			    r->gkeylen)) == KEYMAP_NONE;
 		if (r->has_group && !added) {
 			e = keymap_val(&gs->ended, k);
-			return reappears(key, r->gkeylen, e, file, lineno, d);
+			return reappears(key, r->gkeylen, e, gs->o.unsorted,
+			    file, lineno, d);
 		}
 		/* A contiguous group ends here.  (A wrong size is found by
 		 * group_check_sizes at the batch's end.) */

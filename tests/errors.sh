@@ -269,6 +269,10 @@ data_error group_reappears reappear.jsonl 4 '"a"|1-2'
 printf '%s\n%s\n%s\n' "$G" '{"prompt_id":"b","reward":1,"logprobs":[-0.5]}' "$G" >reappear1.jsonl
 run --batch-groups 1 reappear1.jsonl
 data_error group_reappears_one_line reappear1.jsonl 3 '"a" reappears after its group ended (reappear1.jsonl line 1);'
+# Under --unsorted a group ends with its batch: the advice is not --unsorted.
+run --batch-groups 1 --unsorted reappear1.jsonl
+data_error group_reappears_unsorted reappear1.jsonl 3 'reappears after its batch ended|give --batch-groups more'
+if grep -q 'use --unsorted' err; then no group_reappears_unsorted_advice "$(cat err)"; else ok; fi
 
 # Wrong group size: the error names the group and its first line.
 printf '%s\n%s\n%s\n' "$G" "$G" "$G" >size3.jsonl
