@@ -257,9 +257,9 @@ adv_rpp(const struct batch *b, struct adv_params *p, double *adv,
 {
 	size_t i;
 
-	if (p->rpp_tokens && advantage_refuse(b, d, advantage_untrained,
-	    ": a record without a trained token (slime's "
-	    "reinforce_plus_plus asserts there is none)") != 0)
+	if (p->rpp_tokens && advantage_refuse_untrained(b, d, ", which "
+	    "slime's reinforce_plus_plus refuses (it asserts that every "
+	    "response has one)") != 0)
 		return d->status;
 	for (i = 0; i < b->n; i++)
 		adv[i] = b->r[i];
@@ -267,14 +267,36 @@ adv_rpp(const struct batch *b, struct adv_params *p, double *adv,
 }
 
 int
-advantage_untrained(const struct batch *b, size_t g)
+advantage_refuse_untrained(const struct batch *b, struct diag *d,
+    const char *fmt, ...)
 {
-	size_t i;
+	char why[sizeof(d->msg)];
+	struct buf lab = { 0 };
+	unsigned long long line;
+	const char *file;
+	va_list ap;
+	size_t g, i, n = 0;
 
-	for (i = b->goff[g]; i < b->goff[g + 1]; i++)
-		if (!(b->T[i] > 0))
-			return 1;
-	return 0;
+	for (g = 0; g < b->ngroups; g++) {
+		for (i = b->goff[g]; i < b->goff[g + 1] && b->T[i] > 0; i++)
+			;
+		if (i == b->goff[g + 1])
+			continue;
+		if (n++ == 0) {
+			va_start(ap, fmt);
+			(void)vsnprintf(why, sizeof(why), fmt, ap);
+			va_end(ap);
+		}
+		file = batch_view_where(b, g, i, &line);
+		/* Skip mode leaves its group out: named, as it is. */
+		diag_setl(d, EXIT_DATA, file, line, "the record has no trained "
+		    "token%s%s%s", why, d->groups != NULL ? ", in group " : "",
+		    d->groups != NULL ? batch_view_label(b, g, &lab) : "");
+		if (!diag_group(d, b->gfile[g], b->gline[g]))
+			break;
+	}
+	buf_free(&lab);
+	return n > 0 ? d->status : 0;
 }
 
 int

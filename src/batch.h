@@ -40,6 +40,11 @@ struct batch {
 	const size_t	*gidx;		/* [ngroups] the group in src */
 	const char *const *gfile;	/* [ngroups] file of the first record */
 	const unsigned long long *gline; /* [ngroups] its line */
+	/* Record i is record vk[i] of src's view, or, where vk is NULL,
+	 * record vbase + i: views of views (bview.h) and a group alone
+	 * keep the way back to its line (batch_view_where()). */
+	const size_t	*vk;
+	size_t		 vbase;
 };
 
 struct gbatch	*batch_new(void);
@@ -102,6 +107,10 @@ void		 batch_view(struct gbatch *b, struct batch *v, int need_tie);
  */
 const char	*batch_view_label(const struct batch *v, size_t g,
 		    struct buf *out);
+/* The file and line (in *line) of record i of v, in group g: its own
+ * where v->src has it, else the group's first record's. */
+const char	*batch_view_where(const struct batch *v, size_t g, size_t i,
+		    unsigned long long *line);
 /* A record's identity in its group (v->tie), unless the record brings
  * its own (has_tie): the hash of its line. */
 uint64_t	 batch_tie(const char *line, size_t len);

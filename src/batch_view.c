@@ -374,6 +374,8 @@ batch_view(struct gbatch *b, struct batch *v, int need_tie)
 	v->gidx = b->gidx;
 	v->gfile = (const char *const *)b->gfile;
 	v->gline = b->gline;
+	v->vk = NULL;
+	v->vbase = 0;
 }
 
 const char *
@@ -387,4 +389,17 @@ batch_view_label(const struct batch *v, size_t g, struct buf *out)
 	batch_glabel(v->src, v->gidx[g], out);
 	buf_add(out, "", 1);
 	return out->p;
+}
+
+const char *
+batch_view_where(const struct batch *v, size_t g, size_t i,
+    unsigned long long *line)
+{
+	size_t k = v->vk != NULL ? v->vk[i] : v->vbase + i;
+
+	/* Another shard's record has its line in that shard alone. */
+	if (v->src != NULL && !batch_elsewhere(v->src, k))
+		return batch_where(v->src, k, line);
+	*line = v->gline != NULL ? v->gline[g] : 0;
+	return v->gfile != NULL ? v->gfile[g] : "-";
 }

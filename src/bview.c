@@ -41,6 +41,7 @@ bview_alloc(struct bview *w, const struct batch *b, size_t n, size_t ng)
 	memset(w, 0, sizeof(*w));
 	while (slab_pass(&s)) {
 		w->from = slab_take(&s, n, sizeof(*w->from));
+		w->v.vk = w->vk = slab_take(&s, n, sizeof(*w->vk));
 		w->v.r = w->r = slab_take(&s, n, sizeof(*w->r));
 		w->v.T = w->T = slab_take(&s, n, sizeof(*w->T));
 		w->v.strat = w->strat = slab_take(&s, n, sizeof(*w->strat));
@@ -99,6 +100,7 @@ bview_take(struct bview *w, const struct batch *b, size_t g, size_t ng,
 		if (skip != NULL && skip[i])
 			continue;
 		w->from[n] = i;
+		w->vk[n] = b->vk != NULL ? b->vk[i] : b->vbase + i;
 		w->r[n] = b->r[i];
 		w->T[n] = b->T[i];
 		w->strat[n] = b->strat != NULL ? b->strat[i] : 0;

@@ -20,6 +20,7 @@ struct bview {
 	struct batch	 v;
 	size_t		*from;	/* v's record k is the source's from[k] */
 	/* What v points into. */
+	size_t		*vk;
 	double		*r, *T, *base;
 	size_t		*goff;
 	uint32_t	*strat, *nstrat;

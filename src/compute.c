@@ -141,6 +141,8 @@ one_group(const struct batch *v, size_t g, size_t goff[2], struct batch *o)
 	o->gidx = v->gidx ? v->gidx + g : NULL;
 	o->gfile = v->gfile ? v->gfile + g : NULL;
 	o->gline = v->gline ? v->gline + g : NULL;
+	o->vk = v->vk ? v->vk + at : NULL;
+	o->vbase = v->vk ? 0 : v->vbase + at;
 }
 
 /*

@@ -41,10 +41,9 @@ loss_weights_check(const struct loss_mode *m, const struct advmath_lw *p,
 {
 	if (m->kind != ADVMATH_LW_SEQ || !p->seq_refuse)
 		return 0;
-	return advantage_refuse(b, d, advantage_untrained, ": a record "
-	    "without a trained token, where %s %s's seq-mean-token-mean "
-	    "divides 0 by 0 (a NaN loss); use --like %s for its newest rule, "
-	    "or -g token", who, release, who);
+	return advantage_refuse_untrained(b, d, ", where %s %s's "
+	    "seq-mean-token-mean divides 0 by 0 (a NaN loss); use --like %s "
+	    "for its newest rule, or -g token", who, release, who);
 }
 
 void

@@ -315,11 +315,34 @@ printf '%s\n%s\n%s\n' "$V" \
     '{"uid":"b","reward_score":1.0,"response_logprobs":[-0.5],"response_mask":[1]}' >verl.jsonl
 VK='--reward-key reward_score --logprobs-key response_logprobs'
 run --like verl@0.6.0 -g seq $VK verl.jsonl
-data_error verl060_seq_masked verl.jsonl 1 '"a"|verl 0.6.0|--like verl'
+data_error verl060_seq_masked verl.jsonl 2 'the record has no trained token, where verl 0.6.0|--like verl'
 run --like verl -a grpo_passk $VK verl.jsonl
 data_error passk_group_of_one verl.jsonl 3 '"b"|grpo_passk'
 run --like slime -a reinforce_plus_plus $VK verl.jsonl
-data_error slime_rpp_masked verl.jsonl 1 '"a"|slime'
+data_error slime_rpp_masked verl.jsonl 2 "the record has no trained token, which slime's reinforce_plus_plus refuses"
+# The record refused is named by its own line, not its group's first, in
+# a group that is not the first, and when its group is computed apart
+# (rewards past 2^500) or without the zero-variance groups.
+printf '%s\n' '{"uid":"a","reward":1.0,"response_mask":[1,1]}' \
+    '{"uid":"a","reward":0.0,"response_mask":[1]}' \
+    '{"uid":"b","reward":3.0,"response_mask":[1]}' \
+    '{"uid":"b","reward":2.0,"response_mask":[0,0]}' >untrained.jsonl
+run --like slime -a rpp untrained.jsonl
+data_error slime_rpp_record_line untrained.jsonl 4 "the record has no trained token, which slime's"
+run --like verl@0.6.0 -g seq untrained.jsonl
+data_error verl060_seq_record_line untrained.jsonl 4 'the record has no trained token, where verl 0.6.0'
+sed 's/"reward":3.0/"reward":3e300/; s/"reward":2.0/"reward":-2e300/' untrained.jsonl >untrained_big.jsonl
+run --like verl@0.6.0 -g seq -a rloo untrained_big.jsonl
+data_error verl060_seq_apart untrained_big.jsonl 4 'the record has no trained token'
+{ printf '{"uid":"z","reward":1.0,"response_mask":[1]}\n{"uid":"z","reward":1.0,"response_mask":[1]}\n'
+  cat untrained.jsonl; } >untrained_zero.jsonl
+run --like verl@0.6.0 -g seq --drop-zero-std untrained_zero.jsonl
+data_error verl060_seq_dropped untrained_zero.jsonl 6 'the record has no trained token'
+# Skip mode rejects its group whole, and names it.
+run --like slime -a rpp --on-error skip untrained.jsonl
+m="^rladv: untrained\\.jsonl:4: the record has no trained token, .*, in group \"b\" (line 3); rejected whole\$"
+if [ "$st" -eq 0 ] && grep -q "$m" err && [ "$(wc -l <out)" -eq 2 ]; then ok; else
+	no slime_rpp_skip "status $st: $(head -c 300 err)"; fi
 run -a remax $VK verl.jsonl
 data_error remax_no_baseline verl.jsonl 1 'reward_baselines'
 printf '%s\n' '{"uid":"a","reward_score":1.0,"response_logprobs":[-0.5],"reward_baselines":"x"}' >remax.jsonl
