@@ -227,9 +227,9 @@ cmd_compute(struct run *r)
 	if (rc != 0)
 		diag_print(&d);
 	/* --ms-mode auto says when it sampled: those numbers are
-	 * estimates. */
-	if (c->verbose || c->skip || (c->est->kind == EST_MSGRPO &&
-	    c->ap.ms.mode == MS_AUTO && x.ap.ms_sampled > 0 && rc == 0))
+	 * estimates.  A run that stopped has no counts to add up. */
+	if (rc == 0 && (c->verbose || c->skip || (c->est->kind ==
+	    EST_MSGRPO && c->ap.ms.mode == MS_AUTO && x.ap.ms_sampled > 0)))
 		summary(c, &st, &x.ap);
 	parwrite_free(x.pw);
 	output_names_free(&x.em);

@@ -678,6 +678,15 @@ rm -f big.jsonl big.expected big.rej out
 run --on-error skip truncated.gz
 if [ "$st" -eq 1 ] && grep -q '^rladv: truncated\.gz:.*gzip' err; then ok; else
 	no skip_truncated_gzip "status $st, expected 1: $(head -c 200 err)"; fi
+# A run that stops prints no summary: its counts do not add up (2 records
+# in, 0 out, 0 rejected, on a cut gzip file), nor after a usage error.
+if grep -q 'records* in, ' err; then
+	no skip_stopped_no_summary "a summary after the error: $(cat err)"; else ok; fi
+printf '%s\n' "$G" "$G" >twoa.jsonl
+run --on-error skip -a msgrpo --ms-weights 0,0,1 twoa.jsonl
+if [ "$st" -eq 2 ] && [ "$(wc -l <err | tr -d ' ')" -eq 1 ] &&
+    ! grep -q 'records* in, ' err; then ok; else
+	no skip_usage_no_summary "status $st: $(cat err)"; fi
 # A line longer than --max-line in skip mode: a failure (status 1), or
 # rejected and counted; never silently dropped.
 run --on-error skip --rejects long.rej --max-line 100 long.jsonl
