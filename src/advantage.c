@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,70 +267,96 @@ adv_rpp(const struct batch *b, struct adv_params *p, double *adv,
 	return 0;
 }
 
-int
-advantage_refuse_untrained(const struct batch *b, struct diag *d,
-    const char *fmt, ...)
+/*
+ * Refuses (status 1 in d) each group of b where bad(b, g) finds a record
+ * (its index; SIZE_MAX where none): lead NULL says "group NAME" at the
+ * group's first line, else lead at the record's own line, naming its
+ * group in skip mode, where every such group is noted; then fmt's words.
+ * d->status when one was refused, else 0.
+ */
+static int
+refuse(const struct batch *b, struct diag *d,
+    size_t (*bad)(const struct batch *, size_t), const char *lead,
+    const char *fmt, va_list ap)
 {
 	char why[sizeof(d->msg)];
 	struct buf lab = { 0 };
 	unsigned long long line;
 	const char *file;
-	va_list ap;
 	size_t g, i, n = 0;
 
 	for (g = 0; g < b->ngroups; g++) {
-		for (i = b->goff[g]; i < b->goff[g + 1] && b->T[i] > 0; i++)
-			;
-		if (i == b->goff[g + 1])
+		if ((i = bad(b, g)) == SIZE_MAX)
 			continue;
-		if (n++ == 0) {
-			va_start(ap, fmt);
+		if (n++ == 0)
 			(void)vsnprintf(why, sizeof(why), fmt, ap);
-			va_end(ap);
+		if (lead == NULL)
+			diag_setl(d, EXIT_DATA, b->gfile[g], b->gline[g],
+			    "group %s%s", batch_view_label(b, g, &lab), why);
+		else {
+			file = batch_view_where(b, g, i, &line);
+			diag_setl(d, EXIT_DATA, file, line, "%s%s%s%s", lead,
+			    why, d->groups != NULL ? ", in group " : "",
+			    d->groups != NULL ? batch_view_label(b, g, &lab) :
+			    "");
 		}
-		file = batch_view_where(b, g, i, &line);
-		/* Skip mode leaves its group out: named, as it is. */
-		diag_setl(d, EXIT_DATA, file, line, "the record has no trained "
-		    "token%s%s%s", why, d->groups != NULL ? ", in group " : "",
-		    d->groups != NULL ? batch_view_label(b, g, &lab) : "");
 		if (!diag_group(d, b->gfile[g], b->gline[g]))
 			break;
 	}
 	buf_free(&lab);
 	return n > 0 ? d->status : 0;
+}
+
+/* Group g's first record without a trained token, or SIZE_MAX. */
+static size_t
+untrained(const struct batch *b, size_t g)
+{
+	size_t i;
+
+	for (i = b->goff[g]; i < b->goff[g + 1]; i++)
+		if (!(b->T[i] > 0))
+			return i;
+	return SIZE_MAX;
 }
 
 int
-advantage_refuse(const struct batch *b, struct diag *d,
-    int (*bad)(const struct batch *, size_t), const char *fmt, ...)
+advantage_refuse_untrained(const struct batch *b, struct diag *d,
+    const char *fmt, ...)
 {
-	char why[sizeof(d->msg)];
-	struct buf lab = { 0 };
 	va_list ap;
-	size_t g, n = 0;
+	int rc;
 
-	for (g = 0; g < b->ngroups; g++) {
-		if (!bad(b, g))
-			continue;
-		if (n++ == 0) {
-			va_start(ap, fmt);
-			(void)vsnprintf(why, sizeof(why), fmt, ap);
-			va_end(ap);
-		}
-		diag_setl(d, EXIT_DATA, b->gfile[g], b->gline[g], "group %s%s",
-		    batch_view_label(b, g, &lab), why);
-		if (!diag_group(d, b->gfile[g], b->gline[g]))
-			break;
-	}
-	buf_free(&lab);
-	return n > 0 ? d->status : 0;
+	va_start(ap, fmt);
+	rc = refuse(b, d, untrained, "the record has no trained token", fmt,
+	    ap);
+	va_end(ap);
+	return rc;
 }
 
-/* Whether group g of b has one response. */
-static int
+/* Group g's record where it is the only one, or SIZE_MAX. */
+static size_t
 one_response(const struct batch *b, size_t g)
 {
-	return gsize(b, g) == 1;
+	return gsize(b, g) == 1 ? b->goff[g] : SIZE_MAX;
+}
+
+static int
+refuse_group(const struct batch *b, struct diag *d,
+    size_t (*bad)(const struct batch *, size_t), const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* refuse() saying "group NAME" at the group's first line. */
+static int
+refuse_group(const struct batch *b, struct diag *d,
+    size_t (*bad)(const struct batch *, size_t), const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = refuse(b, d, bad, NULL, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 int
@@ -338,7 +365,7 @@ advantage_passk_single(const struct batch *b, const struct adv_params *p,
 {
 	if (!single(p, EST_PASSK))
 		return 0;
-	return advantage_refuse(b, d, one_response, " has one response; "
+	return refuse_group(b, d, one_response, " has one response; "
 	    "verl's grpo_passk needs two (it raises ValueError)");
 }
 

@@ -85,14 +85,6 @@ const struct estimator *advantage_find(const char *name);
 int	advantage_run(const struct estimator *e, const struct batch *b,
 	    struct adv_params *p, double *adv, struct diag *d);
 /*
- * Refuses (status 1 in d) each group g of b for which bad(b, g) holds,
- * saying "group NAME" and then fmt's words (printf-style); in skip mode
- * every such group is noted.  d->status when one was refused, else 0.
- */
-int	advantage_refuse(const struct batch *b, struct diag *d,
-	    int (*bad)(const struct batch *, size_t), const char *fmt, ...)
-	    __attribute__((format(printf, 4, 5)));
-/*
  * Refuses (status 1 in d) the first record of each group of b that has
  * no trained token, at its own line, with fmt's words (printf-style)
  * after "the record has no trained token"; in skip mode its group is
