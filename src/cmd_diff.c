@@ -411,27 +411,15 @@ fmt_share(char *buf, size_t n, double v)
 		snprintf(buf, n, "%.1f%%", 100 * v);
 }
 
-/* The stratum field(s): the parts of a composite, or the aliases the
- * records had, or, where none had any, "none of" the names looked for. */
+/* The stratum field(s), as stats names them (strata_field_name()). */
 static void
 skey_name(const struct dctx *x, char *buf, size_t size)
 {
 	const struct fields *f = &x->s[0].c.fields;
-	int j, s;
 
-	buf[0] = '\0';
-	for (j = 0, s = 0; j < f->list[FR_STRATUM].n; j++)
-		if ((f->named & FN(FR_STRATUM)) || (x->strat_used >> j & 1)) {
-			strncat(buf, s++ ? (f->named & FN(FR_STRATUM)) ?
-			    "," : "/" : "", size - strlen(buf) - 1);
-			strncat(buf, f->list[FR_STRATUM].name[j],
-			    size - strlen(buf) - 1);
-		}
-	for (j = 0; s == 0 && j < f->list[FR_STRATUM].n; j++) {
-		strncat(buf, j ? ", " : "none of ", size - strlen(buf) - 1);
-		strncat(buf, f->list[FR_STRATUM].name[j],
-		    size - strlen(buf) - 1);
-	}
+	strata_field_name(buf, size, f->list[FR_STRATUM].name,
+	    f->list[FR_STRATUM].n, (f->named & FN(FR_STRATUM)) &&
+	    f->list[FR_STRATUM].n > 1, x->strat_used);
 }
 
 static void

@@ -410,26 +410,15 @@ stats_stratum_name(const struct stats *s, const struct stats_acc *a,
     char *buf, size_t size)
 {
 	const char *const *names;
-	int i, n, said = 0;
+	unsigned used = 0;
+	int i, n;
 
 	names = fields_names(&s->c->fields, FR_STRATUM, &n);
-	buf[0] = '\0';
-	if (s->joined[FR_STRATUM] != NULL) {
-		snprintf(buf, size, "%s", s->joined[FR_STRATUM]);
-		return;
-	}
 	for (i = 0; i < n; i++)
-		if (a->alias[FR_STRATUM][i]) {
-			strncat(buf, said++ ? "/" : "", size - strlen(buf) - 1);
-			strncat(buf, names[i], size - strlen(buf) - 1);
-		}
-	/* No record had any: the names looked for. */
-	for (i = 0; !said && i < n; i++) {
-		strncat(buf, i ? ", " : "none of ", size - strlen(buf) - 1);
-		strncat(buf, names[i], size - strlen(buf) - 1);
-	}
-	if (n == 0)
-		snprintf(buf, size, "no --stratum-key");
+		if (a->alias[FR_STRATUM][i])
+			used |= 1u << i;
+	strata_field_name(buf, size, names, n, s->joined[FR_STRATUM] != NULL,
+	    used);
 }
 
 size_t

@@ -120,6 +120,27 @@ strata_sorted(const struct keymap *t)
 	return ix;
 }
 
+void
+strata_field_name(char *buf, size_t size, const char *const *names, int n,
+    int composite, unsigned used)
+{
+	int i, said = 0;
+
+	buf[0] = '\0';
+	if (n == 0)
+		snprintf(buf, size, "no --stratum-key");
+	for (i = 0; i < n; i++)
+		if (composite || (used >> i & 1)) {
+			strncat(buf, said++ ? composite ? "," : "/" : "",
+			    size - strlen(buf) - 1);
+			strncat(buf, names[i], size - strlen(buf) - 1);
+		}
+	for (i = 0; !said && i < n; i++) {
+		strncat(buf, i ? ", " : "none of ", size - strlen(buf) - 1);
+		strncat(buf, names[i], size - strlen(buf) - 1);
+	}
+}
+
 char *
 strata_label(const char *key, size_t len)
 {

@@ -64,6 +64,14 @@ size_t	*strata_sorted(const struct keymap *t);
 char	*strata_label(const char *key, size_t len);
 /* The label of key k of t. */
 char	*strata_label_of(const struct keymap *t, size_t k);
+/*
+ * The stratum field(s) as stats and diff name them, into buf: the n
+ * names joined by "," where they are the parts of one composite key, else
+ * those the records had (bit i of used: names[i]) joined by "/", or,
+ * where none had any, "none of" every name looked for.
+ */
+void	 strata_field_name(char *buf, size_t size, const char *const *names,
+	    int n, int composite, unsigned used);
 
 /*
  * Fills c for group g of v: counts, keymap indexes (keys added to t as
