@@ -310,7 +310,7 @@ add_variance(struct stats_acc *a, struct strata_cells *c,
 
 /*
  * sv: v with each group's rewards divided by 2^kg[g], as the estimators
- * prescale a group past 2^500 (advmath_tame_exp()), so that the figures
+ * prescale a group past 2^500 (advmath_tame()), so that the figures
  * summed from them never overflow; the sums are put back on their scale
  * (struct xsum).  A group below 2^-500 (rewards near 1e-320, whose
  * squares underflow) is brought near 1 the same way, so that its shares
@@ -325,9 +325,7 @@ prescale(struct stats *s, const struct batch *v, struct batch *sv)
 	for (g = 0; g < v->ngroups; g++) {
 		for (mx = 0, i = v->goff[g]; i < v->goff[g + 1]; i++)
 			mx = fmax(mx, fabs(v->r[i]));
-		s->kg[g] = advmath_tame_exp(mx);
-		if (mx > 0 && mx < 0x1p-500)
-			(void)frexp(mx, &s->kg[g]);
+		s->kg[g] = advmath_tame(mx, 0, 0);
 		for (i = v->goff[g]; i < v->goff[g + 1]; i++)
 			s->rs[i] = s->kg[g] ? ldexp(v->r[i], -s->kg[g]) :
 			    v->r[i];
