@@ -29,7 +29,14 @@
 #include "stats_html.h"
 
 const char *const stats_role_names[STATS_NROLES] = { "group", "reward",
-	"logprobs", "mask", "tokens", "stratum" };
+	"logprobs", "mask", "tokens", "stratum", "length", "spans",
+	"prompt_len", "sample_mask", "batch", "trajectory", "traj_last",
+	"baseline" };
+
+const enum stats_role stats_role_order[STATS_NSHOWN] = { STATS_GROUP,
+	STATS_TRAJ, STATS_TRAJ_LAST, STATS_REWARD, STATS_BASELINE,
+	STATS_LOGPROBS, STATS_MASK, STATS_SPANS, STATS_PROMPT_LEN,
+	STATS_SAMPLE_MASK, STATS_TOKENS, STATS_LENGTH, STATS_STRATUM };
 
 const struct strata_mom *
 stats_rewards(const struct stats_acc *a, size_t k)
@@ -423,12 +430,29 @@ size_t
 stats_uses(const struct stats *s, const struct stats_acc *a,
     struct stats_use *u)
 {
+	const struct fields *f = &s->c->fields;
 	const char *const *names;
-	size_t n = 0;
+	size_t n = 0, k;
 	int i, j, nn;
 
-	for (i = 0; i < FR_NLISTED; i++) {
-		names = fields_names(&s->c->fields, i, &nn);
+	for (k = 0; k < STATS_NSHOWN; k++) {
+		i = stats_role_order[k];
+		names = fields_names(f, i, &nn);
+		if (i >= FR_NLISTED) {
+			/*
+			 * The field an option names is required of every
+			 * record (recfields_needed()): each record counted
+			 * had it.  remax's baseline has a name even where
+			 * no estimator reads it.
+			 */
+			if (nn > 0 && a->records > 0 && (i != FR_BASELINE ||
+			    f->need_baseline)) {
+				u[n].role = (enum stats_role)i;
+				u[n].name = names[0];
+				u[n++].records = a->records;
+			}
+			continue;
+		}
 		for (j = 0; j < nn; j++)
 			if (a->alias[i][j]) {
 				u[n].role = (enum stats_role)i;

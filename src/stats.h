@@ -86,14 +86,28 @@ struct stats {
 	size_t			 gcap;
 };
 
-/* The roles of the fields whose use stats counts (enum frole's first). */
+/*
+ * The roles of the fields whose use stats counts (enum frole's).  The
+ * listed ones (FR_NLISTED) have a line in the table whatever the run;
+ * the others one where an option or the profile gave the field and the
+ * run read it.  The batch key has none: the "batches" line names it.
+ */
 enum stats_role {
 	STATS_GROUP = FR_GROUP, STATS_REWARD = FR_REWARD,
 	STATS_LOGPROBS = FR_LOGPROBS, STATS_MASK = FR_MASK,
 	STATS_TOKENS = FR_TOKENS, STATS_STRATUM = FR_STRATUM,
-	STATS_NROLES = FR_NLISTED
+	STATS_LENGTH = FR_LENGTH, STATS_SPANS = FR_SPANS,
+	STATS_PROMPT_LEN = FR_PROMPT_LEN, STATS_SAMPLE_MASK = FR_SAMPLE_MASK,
+	STATS_TRAJ = FR_TRAJ, STATS_TRAJ_LAST = FR_TRAJ_LAST,
+	STATS_BASELINE = FR_BASELINE,
+	STATS_NROLES = FR_NROLES
 };
+/* Each role's name in the table and in --json ("prompt_len"). */
 extern const char *const stats_role_names[STATS_NROLES];
+/* The table's roles in the order it lists them: a role beside those it
+ * works with (the spans after the mask). */
+#define STATS_NSHOWN	(STATS_NROLES - 1)
+extern const enum stats_role stats_role_order[STATS_NSHOWN];
 
 /* One row of the table of fields used. */
 struct stats_use {
@@ -101,7 +115,7 @@ struct stats_use {
 	const char		*name;	/* NULL: the records without one */
 	unsigned long long	 records;
 };
-#define STATS_MAXUSE	(STATS_NROLES * (FIELD_MAXNAMES + 1))
+#define STATS_MAXUSE	(FR_NLISTED * (FIELD_MAXNAMES + 1) + STATS_NSHOWN)
 
 /* What the sign-length reading of Balanced Aggregation §4.3.3 says. */
 enum stats_favour { STATS_FAV_NONE, STATS_FAV_TOKEN, STATS_FAV_SEQ };
@@ -120,8 +134,9 @@ const struct strata_mom *stats_rewards(const struct stats_acc *a, size_t k);
 struct stats_pstratum *stats_pstratum(const struct stats_acc *a, size_t k);
 /*
  * The table of fields used, in u (STATS_MAXUSE rows at most): role by
- * role, each name that records took the field from, then the records
- * without it; returns the number of rows.
+ * role in stats_role_order, each name that records took the field from,
+ * then the records without it; returns the number of rows.  A role of
+ * one name has a row only where the run read it.
  */
 size_t	stats_uses(const struct stats *s, const struct stats_acc *a,
 	    struct stats_use *u);

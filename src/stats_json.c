@@ -23,17 +23,25 @@ jnum(cJSON *o, const char *name, double v)
 	cJSON_AddNumberToObject(o, name, v == 0 ? 0 : v);
 }
 
-/* The table of fields used: {"group": {"prompt_id": 12}, ...}. */
+/* The table of fields used: {"group": {"prompt_id": 12}, ...}, every
+ * listed role, and each other role whose field the run read. */
 static cJSON *
 json_fields(const struct stats *s, const struct stats_acc *a)
 {
 	struct stats_use u[STATS_MAXUSE];
-	cJSON *o = cJSON_CreateObject(), *r[STATS_NROLES];
-	size_t i, n;
+	cJSON *o = cJSON_CreateObject(), *r[STATS_NROLES] = { NULL };
+	size_t i, k, n;
+	int role;
 
-	for (i = 0; i < STATS_NROLES; i++)
-		r[i] = cJSON_AddObjectToObject(o, stats_role_names[i]);
 	n = stats_uses(s, a, u);
+	for (k = 0; k < STATS_NSHOWN; k++) {
+		role = stats_role_order[k];
+		for (i = 0; i < n && u[i].role != (enum stats_role)role; i++)
+			;
+		if (role < FR_NLISTED || i < n)
+			r[role] = cJSON_AddObjectToObject(o,
+			    stats_role_names[role]);
+	}
 	for (i = 0; i < n; i++)
 		jnum(r[u[i].role], u[i].name ? u[i].name : u[i].role ==
 		    STATS_MASK ? "(absent)" : "(none)", (double)u[i].records);

@@ -81,29 +81,50 @@ fig(double v)
 	return b;
 }
 
-/* The table of fields used, a line per role. */
+/*
+ * The table of fields used, a line per role: every listed role, and each
+ * other role whose field the run read.  Records without a mask train
+ * every token unless spans, a prompt length or a sample mask say
+ * otherwise.
+ */
 static void
 print_fields(const struct stats *s, const struct stats_acc *a)
 {
-	static const char *const none[STATS_NROLES] = {
+	static const char *const none[FR_NLISTED] = {
 		"(none: --group-size blocks)", "(none)", "(none)",
 		"(absent: all tokens trained)", "(none)", "(none)" };
 	struct stats_use u[STATS_MAXUSE];
-	size_t i, n = stats_uses(s, a, u);
-	int role, said;
+	size_t i, k, n = stats_uses(s, a, u);
+	int role, cut, width = 9, shown[STATS_NROLES] = { 0 };
+	const char *name;
 
-	for (role = 0; role < STATS_NROLES; role++) {
-		printf("%-22s %-9s", role ? "" : "fields used",
+	for (role = 0; role < FR_NLISTED; role++)
+		shown[role] = 1;
+	/* The names' column fits the longest ("sample_mask"). */
+	for (i = 0; i < n; i++) {
+		shown[u[i].role] = 1;
+		if ((int)strlen(stats_role_names[u[i].role]) >= width)
+			width = (int)strlen(stats_role_names[u[i].role]) + 1;
+	}
+	cut = shown[STATS_SPANS] || shown[STATS_PROMPT_LEN] ||
+	    shown[STATS_SAMPLE_MASK];
+	for (k = 0; k < STATS_NSHOWN; k++) {
+		role = stats_role_order[k];
+		if (!shown[role])
+			continue;
+		printf("%-22s %-*s", k ? "" : "fields used", width,
 		    stats_role_names[role]);
-		said = 0;
-		for (i = 0; i < n; i++)
-			if (u[i].role == (enum stats_role)role) {
-				printf("%s%s %llu", said ? ", " : " ",
-				    u[i].name ? report_text(u[i].name) :
-				    none[role],
-				    u[i].records);
-				said = 1;
-			}
+		for (i = 0; i < n; i++) {
+			if (u[i].role != (enum stats_role)role)
+				continue;
+			if (u[i].name != NULL)
+				name = report_text(u[i].name);
+			else
+				name = role == STATS_MASK && cut ?
+				    "(absent)" : none[role];
+			printf("%s%s %llu", i && u[i - 1].role == u[i].role ?
+			    ", " : " ", name, u[i].records);
+		}
 		putchar('\n');
 	}
 }

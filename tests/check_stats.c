@@ -171,6 +171,23 @@ START_TEST(two_batches)
 	ck_assert(u[7].role == STATS_STRATUM && u[7].name == NULL &&
 	    u[7].records == 1);
 	ck_assert_str_eq(stats_role_names[STATS_LOGPROBS], "logprobs");
+	/* A role of one name has a row where the run reads it, in its
+	 * place (the spans after the mask), each record having its field;
+	 * remax's baseline, named by default, only where remax reads it. */
+	p.fields.spans = "sp";
+	n = stats_uses(&s, t, u);
+	ck_assert_uint_eq(n, 9);
+	ck_assert(u[5].role == STATS_SPANS && u[5].records == 6);
+	ck_assert_str_eq(u[5].name, "sp");
+	ck_assert(u[6].role == STATS_TOKENS && u[8].role == STATS_STRATUM);
+	ck_assert_uint_eq(stats_uses(&s, &s.batch[1], u), 8);
+	ck_assert(u[4].role == STATS_SPANS && u[4].records == 2);
+	p.fields.need_baseline = 1;
+	n = stats_uses(&s, t, u);
+	ck_assert_uint_eq(n, 10);
+	ck_assert(u[2].role == STATS_BASELINE && u[2].records == 6);
+	ck_assert_str_eq(u[2].name, "reward_baselines");
+	ck_assert_str_eq(stats_role_names[STATS_PROMPT_LEN], "prompt_len");
 
 	stats_free(&s);
 	batch_free(b);

@@ -533,6 +533,122 @@ assert close(s['positive']['mean_length'], sum(r['pos']) / len(r['pos']))
 assert close(s['negative']['mean_length'], sum(r['neg']) / len(r['neg']))
 "
 
+# --- stats: the table of fields used, each --from profile's -----------
+# fields NAME EXPECTED ARGS...: stats' table of fields used (from its
+# first line to the blank line after it) is EXPECTED, a role read beside
+# the six listed ones in its place and no other role's line.
+fields() {
+	name=$1
+	printf '%s\n' "$2" >want
+	shift 2
+	LC_ALL=C expect_rc 0 "$name" "$RLADV" stats "$@"
+	sed -n '/^fields used/,/^$/p' out | sed '$d' >got
+	if cmp -s want got; then
+		ok
+	else
+		bad "$name: table: $(cat got)"
+	fi
+}
+S=$SAMPLES
+I=$(printf '%23s' '')
+fields "fields: verl, none of the others" "fields used            group     input 12
+${I}reward    score 12
+${I}logprobs  (none) 12
+${I}mask      (absent: all tokens trained) 12
+${I}tokens    (none) 12
+${I}stratum   (none) 12" --from verl "$S/verl_rollout_dump.jsonl"
+# OpenRLHF's action spans decide the trained tokens: the mask is absent,
+# but not "all tokens trained".
+fields "fields: openrlhf's spans" "fields used            group     (none: --group-size blocks) 12
+${I}reward    reward 12
+${I}logprobs  rollout_log_probs 12
+${I}mask      (absent) 12
+${I}spans     action_ranges 12
+${I}tokens    observation_tokens 12
+${I}stratum   extra_logs.num_tool_calls 12" \
+    --from openrlhf --group-size 4 "$S/openrlhf_agent.jsonl"
+# The column widens to the longest role's name.
+fields "fields: nemo-rl's sample mask" "fields used            group        content[0] 12
+${I}reward       rewards 12
+${I}logprobs     generation_logprobs 12
+${I}mask         token_loss_mask 12
+${I}sample_mask  sample_loss_mask 12
+${I}tokens       token_ids 12
+${I}stratum      (none) 12" --from nemo-rl "$S/nemo_rl_train_data_step3.jsonl"
+fields "fields: slime's length" "fields used            group     group_index 12
+${I}reward    reward.score 12
+${I}logprobs  rollout_log_probs 12
+${I}mask      loss_mask 12
+${I}tokens    (none) 12
+${I}length    response_length 12
+${I}stratum   tool_call_count 12" \
+    --from slime --reward-key reward.score "$S/slime_rollout_data_4.jsonl"
+fields "fields: areal's length and prompt" "fields used            group       task_id 12
+${I}reward      reward 12
+${I}logprobs    (none) 12
+${I}mask        (absent) 12
+${I}prompt_len  prompt_len 12
+${I}tokens      (none) 12
+${I}length      seqlen 12
+${I}stratum     (none) 12" --from areal "$S/areal_dump_v12.jsonl"
+# 16 rows, 8 trajectories: the records.
+fields "fields: skyrl's trajectories" "fields used            group       trajectory_ids.instance_id 8
+${I}trajectory  trajectory_ids 8
+${I}traj_last   is_last_step 8
+${I}reward      rewards 8
+${I}logprobs    rollout_logprobs 8
+${I}mask        loss_masks 8
+${I}tokens      response_ids 8
+${I}stratum     (none) 8" --from skyrl "$S/skyrl_generator_output.jsonl"
+# The baseline has its line where remax reads it, not otherwise.
+printf '{"uid":"a","reward":1,"reward_baselines":0.5,"n":3}\n{"uid":"a","reward":0,"reward_baselines":0.5,"n":2}\n' >rm.jsonl
+fields "fields: remax's baseline" "fields used            group     uid 2
+${I}reward    reward 2
+${I}baseline  reward_baselines 2
+${I}logprobs  (none) 2
+${I}mask      (absent: all tokens trained) 2
+${I}tokens    (none) 2
+${I}length    n 2
+${I}stratum   (none) 2" -a remax --length-key n rm.jsonl
+fields "fields: no baseline without remax" "fields used            group     uid 2
+${I}reward    reward 2
+${I}logprobs  (none) 2
+${I}mask      (absent: all tokens trained) 2
+${I}tokens    (none) 2
+${I}stratum   (none) 2" rm.jsonl
+# fjson NAME CHECK ARGS...: stats --json ARGS; CHECK (Python) on f, the
+# table of its total.
+fjson() {
+	name=$1
+	check=$2
+	shift 2
+	expect_rc 0 "$name" "$RLADV" stats --json "$@"
+	py "$name" out "f = d['total']['fields']
+$check"
+}
+fjson "fields json: openrlhf's spans" '
+assert list(f) == ["group", "reward", "logprobs", "mask", "spans", "tokens",
+    "stratum"], list(f)
+assert f["mask"] == {"(absent)": 12} and f["spans"] == {"action_ranges": 12}, f
+assert d["batches"][0]["fields"] == f, d["batches"][0]["fields"]' \
+    --from openrlhf --group-size 4 "$S/openrlhf_agent.jsonl"
+fjson "fields json: areal's length and prompt" '
+assert f["length"] == {"seqlen": 12}, f
+assert f["prompt_len"] == {"prompt_len": 12}, f
+assert "spans" not in f and "sample_mask" not in f and "baseline" not in f, f
+' --from areal "$S/areal_dump_v12.jsonl"
+fjson "fields json: nemo-rl's sample mask" '
+assert f["sample_mask"] == {"sample_loss_mask": 12}, f
+assert "length" not in f and "prompt_len" not in f, f
+' --from nemo-rl "$S/nemo_rl_train_data_step3.jsonl"
+fjson "fields json: skyrl's trajectories" '
+assert f["trajectory"] == {"trajectory_ids": 8}, f
+assert f["traj_last"] == {"is_last_step": 8}, f
+' --from skyrl "$S/skyrl_generator_output.jsonl"
+fjson "fields json: remax's baseline" '
+assert f["baseline"] == {"reward_baselines": 2}, f
+' -a remax rm.jsonl
+
 # --- stats, errors ----------------------------------------------------
 printf '{"prompt_id":1,"reward":1,"logprobs":[-1]}\n{"prompt_id":1,"reward":"x","logprobs":[-1]}\n' >bad.jsonl
 expect_rc 1 "stats bad record" "$RLADV" stats bad.jsonl
