@@ -44,7 +44,10 @@ warn_free(struct warn *w)
 		free(w->sizes[i].label);
 	}
 	free(w->sizes);
-	free(w->step);
+	for (i = 0; i < 2; i++) {
+		free(w->step[i].v);
+		free(w->step[i].where);
+	}
 	memset(w, 0, sizeof(*w));
 }
 
@@ -81,36 +84,77 @@ mask_read(const struct warn *w, const struct record *r, char *buf,
 		snprintf(buf, n, "no mask is read: every token is trained");
 }
 
+/* The first value of a step field, r's, at FILE:LINE. */
+static void
+step_note(struct warn_step *s, const struct record *r, const char *v,
+    const char *file, unsigned long long lineno)
+{
+	char tmp[32];
+
+	s->v = diag_malloc(r->wlen + 1);
+	memcpy(s->v, v, r->wlen);
+	s->len = r->wlen;
+	s->type = r->wtype;
+	snprintf(tmp, sizeof(tmp), ":%llu", lineno);
+	s->where = diag_malloc(strlen(file) + strlen(tmp) + 1);
+	strcpy(s->where, file);
+	strcat(s->where, tmp);
+}
+
 /*
- * A step not written as the first record's (warn_same_step()), or the
- * first: compared by its canonical key (a string may be escaped one way
- * or the other).
+ * A step not written as the first of its field (warn_same_step()), or
+ * the first: compared by its canonical key (a string may be escaped one
+ * way or the other) with that first, or where its field is new, with the
+ * other field's.  verl writes "global_step" in some dumps and "step" in
+ * others: where a log has both, no one --batch-key reads every record,
+ * and the warning says so.
  */
 static void
 step_seen(struct warn *w, const struct record *r, const char *line,
     const char *file, unsigned long long lineno)
 {
+	static const char *const name[2] = { "step", "global_step" };
+	static const char *const one = "without --batch-key the input is "
+	    "one batch (groups of different steps are then normalized "
+	    "together)";
+	static const char *const two = "the records write the step under "
+	    "two names";
+	static const char *const fix = "--batch-key reads one field, which "
+	    "every record must have: write the step under one name, then "
+	    "give --batch-key";
 	const char *v = line + r->wbeg;
+	int n = r->wname != 0;
+	struct warn_step *s = &w->step[n], *o = &w->step[!n];
+	const struct warn_step *was = s->v != NULL ? s : o;
 	struct buf ka = { 0 }, kb = { 0 }, a = { 0 }, b = { 0 };
 
-	if (w->step == NULL) {
-		w->step = diag_malloc(r->wlen + 1);
-		memcpy(w->step, v, r->wlen);
-		w->steplen = r->wlen;
-		w->steptype = r->wtype;
+	if (was->v == NULL) {
+		step_note(s, r, v, file, lineno);
 		return;
 	}
-	record_key_add(&ka, w->steptype, w->step, w->steplen);
+	record_key_add(&ka, was->type, was->v, was->len);
 	record_key_add(&kb, r->wtype, v, r->wlen);
-	if (ka.len != kb.len || memcmp(ka.p, kb.p, ka.len) != 0) {
+	if (ka.len == kb.len && memcmp(ka.p, kb.p, ka.len) == 0) {
+		if (s->v == NULL)	/* the other field's step */
+			step_note(s, r, v, file, lineno);
+	} else {
 		record_key_label(ka.p, ka.len, &a);
 		record_key_label(kb.p, kb.len, &b);
-		say(file, lineno, "\"%s\" changes from %.*s to %.*s, but "
-		    "without --batch-key the input is one batch (groups of "
-		    "different steps are then normalized together); give "
-		    "--batch-key %s for one batch per step", r->wname ?
-		    "global_step" : "step", (int)a.len, a.p, (int)b.len, b.p,
-		    r->wname ? "global_step" : "step");
+		if (o->v == NULL)
+			say(file, lineno, "\"%s\" changes from %.*s to %.*s, "
+			    "but %s; give --batch-key %s for one batch per "
+			    "step", name[n], (int)a.len, a.p, (int)b.len, b.p,
+			    one, name[n]);
+		else if (was == s)
+			say(file, lineno, "\"%s\" changes from %.*s to %.*s, "
+			    "but %s; %s (\"%s\" at %s), and %s", name[n],
+			    (int)a.len, a.p, (int)b.len, b.p, one, two,
+			    name[!n], o->where, fix);
+		else
+			say(file, lineno, "\"%s\" %.*s follows \"%s\" %.*s "
+			    "(%s), but %s; %s, and %s", name[n], (int)b.len,
+			    b.p, name[!n], (int)a.len, a.p, o->where, one, two,
+			    fix);
 		w->step_said = 1;
 	}
 	buf_free(&ka);

@@ -18,16 +18,22 @@
 
 struct wsize;
 
+/* The first value of a step field ("step" or "global_step"), as its line
+ * writes it, and where. */
+struct warn_step {
+	char		*v;		/* NULL: none seen */
+	size_t		 len;
+	int		 type;		/* its enum json_type */
+	char		*where;		/* "FILE:LINE" */
+};
+
 struct warn {
 	const struct fields	*f;
 	int			 on;
 	int			 group_size;	/* --group-size given */
 	unsigned		 masks;		/* aliases already named */
 	int			 step_said, frac_said;
-	char			*step;		/* the first step's value, as
-						   its line writes it */
-	size_t			 steplen;
-	int			 steptype;	/* and its enum json_type */
+	struct warn_step	 step[2];	/* by a record's wname */
 	struct wsize		*sizes;		/* group sizes seen */
 	size_t			 nsizes, cap;
 };
@@ -39,13 +45,16 @@ void	warn_init(struct warn *w, const struct fields *f, int group_size,
 void	warn_record_say(struct warn *w, const struct record *r,
 	    const char *keys, const char *line, const char *file,
 	    unsigned long long lineno);
-/* r's step is written as the first step was (then it is that step). */
+/* r's step is written as the first of its field was (then it is that
+ * step). */
 static inline int
 warn_same_step(const struct warn *w, const struct record *r,
     const char *line)
 {
-	return w->step != NULL && r->wlen == w->steplen &&
-	    memcmp(line + r->wbeg, w->step, r->wlen) == 0;
+	const struct warn_step *s = &w->step[r->wname != 0];
+
+	return s->v != NULL && r->wlen == s->len &&
+	    memcmp(line + r->wbeg, s->v, r->wlen) == 0;
 }
 /* A record as it joins its batch (keys: the arena its keys index; line:
  * its line); another shard's (elsewhere) says nothing.  Inline: almost

@@ -442,6 +442,32 @@ printf '%s\n' '{"uid": "u", "step": "s1", "reward": 1, "logprobs": [-1]}' \
     '{"uid": "u", "step": "s\u0032", "reward": 0, "logprobs": [-1]}' >steps3.jsonl
 run steps3.jsonl
 warned step_escaped_changes 'steps3.jsonl:2:' '"step" changes from s1 to s2'
+# verl writes global_step in some dumps, step in others.  A log of both:
+# each value is compared with its own field's first (here 1, 1, then 2 at
+# line 4), a new field's first with the other's; the warning names both,
+# and no --batch-key of one name, which the other's records would lack.
+mixstep() { printf '{"uid": "u%s", "%s": %s, "reward": %s, "logprobs": [-1]}\n' "$@"; }
+{ mixstep 1 step 1 1; mixstep 1 step 1 0
+  mixstep 2 global_step 2 1; mixstep 2 global_step 2 0; } >mixstep.jsonl
+run mixstep.jsonl
+warned step_mixed_follows 'mixstep.jsonl:3:' \
+    '"global_step" 2 follows "step" 1 (mixstep.jsonl:1)' \
+    'under two names' 'write the step under one name'
+check "step_mixed_follows: no --batch-key of one name" \
+    sh -c '! grep -q "give --batch-key global_step" e'
+{ mixstep 1 global_step 1 1; mixstep 1 step 1 0
+  mixstep 2 global_step 1 1; mixstep 2 step 2 0; } >mixstep2.jsonl
+run mixstep2.jsonl
+warned step_mixed_changes 'mixstep2.jsonl:4:' '"step" changes from 1 to 2' \
+    '("global_step" at mixstep2.jsonl:1)' 'write the step under one name'
+check "step_mixed_changes: said once" [ "$(grep -c warning e)" -eq 1 ]
+# The same step under either name, escaped or not: one batch, rightly;
+# no warning.
+{ mixstep 1 global_step '"s1"' 1; mixstep 1 step '"\u0073\u0031"' 0
+  mixstep 2 step '"s1"' 1; mixstep 2 global_step '"\u0073\u0031"' 0; } \
+    >mixstep3.jsonl
+run mixstep3.jsonl
+good step_mixed_same
 { for i in 1 2 3 4 5 6 7 8; do printf '{"uid": "a", "reward": %s, "logprobs": [-1]}\n' $((i % 2)); done
   for g in b c d; do for i in 1 2 3 4; do printf '{"uid": "%s", "reward": %s, "logprobs": [-1]}\n' $g $((i % 2)); done; done; } >big.jsonl
 run big.jsonl
