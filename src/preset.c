@@ -57,7 +57,9 @@ const struct preset preset_table[] = {
 	 * group_norm divides by std + 1e-9; reinforce and reinforce_baseline
 	 * whiten with the population variance, clamp(min=1e-8).rsqrt(); the
 	 * per-sample loss counts the records with a trained token, T_i +
-	 * 1e-8.  A group of one is NaN there, 0 here.
+	 * 1e-8.  cli/train_ppo_ray.py asserts n_samples_per_prompt > 1 for
+	 * group_norm, rloo, reinforce_baseline and dr_grpo; here a group of
+	 * one gets 0.
 	 */
 	{ .name = "openrlhf", .release = "0.11.0", .since = "0.10.0",
 	    .estimator = "grpo", .loss = "token", .sample = 1, .eps = 1e-9,

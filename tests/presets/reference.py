@@ -429,8 +429,9 @@ def trl_agg(batch, loss_type, max_len=None):
 # rewards backwards with no reset: every trained token carries it.
 
 def orlhf_group_norm(batch):
-    """"group_norm": (r - mean) / (std (n-1) + 1e-9).  A group of one is
-    0/NaN in OpenRLHF (torch.std of one value); rladv gives 0."""
+    """"group_norm": (r - mean) / (std (n-1) + 1e-9).  A group of one
+    would be 0/NaN (torch.std of one value), but cli/train_ppo_ray.py
+    asserts n_samples_per_prompt > 1 at start; rladv gives 0."""
     def f(rs):
         if len(rs) == 1 or equal(rs):
             return [0.0] * len(rs)
@@ -441,8 +442,9 @@ def orlhf_group_norm(batch):
 
 
 def orlhf_rloo(batch):
-    """"rloo": r - (sum - r) / (n - 1); a group of one divides by 0 (NaN in
-    OpenRLHF); rladv gives 0."""
+    """"rloo": r - (sum - r) / (n - 1); a group of one would divide by 0,
+    but OpenRLHF asserts n_samples_per_prompt > 1 at start; rladv gives
+    0."""
     def f(rs):
         n = len(rs)
         if n == 1 or equal(rs):
