@@ -613,5 +613,22 @@ a = r[0]["advantage"]
 assert len(t) == 5 and t[:3] == [0, 0, 0] and t[3:] == [a, a], t
 assert len(r[1]["token_loss_weights"]) == 4'
 
+# AReaL's dump leaves out a sample whose last token is not trained, which
+# AReaL still counts in its group: --group-size n_samples, as the man page
+# advises, refuses the short group (sample_idx 1 is missing) rather than
+# normalizing it over fewer; without it the group is computed.
+printf '%s\n' \
+    '{"task_id": 1, "sample_idx": 0, "seqlen": 5, "prompt_len": 3, "reward": 1.0}' \
+    '{"task_id": 1, "sample_idx": 2, "seqlen": 4, "prompt_len": 3, "reward": 0.0}' \
+    '{"task_id": 2, "sample_idx": 0, "seqlen": 5, "prompt_len": 3, "reward": 1.0}' \
+    '{"task_id": 2, "sample_idx": 1, "seqlen": 6, "prompt_len": 3, "reward": 0.0}' \
+    '{"task_id": 2, "sample_idx": 2, "seqlen": 4, "prompt_len": 3, "reward": 0.0}' \
+    >areal_short.jsonl
+run --from areal --group-size 3 areal_short.jsonl
+bad areal_short_group 1 'areal_short.jsonl:1:' \
+    'group "1" has 2 records, expected --group-size 3'
+run --from areal areal_short.jsonl
+good areal_short_group_unchecked
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
