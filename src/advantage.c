@@ -13,6 +13,7 @@
 #include "advantage.h"
 #include "alias.h"
 #include "advmath.h"
+#include "advmath_lw.h"
 #include "buf.h"
 #include "pool.h"
 
@@ -258,7 +259,7 @@ adv_rpp(const struct batch *b, struct adv_params *p, double *adv,
 {
 	size_t i;
 
-	if (p->rpp_tokens && advantage_refuse_untrained(b, d, ", which "
+	if (p->rpp_tokens && advantage_refuse_untrained(b, 0, d, ", which "
 	    "slime's reinforce_plus_plus refuses (it asserts that every "
 	    "response has one)") != 0)
 		return d->status;
@@ -319,16 +320,29 @@ untrained(const struct batch *b, size_t g)
 	return SIZE_MAX;
 }
 
+/* The same among the samples of the loss: one whose sample mask is 0
+ * is none (advmath_lw_T()). */
+static size_t
+untrained_sample(const struct batch *b, size_t g)
+{
+	size_t i;
+
+	for (i = b->goff[g]; i < b->goff[g + 1]; i++)
+		if (!(b->T[i] > 0) && !advmath_lw_sample_off(b->T[i]))
+			return i;
+	return SIZE_MAX;
+}
+
 int
-advantage_refuse_untrained(const struct batch *b, struct diag *d,
-    const char *fmt, ...)
+advantage_refuse_untrained(const struct batch *b, int samples,
+    struct diag *d, const char *fmt, ...)
 {
 	va_list ap;
 	int rc;
 
 	va_start(ap, fmt);
-	rc = refuse(b, d, untrained, "the record has no trained token", fmt,
-	    ap);
+	rc = refuse(b, d, samples ? untrained_sample : untrained,
+	    "the record has no trained token", fmt, ap);
 	va_end(ap);
 	return rc;
 }

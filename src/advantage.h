@@ -88,10 +88,14 @@ int	advantage_run(const struct estimator *e, const struct batch *b,
  * Refuses (status 1 in d) the first record of each group of b that has
  * no trained token, at its own line, with fmt's words (printf-style)
  * after "the record has no trained token"; in skip mode its group is
- * noted.  d->status when one was refused, else 0.
+ * noted.  samples: a loss's rule, which passes over the records whose
+ * sample mask is 0 (no samples of the loss, advmath_lw_T()); an
+ * estimator's sees every record.  d->status when one was refused, else
+ * 0.
  */
-int	advantage_refuse_untrained(const struct batch *b, struct diag *d,
-	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int	advantage_refuse_untrained(const struct batch *b, int samples,
+	    struct diag *d, const char *fmt, ...)
+	    __attribute__((format(printf, 4, 5)));
 /* Refuses a group of one where passk takes verl's rule (status 1). */
 int	advantage_passk_single(const struct batch *b,
 	    const struct adv_params *p, struct diag *d);

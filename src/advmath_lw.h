@@ -15,9 +15,10 @@
  * Loss weights, for loss_weights.c and the CUDA backend: c_i,
  * the weight of each trained token of record i in sum_i sum_t c_i m_it
  * l_it.  A scope (the batch, or one group) has totals s: n records with
- * T_i > 0, "all" records, N = sum T_i, and "live" groups with a trained
- * token.  Each mode fills w[] for one group's records from its scope's
- * totals; records without a trained token get 0.
+ * T_i > 0, "all" records (but those sample-masked), N = sum T_i, and
+ * "live" groups with a trained token.  Each mode fills w[] for one
+ * group's records from its scope's totals; records without a trained
+ * token get 0.
  */
 /* The options the modes read (config's lp). */
 struct advmath_lw {
@@ -35,11 +36,49 @@ struct advmath_lw {
 
 struct advmath_lscope {
 	double	n;		/* records with T_i > 0 */
-	double	all;		/* every record */
+	double	all;		/* every record but those sample-masked */
 	double	N;		/* trained tokens */
-	double	N1;		/* sum max(T_i, 1) */
+	double	N1;		/* sum max(T_i, 1), sample-masked ones
+				   left out */
 	double	live;		/* groups with a trained token */
 };
+
+/*
+ * A record whose sample mask is 0 (--sample-mask-key: NeMo-RL's
+ * sample_loss_mask) trains no token and is no sample of the loss: NeMo-RL
+ * divides its seq loss by global_valid_seqs, the sum of the sample mask,
+ * so such a record is not in the "all" that the presets count (a record
+ * with sample mask 1 and no trained token is).  It stays in its group's
+ * baseline.  Its T is -0.0, not 0: the sign is the one bit the T arrays
+ * (the batch's, its views', the GPU's copy) carry besides the count, so
+ * the flag needs no array of its own, and everything else reads -0.0 as
+ * 0 (T > 0 is false, -0.0 == 0, sums that start at 0 stay +0).
+ * Nothing prints a T as it is (the numbers rladv writes of a record come
+ * from its count, not this double).
+ */
+ADV_HD static inline double
+advmath_lw_T(double T, int sample_off)
+{
+	return sample_off ? -0.0 : T;
+}
+
+/* Whether T (advmath_lw_T()) is of a record whose sample mask is 0. */
+ADV_HD static inline int
+advmath_lw_sample_off(double T)
+{
+	return T == 0 && signbit(T);
+}
+
+/* The T of a trajectory, rows a and b made one record: their sum, and
+ * sample-masked only where both are (a trajectory is one sample, which a
+ * row with sample mask 1 keeps in the loss).  Said, not left to the sum
+ * of two -0.0. */
+ADV_HD static inline double
+advmath_lw_T_join(double a, double b)
+{
+	return advmath_lw_T(a + b, advmath_lw_sample_off(a) &&
+	    advmath_lw_sample_off(b));
+}
 
 /* Adds one group's records to s.  Callers add the groups of a scope in
  * batch order, so N is summed in the order of the records. */
@@ -50,6 +89,8 @@ advmath_lw_scope(const double *T, size_t n, struct advmath_lscope *s)
 	int live = 0;
 
 	for (i = 0; i < n; i++) {
+		if (advmath_lw_sample_off(T[i]))
+			continue;
 		s->all++;
 		s->N1 += T[i] > 1 ? T[i] : 1;
 		if (T[i] > 0) {
@@ -61,8 +102,9 @@ advmath_lw_scope(const double *T, size_t n, struct advmath_lscope *s)
 	s->live += live;
 }
 
-/* The n of the seq modes: records with tokens, or every record under the
- * presets whose frameworks count them (plus n_eps). */
+/* The n of the seq modes: records with tokens, or every record that is a
+ * sample (advmath_lw_T()) under the presets whose frameworks count them
+ * (plus n_eps). */
 ADV_HD static inline double
 advmath_lw_seq_n(const struct advmath_lw *p, const struct advmath_lscope *s)
 {

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "advmath_lw.h"
 #include "batchint.h"
 #include "diag.h"
 
@@ -133,7 +134,8 @@ pack(struct gbatch *b, struct hrec *h, const struct record *r,
 	h->tail = (uint8_t)(len - r->close);
 	h->nmembers = (uint8_t)r->nmembers;
 	h->flags = (r->comma_space ? H_COMMA_SPACE : 0) |
-	    (r->colon_space ? H_COLON_SPACE : 0) | (r->has_len ? 0 : H_NOLEN);
+	    (r->colon_space ? H_COLON_SPACE : 0) | (r->has_len ? 0 : H_NOLEN) |
+	    (r->sample_off ? H_SAMPLE_OFF : 0);
 	h->full = 0;
 	if (r->has_mask) {
 		h->flags |= H_MASK;
@@ -287,7 +289,7 @@ batch_add(struct gbatch *b, const struct record *r, const struct buf *keys,
 	i = b->n;
 	h = &b->rec[i];
 	b->rew[i] = r->reward;
-	b->Td[i] = (double)r->T;
+	b->Td[i] = advmath_lw_T((double)r->T, r->sample_off);
 	if (r->baseline != 0 && b->bl == NULL) {
 		/* The first baseline: those before it were 0. */
 		b->bl = diag_calloc(b->cap, sizeof(*b->bl));
@@ -334,6 +336,7 @@ unpack_into(const struct gbatch *b, size_t i, struct record *r)
 	r->baseline = b->bl != NULL ? b->bl[i] : 0;
 	r->has_reward = 1;
 	r->has_len = !(h->flags & H_NOLEN);
+	r->sample_off = (h->flags & H_SAMPLE_OFF) != 0;
 	r->L = h->L;
 	r->T = (size_t)b->Td[i];
 	hkey_put(&g->key, &r->has_group, &r->gkey, &r->gkeylen);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "advmath_lw.h"
 #include "batchint.h"
 #include "diag.h"
 #include "slab.h"
@@ -218,7 +219,8 @@ unscored(const struct gbatch *b, size_t i)
  * With trajectories: the rows sorted[o .. e - 1] of one group as view
  * records from "from" on.  A row that continues a trajectory joins the
  * record before it, which then stands for its last row (whose reward
- * it has) and has the trained tokens of all its rows.  Each row's view
+ * it has) and has the trained tokens of all its rows (sample-masked
+ * where all of them are, advmath_lw_T_join()).  Each row's view
  * index goes to scratch.  Returns the records made.
  */
 static size_t
@@ -229,7 +231,8 @@ traj_rows(struct gbatch *b, size_t o, size_t e, size_t from)
 	for (k = o; k < e; k++) {
 		i = b->sorted[k];
 		if (continues(b, i) && n > 0)
-			b->T[from + n - 1] += b->Td[i];
+			b->T[from + n - 1] = advmath_lw_T_join(
+			    b->T[from + n - 1], b->Td[i]);
 		else
 			b->T[from + n++] = b->Td[i];
 		b->perm[from + n - 1] = i;

@@ -176,11 +176,13 @@ put_tokens(struct buf *o, const struct record *r, const char *line,
 
 	(void)line;
 	(void)len;
-	/* A record without a length: "~" and its T (1, or 0 when its
-	 * sample mask is 0). */
+	/* A record without a length: "~" and its T (1, or "masked"). */
 	if (!r->has_len)
 		buf_add(o, "~", 1);
-	buf_add(o, num, snprintf(num, sizeof(num), "%zu", r->T));
+	if (r->sample_off)
+		buf_add(o, INDEX_SAMPLE_OFF, strlen(INDEX_SAMPLE_OFF));
+	else
+		buf_add(o, num, snprintf(num, sizeof(num), "%zu", r->T));
 }
 
 /* A decimal count, without sign or leading zero. */
@@ -209,7 +211,11 @@ get_tokens(const char *s, size_t n, struct record *r)
 		s++;
 		n--;
 	}
-	if (get_count(s, n, &v) != 0)
+	r->sample_off = n == strlen(INDEX_SAMPLE_OFF) && memcmp(s, INDEX_SAMPLE_OFF,
+	    n) == 0;
+	if (r->sample_off)
+		v = 0;
+	else if (get_count(s, n, &v) != 0)
 		return -1;
 	r->T = (size_t)v;
 	r->L = r->has_len ? r->T : 0;
@@ -332,7 +338,7 @@ index_put_header(struct buf *out, const struct prefs *p)
 	char head[64];
 
 	buf_add(out, head, snprintf(head, sizeof(head), "rladv-index %d %s\n",
-	    INDEX_FORMAT, RLADV_VERSION));
+	    index_format(p), RLADV_VERSION));
 	for (o = options_table; o->name; o++) {
 		if (!options_recorded(o))
 			continue;
@@ -530,7 +536,7 @@ header_line(struct index_reader *x, const char *rest, struct diag *d)
 		return diag_setl(d, EXIT_DATA, x->ln.file, x->ln.lineno, "the "
 		    "index is of format %.*s, this rladv reads format %d; "
 		    "index the shards again with this rladv", (int)(v - 1 -
-		    rest), rest, INDEX_FORMAT);
+		    rest), rest, index_format(x->p));
 	return diag_setl(d, EXIT_DATA, x->ln.file, x->ln.lineno, "the index "
 	    "was written by rladv %.*s, this is rladv %s; index the shards "
 	    "again with this rladv", (int)(rest + len - v), v, RLADV_VERSION);

@@ -13,6 +13,8 @@
  *	columns line reward ...		the record columns that follow
  *	shard NAME			a section: one shard, as named
  *	LINE<TAB>REWARD<TAB>...		a record of it, in line order
+ *					(tokens: [~]T, or [~]masked where
+ *					its sample mask is 0)
  *	LINE<TAB>!			a bad record left out (skip mode)
  *	end COUNT			the section is whole: COUNT lines
  * Sections follow one another, each after a header or another section,
@@ -26,7 +28,24 @@
 #include "options.h"
 #include "record.h"
 
-#define INDEX_FORMAT	1
+#define INDEX_FORMAT	2
+/* What the tokens column says of a record whose sample mask is 0: its T
+ * is 0, and it is no sample of the loss. */
+#define INDEX_SAMPLE_OFF	"masked"
+
+/*
+ * The format of p's index: format 2 marks a record whose sample mask is
+ * 0 in its tokens column, where format 1 wrote 0 (and the record then
+ * counted as a sample of the loss).  A run without --sample-mask-key has
+ * no such record: its index is format 1's text and is still written and
+ * read as format 1, its bytes as they were; a format 1 index of a run
+ * with a sample mask cannot say which records it masked, and is refused.
+ */
+static inline int
+index_format(const struct prefs *p)
+{
+	return p->fields.sample_mask != NULL ? INDEX_FORMAT : 1;
+}
 
 /* The name a shard goes by in an index: as its input names it in
  * messages ("<stdin>" for -). */

@@ -41,7 +41,7 @@ loss_weights_check(const struct loss_mode *m, const struct advmath_lw *p,
 {
 	if (m->kind != ADVMATH_LW_SEQ || !p->seq_refuse)
 		return 0;
-	return advantage_refuse_untrained(b, d, ", where %s %s's "
+	return advantage_refuse_untrained(b, 1, d, ", where %s %s's "
 	    "seq-mean-token-mean divides 0 by 0 (a NaN loss); use --like %s "
 	    "for its newest rule, or -g token", who, release, who);
 }

@@ -49,6 +49,10 @@ struct record {
 	int		traj_cont;	/* continues the row before it (set by
 					   the grouping, group.c) */
 	int		has_step;	/* a "step" or "global_step" seen */
+	int		sample_off;	/* --sample-mask-key 0: trains no
+					   token and is no sample of the loss
+					   (not in the seq modes' count);
+					   stays in its group's baseline */
 	size_t		wbeg, wlen;	/* its value's bytes in the line */
 	signed char	wname;		/* 0: step, 1: global_step */
 	signed char	wtype;		/* its enum json_type: a number or a

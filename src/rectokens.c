@@ -206,5 +206,6 @@ rectokens_take(struct rctx *c, struct record *r, struct buf *runs)
 	 * counts read only T > 0). */
 	if (!t.known)
 		r->T = !none;
+	r->sample_off = none;
 	return 0;
 }

@@ -179,6 +179,60 @@ refused(const struct prefs *p, const char *text, int status,
 	buf_free(&keys);
 }
 
+START_TEST(sample_mask)
+{
+	/*
+	 * A record whose sample mask is 0 (no sample of the loss, which
+	 * format 1 could not say): its tokens column is "masked", "~masked"
+	 * without a length, and reads back so; the header says format 2,
+	 * where an index without a sample mask stays format 1.
+	 */
+	struct prefs p;
+	struct index_reader *x;
+	struct index_entry e;
+	struct record r;
+	struct buf keys = { 0 }, h = { 0 };
+	struct diag d = { 0 };
+
+	prefs_for(&p, "grpo");
+	index_put_header(&h, &p);
+	ck_assert_int_eq(strncmp(h.p, "rladv-index 1 ", 14), 0);
+	p.fields.sample_mask = "sm";
+	h.len = 0;
+	index_put_header(&h, &p);
+	ck_assert_int_eq(strncmp(h.p, "rladv-index 2 ", 14), 0);
+	ck_assert_str_eq(record_text(&p, "{\"uid\": \"q\", \"reward\": 1, "
+	    "\"logprobs\": [-1, -1], \"sm\": 0}", 4), "4\t1\tmasked\tsq\t\t\n");
+	ck_assert_str_eq(record_text(&p, "{\"uid\": \"q\", \"reward\": 1, "
+	    "\"sm\": false}", 5), "5\t1\t~masked\tsq\t\t\n");
+	/* sample mask 1, no trained token: a sample, T 0 */
+	ck_assert_str_eq(record_text(&p, "{\"uid\": \"q\", \"reward\": 1, "
+	    "\"logprobs\": [-1], \"mask\": [0], \"sm\": 1}", 6),
+	    "6\t1\t0\tsq\t\t\n");
+	x = reader(&p, with_header(&p, "shard s\n"
+	    "4\t1\tmasked\tsq\t\t\n"
+	    "5\t1\t~masked\tsq\t\t\n"
+	    "6\t1\t0\tsq\t\t\n"
+	    "end 3\n"));
+	ck_assert_int_eq(index_next(x, &e, &r, &keys, &d), IX_SHARD);
+	ck_assert_int_eq(index_next(x, &e, &r, &keys, &d), IX_RECORD);
+	ck_assert(r.sample_off && r.has_len && r.T == 0);
+	ck_assert_int_eq(index_next(x, &e, &r, &keys, &d), IX_RECORD);
+	ck_assert(r.sample_off && !r.has_len && r.T == 0);
+	ck_assert_int_eq(index_next(x, &e, &r, &keys, &d), IX_RECORD);
+	ck_assert(!r.sample_off && r.has_len && r.T == 0);
+	ck_assert_int_eq(index_next(x, &e, &r, &keys, &d), IX_END);
+	index_close(x);
+	/* format 1 under a sample mask: refused, the format named */
+	refused(&p, "rladv-index 1 " RLADV_VERSION "\n", 1, "the index is "
+	    "of format 1, this rladv reads format 2;");
+	refused(&p, with_header(&p, "shard s\n1\t1\tmask\tsq\t\t\nend 1\n"),
+	    1, "column \"tokens\"");
+	buf_free(&keys);
+	buf_free(&h);
+}
+END_TEST
+
 START_TEST(refusals)
 {
 	struct prefs p, q;
@@ -235,6 +289,7 @@ index_suite(void)
 	tcase_add_test(tc, record_columns);
 	tcase_add_test(tc, read_back);
 	tcase_add_test(tc, refusals);
+	tcase_add_test(tc, sample_mask);
 	suite_add_tcase(s, tc);
 	return s;
 }

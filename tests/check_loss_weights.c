@@ -428,6 +428,80 @@ START_TEST(count_all_presets)
 }
 END_TEST
 
+START_TEST(sample_masked)
+{
+	/*
+	 * The batch with i2's sample mask 0 (T -0.0, advmath_lw_T()) and
+	 * i5 a sample that trains no token (T +0): n = 5 records with
+	 * T > 0, 6 samples (every record but i2), N = 15, and
+	 * sum max(T_i, 1) = 16 without i2.  NeMo-RL divides by
+	 * global_valid_seqs, the sum of the sample mask: B = 6, not 7.
+	 */
+	static const double sm_T[NREC] = { 2, 4, -0.0, 3, 1, 0, 5 };
+	static const double on_T[NREC] = { 2, 4, 0, 3, 1, 0, 5 };
+	const struct advmath_lw trl = { .count_all = 1 },
+	    slime = { .count_all = 1, .tok_floor = 1 },
+	    nemo = { .count_all = 1, .seq_eps = 1e-8, .n_eps = 1e-8,
+	    .tok_eps = 1e-8 }, plain = { 0 };
+	const double want_trl[NREC] = { 1.0 / 12, 1.0 / 24, 0, 1.0 / 18,
+	    1.0 / 6, 0, 1.0 / 30 };
+	const double want_nemo[NREC] = { 1 / (6.00000001 * 2.00000001),
+	    1 / (6.00000001 * 4.00000001), 0, 1 / (6.00000001 * 3.00000001),
+	    1 / (6.00000001 * 1.00000001), 0,
+	    1 / (6.00000001 * 5.00000001) };
+	const double k = 1.0 / 6, f = 1.0 / 16;
+	const double want_ss[NREC] = { k, k, 0, k, k, 0, k };
+	const double want_slime[NREC] = { f, f, 0, f, f, 0, f };
+	/* per group: q0 has 2 samples (i0, i1), q1 has 4 (i3 .. i6) */
+	const double want_grp[NREC] = { 1.0 / 4, 1.0 / 8, 0, 1.0 / 12,
+	    1.0 / 4, 0, 1.0 / 20 };
+	/* without presets n counts records with tokens, the flag or not */
+	const double want_plain[NREC] = { 1.0 / 10, 1.0 / 20, 0, 1.0 / 15,
+	    1.0 / 5, 0, 1.0 / 25 };
+	const struct advmath_lw on = { .count_all = 1, .seq_refuse = 1 };
+	static const double refuse_T[NREC] = { 2, 4, -0.0, 3, 1, 6, 5 };
+	struct advmath_lscope s;
+	struct diag d = { 0 };
+	struct tb t;
+
+	lt_make(&t, sm_T, batch_A);
+	loss_weights_scope(&t.b, 0, 2, &s);
+	ck_assert(s.n == 5 && s.all == 6 && s.N == 15 && s.N1 == 16);
+	apply(&t, "seq", 0, &trl);
+	expect(&t, want_trl, "seq/trl, i2 sample-masked");
+	apply(&t, "seq", 0, &nemo);
+	expect(&t, want_nemo, "seq/nemo-rl, i2 sample-masked");
+	apply(&t, "seq-sum", 0, &trl);
+	expect(&t, want_ss, "seq-sum/trl, i2 sample-masked");
+	apply(&t, "token", 0, &slime);
+	expect(&t, want_slime, "token/slime, i2 sample-masked");
+	apply(&t, "seq", 1, &trl);
+	expect(&t, want_grp, "seq/trl per group, i2 sample-masked");
+	apply(&t, "seq", 0, &plain);
+	expect(&t, want_plain, "seq, i2 sample-masked");
+	/* i2 a sample (+0): it counts, 1/(7 T_i) */
+	lt_make(&t, on_T, batch_A);
+	apply(&t, "seq", 0, &trl);
+	ck_assert_rel(t.w[0], 1.0 / 14, REL);
+	apply(&t, "seq", 0, &plain);
+	expect(&t, want_plain, "seq, i2 a sample");
+	/* verl 0.6.0's seq: a record that is no sample of the loss adds no
+	 * 0/0; the estimators' rule (slime's rpp) still sees it */
+	lt_make(&t, refuse_T, batch_A);
+	ck_assert_int_eq(loss_weights_check(loss_weights_find("seq"), &on,
+	    &t.b, "verl", "0.6.0", &d), 0);
+	ck_assert_int_eq(advantage_refuse_untrained(&t.b, 0, &d, "%s", ""),
+	    EXIT_DATA);
+	/* a trajectory is sample-masked only where all its rows are */
+	ck_assert(advmath_lw_sample_off(advmath_lw_T(0, 1)));
+	ck_assert(!advmath_lw_sample_off(advmath_lw_T(0, 0)));
+	ck_assert(advmath_lw_sample_off(advmath_lw_T_join(-0.0, -0.0)));
+	ck_assert(!advmath_lw_sample_off(advmath_lw_T_join(-0.0, 0)));
+	ck_assert(!advmath_lw_sample_off(advmath_lw_T_join(0, -0.0)));
+	ck_assert(advmath_lw_T_join(-0.0, 3) == 3);
+}
+END_TEST
+
 START_TEST(presets_from_options)
 {
 	/* --like sets count_all and seq_eps as each framework counts:
@@ -548,6 +622,7 @@ loss_suite(void)
 	tcase_add_test(tc, count_all_presets);
 	tcase_add_test(tc, framework_rules);
 	tcase_add_test(tc, refuse_masked_seq);
+	tcase_add_test(tc, sample_masked);
 	tcase_add_test(tc, presets_from_options);
 	tcase_add_test(tc, empty_batch);
 	tcase_add_test(tc, kind_dispatch);

@@ -101,10 +101,10 @@ if [ $emulated = 1 ]; then
 	echo "ok   no device (exit 2), --device auto on the CPU, out of device memory (exit 3)"
 fi
 
-exec python3 - "$bin" "$conf" "$tmp" <<'EOF'
+exec python3 - "$bin" "$conf" "$tmp" "$root" <<'EOF'
 import json, math, os, random, re, shlex, subprocess, sys
 
-binary, conf, tmp = sys.argv[1], sys.argv[2], sys.argv[3]
+binary, conf, tmp, root = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 REL, FLOOR = 1e-12, 1e-14
 REWARD = re.compile(r'"reward": [-0-9.eE+]+')
 
@@ -189,6 +189,13 @@ cases.append(("distinct25/-a msgrpo --ms-budget 1e10",
               "-a msgrpo --ms-budget 1e10", distinct25))
 cases.append(("distinct20/-a msgrpo --ms-mode sampled",
               "-a msgrpo --ms-mode sampled", distinct20))
+# NeMo-RL's sample, whose line 10 has sample_loss_mask [0.0]: the kernel
+# sums a group's scope (--scope group) without it.
+nemo = os.path.join(root, "samples", "nemo_rl_train_data_step3.jsonl")
+for opts in ("--from nemo-rl -g seq", "--from nemo-rl -g seq --scope group",
+             "--from nemo-rl -g seq-sum --scope group",
+             "--from nemo-rl --like slime -g token --scope group"):
+    cases.append((f"nemo-rl/{opts}", opts, nemo))
 
 
 def run(opts, inp, device):

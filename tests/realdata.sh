@@ -287,6 +287,40 @@ check "sample mask 0: weight 0" [ "$(get 2 loss_weight)" = 0 ]
 check "sample mask 0: token weights 0" [ "$(get 2 token_loss_weights)" = "[0,0]" ]
 check "sample mask 0: in the baseline" near "$(get 2 advantage)" -0.999998
 check "sample mask 1: N = 2" near "$(get 1 loss_weight)" 0.5
+# NeMo-RL's seq loss divides by global_valid_seqs, the sum of
+# sample_loss_mask: line 2 (sample mask 0) is no sample of it, line 3
+# (sample mask 1, every token masked) is.  B = 5 of the 6 records, and
+# -g seq weighs 1/((B + 1e-8)(T_i + 1e-8)): T 2: 1/(5.00000001 *
+# 2.00000001) = 0.0999999993, T 1: 0.199999998, T 4: 0.0499999998 (with
+# B = 6 they were 0.0833333328, 0.166666665, 0.0416666665).  Both stay
+# in their group's leave-one-out baseline: lines 2 and 3 have the same
+# others (1, 0), (0 - 0.5) / (0.70710678 + 1e-6) = -0.707105781.
+cat >nemo_smask.jsonl <<'J'
+{"content": [["P", "a"]], "rewards": [1.0], "token_ids": [[7, 8, 9]], "token_loss_mask": [[0, 1, 1]], "sample_loss_mask": [1.0], "generation_logprobs": [[0.0, -0.5, -0.5]], "idx": 0}
+{"content": [["P", "b"]], "rewards": [0.0], "token_ids": [[7, 8, 9, 10]], "token_loss_mask": [[0, 1, 1, 1]], "sample_loss_mask": [0.0], "generation_logprobs": [[0.0, -0.5, -0.5, -0.5]], "idx": 1}
+{"content": [["P", "c"]], "rewards": [0.0], "token_ids": [[7, 8, 9]], "token_loss_mask": [[0, 0, 0]], "sample_loss_mask": [1.0], "generation_logprobs": [[0.0, 0.0, 0.0]], "idx": 2}
+{"content": [["Q", "d"]], "rewards": [1.0], "token_ids": [[5, 6]], "token_loss_mask": [[0, 1]], "sample_loss_mask": [1.0], "generation_logprobs": [[0.0, -0.5]], "idx": 3}
+{"content": [["Q", "e"]], "rewards": [0.0], "token_ids": [[5, 6, 6, 6, 6]], "token_loss_mask": [[0, 1, 1, 1, 1]], "sample_loss_mask": [1.0], "generation_logprobs": [[0.0, -0.5, -0.5, -0.5, -0.5]], "idx": 4}
+{"content": [["Q", "f"]], "rewards": [1.0], "token_ids": [[5, 6, 6, 7]], "token_loss_mask": [[0, 0, 1, 1]], "sample_loss_mask": [1.0], "generation_logprobs": [[0.0, 0.0, -0.5, -0.5]], "idx": 5}
+J
+run --from nemo-rl -g seq nemo_smask.jsonl
+good nemo_rl_seq_sample_mask
+check "nemo-rl seq: B leaves out sample mask 0" [ "$(for n in 1 2 3 4 5 6; do get $n loss_weight; done | tr '\n' ' ')" = "0.0999999993 0 0 0.199999998 0.0499999998 0.0999999993 " ]
+check "nemo-rl seq: sample mask 0 trains nothing" [ "$(get 2 token_loss_weights)" = "[0,0,0,0]" ]
+check "nemo-rl seq: sample mask 0 in the baseline" near "$(get 2 advantage)" -0.707105781
+check "nemo-rl seq: ... as the sample without tokens" [ "$(get 2 advantage)" = "$(get 3 advantage)" ]
+# --scope group: P has 2 samples (lines 1, 3), Q 3: 1/(2.00000001 *
+# 2.00000001) = 0.2499999975, 1/(3.00000001 * 1.00000001) = 0.3333333289.
+run --from nemo-rl -g seq --scope group nemo_smask.jsonl
+check "nemo-rl seq per group: B leaves out sample mask 0" [ "$(get 1 loss_weight) $(get 4 loss_weight)" = "0.249999998 0.333333329" ]
+# The other presets that count every record in B take the same rule (a
+# sample masked out is no sample of the loss): TRL 1/(5 T_i), and slime's
+# per-token loss leaves it out of sum max(T_i, 1) = 2 + 1 + 1 + 4 + 2 = 10
+# (11 when it counted as one token).
+run --like trl --sample-mask-key sample_loss_mask -g seq --unwrap --group-key content[0] --reward-key rewards --mask-key token_loss_mask nemo_smask.jsonl
+check "trl seq: B leaves out sample mask 0" [ "$(get 1 loss_weight) $(get 4 loss_weight)" = "0.1 0.2" ]
+run --like slime --sample-mask-key sample_loss_mask -g token --unwrap --group-key content[0] --reward-key rewards --mask-key token_loss_mask nemo_smask.jsonl
+check "slime token: N leaves out sample mask 0" [ "$(get 1 loss_weight)" = "0.1" ]
 # Aliases from the frameworks.
 for a in example_id task_id traj_group_id; do
 	printf '{"%s": 1, "reward": 1, "logprobs": [-1]}\n{"%s": 1, "reward": 0, "logprobs": [-1]}\n' $a $a >al.jsonl
@@ -352,6 +386,20 @@ printf '%s\n' '{"gid": "a", "tid": 1, "reward": 1, "logprobs": [-1]}' \
     '{"gid": "b", "tid": 1, "reward": 0, "logprobs": [-1]}' >traj_groups.jsonl
 run --group-key gid --trajectory-key tid traj_groups.jsonl
 bad trajectory_two_groups 1 'traj_groups.jsonl:2:' 'group key differs'
+# A trajectory is one sample of the loss: sample-masked where all its
+# rows are (1), a sample where one row is not (2, T 3), as is 4 with no
+# trained token.  Under --like trl -g seq B = 3: 2 gets 1/(3 * 3), 3 1/3.
+cat >traj_smask.jsonl <<'J'
+{"gid": "u", "tid": 1, "reward": 0, "logprobs": [-1, -1], "sm": 0}
+{"gid": "u", "tid": 1, "reward": 1, "logprobs": [-1], "sm": 0}
+{"gid": "u", "tid": 2, "reward": 0, "logprobs": [-1, -1], "sm": 0}
+{"gid": "u", "tid": 2, "reward": 0, "logprobs": [-1, -1, -1], "sm": 1}
+{"gid": "u", "tid": 3, "reward": 1, "logprobs": [-1], "sm": 1}
+{"gid": "u", "tid": 4, "reward": 0, "logprobs": [-1], "mask": [0], "sm": 1}
+J
+run --like trl --group-key gid --trajectory-key tid --sample-mask-key sm -g seq traj_smask.jsonl
+good trajectory_sample_mask
+check "a trajectory's sample mask: all its rows" [ "$(for n in 1 2 3 4 5 6; do get $n loss_weight; done | tr '\n' ' ')" = "0 0 0.111111111 0.111111111 0.333333333 0 " ]
 
 # --- 6. Columnar lines -------------------------------------------------
 cat >cols.jsonl <<'J'

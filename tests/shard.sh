@@ -212,6 +212,13 @@ sharded "--from nemo-rl" "$S/nemo_rl_train_data_step3.jsonl" \
     "--from nemo-rl" ""
 sharded "--from openrlhf" "$S/openrlhf_agent.jsonl" \
     "--from openrlhf --group-size 4" "--prefix rladv_"
+# NeMo-RL's sample mask 0 (line 10 of its sample) leaves the seq modes'
+# B: the index marks the record, whichever shard holds it.
+sharded "--from nemo-rl -g seq" "$S/nemo_rl_train_data_step3.jsonl" \
+    "--from nemo-rl -g seq" ""
+sharded "--from nemo-rl -g seq-sum --scope group" \
+    "$S/nemo_rl_train_data_step3.jsonl" "--from nemo-rl -g seq-sum \
+    --scope group" "" gz
 # A group of the wrong size cut by the shards' boundary: reported once.
 head -n 126 bad.jsonl > part-a.jsonl
 tail -n +127 bad.jsonl > part-b.jsonl
@@ -268,6 +275,39 @@ check "compute --index --trajectory-key" 2 'run rladv over the shards at once' \
     "$rladv" compute --index all.idx --trajectory-key t part-01.jsonl
 check "two shards" 2 'one shard' \
     "$rladv" compute --index all.idx -a stratified part-00.jsonl part-01.jsonl
+# The sample mask through the index: NeMo-RL's sample, lines 1-8 in one
+# shard, 9-12 (line 10's sample_loss_mask [0.0]) in the other.  The
+# index writes format 2 and "masked" for line 10's tokens; the first
+# shard's -g seq weights are 1/((B + 1e-8)(T_i + 1e-8)) with B = 11, not
+# 12: line 1 (T 5) 1/(11.00000001 * 5.00000001) = 0.0181818181 (B 12:
+# 0.0166666666), line 2 (T 7) 0.012987013, line 5 (T 9) 0.0101010101.
+head -n 8 "$S/nemo_rl_train_data_step3.jsonl" > nemo-a.jsonl
+tail -n +9 "$S/nemo_rl_train_data_step3.jsonl" > nemo-b.jsonl
+o="--from nemo-rl -g seq"
+for f in nemo-a.jsonl nemo-b.jsonl; do
+	# shellcheck disable=SC2086
+	"$rladv" index $o "$f" > "$f.idx"
+done
+cat nemo-a.jsonl.idx nemo-b.jsonl.idx > nemo.idx
+# shellcheck disable=SC2086
+"$rladv" compute --index nemo.idx $o nemo-a.jsonl > nemo-a.out
+w=$(python3 -c 'import json, sys
+for n in (1, 2, 5):
+    print(json.loads(open(sys.argv[1]).readlines()[n - 1])["loss_weight"])' \
+    nemo-a.out | tr '\n' ' ')
+if [ "$w" = "0.0181818181 0.012987013 0.0101010101 " ]; then ok; else
+	no "sample mask through the index: weights $w"; fi
+if head -n 1 nemo.idx | grep -q '^rladv-index 2 ' &&
+    grep -q "^2	0	masked	" nemo-b.jsonl.idx; then ok; else
+	no "sample mask through the index: not format 2 or not masked"; fi
+# An index of a run without a sample mask stays format 1, as it was.
+if "$rladv" index -a stratified part-00.jsonl 2> /dev/null | head -n 1 |
+    grep -q '^rladv-index 1 '; then ok; else
+	no "an index without a sample mask is not format 1"; fi
+# One of format 1 cannot say which records the sample mask left out.
+sed 's/^rladv-index 2 /rladv-index 1 /' nemo.idx > nemo1.idx
+check "format 1 with a sample mask" 1 'nemo1.idx:1: the index is of format 1, this rladv reads format 2' \
+    "$rladv" compute --index nemo1.idx $o nemo-a.jsonl
 check "not indexed" 2 'search.jsonl: not in the index, whose 3 shards are' \
     "$rladv" compute --index all.idx -a stratified search.jsonl
 check "indexed twice" 1 'shard "part-01.jsonl" is indexed twice' \
