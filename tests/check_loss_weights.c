@@ -460,25 +460,29 @@ START_TEST(sample_masked)
 	    1.0 / 5, 0, 1.0 / 25 };
 	const struct advmath_lw on = { .count_all = 1, .seq_refuse = 1 };
 	static const double refuse_T[NREC] = { 2, 4, -0.0, 3, 1, 6, 5 };
+	const struct {
+		const char			*mode;
+		int				 sg;
+		const struct advmath_lw		*lw;
+		const double			*want;
+	} cases[] = {
+		{ "seq", 0, &trl, want_trl }, { "seq", 0, &nemo, want_nemo },
+		{ "seq-sum", 0, &trl, want_ss },
+		{ "token", 0, &slime, want_slime },
+		{ "seq", 1, &trl, want_grp }, { "seq", 0, &plain, want_plain }
+	};
 	struct advmath_lscope s;
 	struct diag d = { 0 };
 	struct tb t;
+	size_t i;
 
 	lt_make(&t, sm_T, batch_A);
 	loss_weights_scope(&t.b, 0, 2, &s);
 	ck_assert(s.n == 5 && s.all == 6 && s.N == 15 && s.N1 == 16);
-	apply(&t, "seq", 0, &trl);
-	expect(&t, want_trl, "seq/trl, i2 sample-masked");
-	apply(&t, "seq", 0, &nemo);
-	expect(&t, want_nemo, "seq/nemo-rl, i2 sample-masked");
-	apply(&t, "seq-sum", 0, &trl);
-	expect(&t, want_ss, "seq-sum/trl, i2 sample-masked");
-	apply(&t, "token", 0, &slime);
-	expect(&t, want_slime, "token/slime, i2 sample-masked");
-	apply(&t, "seq", 1, &trl);
-	expect(&t, want_grp, "seq/trl per group, i2 sample-masked");
-	apply(&t, "seq", 0, &plain);
-	expect(&t, want_plain, "seq, i2 sample-masked");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		apply(&t, cases[i].mode, cases[i].sg, cases[i].lw);
+		expect(&t, cases[i].want, cases[i].mode);
+	}
 	/* i2 a sample (+0): it counts, 1/(7 T_i) */
 	lt_make(&t, on_T, batch_A);
 	apply(&t, "seq", 0, &trl);
