@@ -160,6 +160,16 @@ fields_pin(struct fields *f)
 	f->named = FN(FR_NLISTED) - 1;
 }
 
+void
+fields_aliases(struct fields *f, enum frole role, const char *const *names)
+{
+	struct field_list *l = &f->list[role];
+
+	for (l->n = 0; names[l->n] != NULL && l->n < FIELD_MAXNAMES; l->n++)
+		l->name[l->n] = names[l->n];
+	f->named &= ~FN(role);
+}
+
 const char *
 fields_option(enum frole role)
 {

@@ -87,6 +87,10 @@ int	fields_set(struct fields *f, enum frole role, char *value,
 	    struct diag *d);
 /* Every role named, to nothing: what a profile starts from. */
 void	fields_pin(struct fields *f);
+/* A listed role read by the first of names (NULL-ended, static) that a
+ * record has, as its default aliases are: a profile's choice. */
+void	fields_aliases(struct fields *f, enum frole role,
+	    const char *const *names);
 /* The option that names role ("--group-key"). */
 const char *fields_option(enum frole role);
 /* What the role is, in a word ("group", "reward", ...). */

@@ -526,6 +526,7 @@ set_from(struct prefs *p, struct optstore *own, const struct opt *o,
     const union optval *v, struct diag *d)
 {
 	struct fields *f = &p->fields;
+	const struct profile *prof = &profile_table[v->choice];
 
 	(void)o;
 	fields_pin(f);
@@ -537,7 +538,11 @@ set_from(struct prefs *p, struct optstore *own, const struct opt *o,
 	f->columnar = 0;
 	f->profile = profile_names[v->choice];
 	p->go.has_batch_key = 0;
-	return optparse_words(p, own, profile_table[v->choice].opts, d);
+	if (optparse_words(p, own, prof->opts, d) != 0)
+		return d->status;
+	if (prof->aliases != NULL)
+		fields_aliases(f, prof->alias_role, prof->aliases);
+	return 0;
 }
 
 /* The names written: --prefix before --output-names' (or the default). */

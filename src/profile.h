@@ -23,6 +23,11 @@ struct profile {
 	 * or NULL. */
 	int			 hint_role;
 	const char		*hint;
+	/* A role read by the first of these fields present, or NULL: where
+	 * the field depends on a setting of the run (NeMo-RL writes the
+	 * trained rewards as filtered_rewards under dynamic sampling). */
+	int			 alias_role;
+	const char *const	*aliases;
 };
 
 /* The rows, and their names in the same order (NULL-ended). */

@@ -395,6 +395,27 @@ START_TEST(alias_lists)
 }
 END_TEST
 
+START_TEST(profile_aliases)
+{
+	struct prefs c;
+	struct diag d;
+
+	/* --from nemo-rl reads filtered_rewards where a record has it
+	 * (dynamic sampling), else rewards: aliases, not named fields */
+	ck_assert_int_eq(parse(&c, &d, "--from", "nemo-rl", NULL), 0);
+	ck_assert_int_eq(c.fields.list[FR_REWARD].n, 2);
+	ck_assert_str_eq(c.fields.list[FR_REWARD].name[0], "filtered_rewards");
+	ck_assert_str_eq(c.fields.list[FR_REWARD].name[1], "rewards");
+	ck_assert_int_eq(c.fields.named & FN(FR_REWARD), 0);
+	ck_assert_int_ne(c.fields.named & FN(FR_GROUP), 0);
+	/* an option after it names the one field */
+	ck_assert_int_eq(parse(&c, &d, "--from", "nemo-rl", "--reward-key",
+	    "rewards", NULL), 0);
+	ck_assert_int_eq(c.fields.list[FR_REWARD].n, 1);
+	ck_assert_int_ne(c.fields.named & FN(FR_REWARD), 0);
+}
+END_TEST
+
 START_TEST(baseline_field)
 {
 	struct prefs c;
@@ -1166,6 +1187,7 @@ options_suite(void)
 	tcase_add_test(tc, like_then_override);
 	tcase_add_test(tc, presets);
 	tcase_add_test(tc, preset_estimator_and_mode);
+	tcase_add_test(tc, profile_aliases);
 	tcase_add_test(tc, baseline_field);
 	tcase_add_test(tc, alias_lists);
 	tcase_add_test(tc, scopes_and_flags);

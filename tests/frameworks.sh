@@ -12,9 +12,11 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/rladv-frameworks.XXXXXX") || exit 3
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 
-# profile NAME ARGS...: rladv --from NAME ARGS (options and the sample).
+# profile NAME ARGS...: rladv --from NAME ARGS (options and the sample),
+# against tests/frameworks/$expect.expected.jsonl (expect: NAME if unset).
 profile() {
 	name=$1
+	want=${expect:-$name}
 	shift
 	"$rladv" --from "$name" "$@" >"$tmp/out" 2>"$tmp/err"
 	st=$?
@@ -23,7 +25,7 @@ profile() {
 		echo "FAIL $name: exit $st: $(head -c 300 "$tmp/err")"
 		return
 	fi
-	if python3 - "tests/frameworks/$name.expected.jsonl" "$tmp/out" <<'PY'
+	if python3 - "tests/frameworks/$want.expected.jsonl" "$tmp/out" <<'PY'
 import json, sys
 want = [json.loads(l) for l in open(sys.argv[1])]
 got = []
@@ -46,7 +48,7 @@ PY
 		pass=$((pass + 1))
 	else
 		fail=$((fail + 1))
-		echo "FAIL $name: advantages differ from the framework's"
+		echo "FAIL $want: advantages differ from the framework's"
 	fi
 }
 
@@ -65,6 +67,11 @@ while read -r line; do
 	profile "$name" "$@" --digits 17
 done <"$tmp/commands"
 [ $n -eq 10 ] || { fail=$((fail + 1)); echo "FAIL: $n commands in FRAMEWORKS, expected one per profile (10)"; }
+
+# NeMo-RL under use_dynamic_sampling: its dump's rewards are rows of the
+# unfiltered batches, the trained ones are filtered_rewards.
+expect=nemo-rl-dynamic profile nemo-rl \
+    samples/nemo_rl_dynamic_train_data_step5.jsonl --digits 17
 
 # The expected files are what reference.py computes from the samples.
 if python3 tests/frameworks/reference.py --check; then

@@ -29,6 +29,7 @@ SAMPLES = {
     "trl": "samples/trl_completions_00005.jsonl",
     "openrlhf": "samples/openrlhf_agent.jsonl",
     "nemo-rl": "samples/nemo_rl_train_data_step3.jsonl",
+    "nemo-rl-dynamic": "samples/nemo_rl_dynamic_train_data_step5.jsonl",
     "slime": "samples/slime_rollout_data_4.jsonl",
     "areal": "samples/areal_dump_v12.jsonl",
     "roll": "samples/roll_rollout_dump_data.step_3.jsonl",
@@ -187,7 +188,10 @@ def p_nemo_rl(recs):
         ids, mask = x["token_ids"][0], x["token_loss_mask"][0]
         first = mask.index(1) if 1 in mask else len(ids)
         keys.append(tuple(ids[:first]))
-        r.append(x["rewards"][0])
+        # nemo_rl/algorithms/grpo.py (train loop, "Logging"): under
+        # use_dynamic_sampling the trained rewards are filtered_rewards;
+        # rewards then holds rows of the unfiltered batches.
+        r.append(x.get("filtered_rewards", x["rewards"])[0])
     adv = [0.0] * len(r)
     f32max = 3.4028234663852886e38
     for g in groups_by_key(keys):
@@ -317,7 +321,8 @@ def p_verifiers(recs):
 
 RULES = {
     "verl": p_verl, "verl-agent": p_verl_agent, "trl": p_trl,
-    "openrlhf": p_openrlhf, "nemo-rl": p_nemo_rl, "slime": p_slime,
+    "openrlhf": p_openrlhf, "nemo-rl": p_nemo_rl,
+    "nemo-rl-dynamic": p_nemo_rl, "slime": p_slime,
     "areal": p_areal, "roll": p_roll, "skyrl": p_skyrl,
     "verifiers": p_verifiers,
 }
