@@ -22,6 +22,7 @@ CASES = [
      "math_reward_func,coding_reward_func", "trl_completions_00005.jsonl"),
     ("--from openrlhf --group-size 4", "openrlhf_agent.jsonl"),
     ("--from nemo-rl", "nemo_rl_train_data_step3.jsonl"),
+    ("--from nemo-rl", "nemo_rl_dynamic_train_data_step5.jsonl"),
     ("--from slime --reward-key reward.score", "slime_rollout_data_4.jsonl"),
     ("--from areal", "areal_dump_v12.jsonl"),
     ("--from roll", "roll_rollout_dump_data.step_3.jsonl"),
