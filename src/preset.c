@@ -34,7 +34,11 @@ const struct preset preset_table[] = {
 	 * (compute_*_outcome_advantage, agg_loss), utils/torch_functional.py
 	 * (masked_whiten).  The seq modes count the records with a trained
 	 * token (seq_mask) and add 1e-8 to T_i; seq-mean-token-sum-norm
-	 * divides by loss_scale_factor L alone.
+	 * divides by loss_scale_factor L alone.  The default worker
+	 * (dp_actor.py) passes no global counts.  v0.7.0 divides by N and
+	 * n with no epsilon (v0.6.1: + 1e-8), 0/0 on a batch with no
+	 * trained token; masked_sum's torch.where gives its gradients 0,
+	 * not NaN, so weight 0 is verl's and it is not refused.
 	 */
 	{ .name = "verl", .release = "0.7.0", .since = "0.6.1",
 	    .estimator = "grpo", .loss = "token", .sample = 1, .eps = 1e-6,

@@ -361,6 +361,20 @@ def make_skyrl():
     write("skyrl.jsonl", out)
 
 
+def make_untrained():
+    # Written last, so that the files above keep their draws.  verl: two
+    # steps of two prompts (--batch-groups 2); in the second every response
+    # is a tool's output alone, so the batch has no trained token.
+    groups = [
+        ([1.0, 0.0, 1.0], ["1x6 0x3 1x4", "1x9", "1x5"]),
+        ([0.2, 0.6], ["1x7", "1x3 0x5 1x2"]),
+        ([1.0, 0.0, 0.0], ["0x8", "0x5", "0x11"]),
+        ([0.4, 0.9], ["0x6", "0x4"]),
+    ]
+    uids = [uuid(g) for g in range(len(groups))]
+    write("verl_untrained.jsonl", verl_records(groups, lambda g: uids[g]))
+
+
 if __name__ == "__main__":
     OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "inputs")
     os.makedirs(OUT, exist_ok=True)
@@ -371,3 +385,4 @@ if __name__ == "__main__":
     make_areal()
     make_slime()
     make_skyrl()
+    make_untrained()

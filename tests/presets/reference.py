@@ -353,6 +353,10 @@ def verl_agg(batch, mode, version="0.7.0", max_len=None):
       then over n = records with T_i > 0; seq-mean-token-sum over the same n;
       seq-mean-token-sum-norm sum of all sequence sums / loss_mask.shape[-1]
       (the padded response length, or actor.loss_scale_factor): 1/L, no n.
+      A batch with no trained token is 0/0 there (N = n = 0): the loss
+      verl logs is NaN, but masked_sum takes the loss matrix through
+      torch.where(mask, values, 0), whose gradient is 0 where the mask
+      is, so every parameter gets gradient 0 from it: weight 0.
     v0.6.1: the same rule, but through masked_mean: + 1e-8 on N and on n.
     v0.6.0 and older: masked_mean for token-mean (+1e-8); the seq modes
       torch.mean over every record: seq-mean-token-sum 1/B; seq-mean-token-
@@ -360,7 +364,7 @@ def verl_agg(batch, mode, version="0.7.0", max_len=None):
     T = trained(batch)
     B, N, n = len(T), sum(T), sum(1 for t in T if t > 0)
     if version == "0.7.0":
-        tok, seq_n, seq_eps = 1.0 / N, n, 1e-8
+        tok, seq_n, seq_eps = 1.0 / N if N else 0.0, n, 1e-8
     elif version == "0.6.1":
         tok, seq_n, seq_eps = 1.0 / (N + 1e-8), n + 1e-8, 1e-8
     else:
@@ -372,7 +376,7 @@ def verl_agg(batch, mode, version="0.7.0", max_len=None):
     elif mode == "seq":
         c = [1.0 / (seq_n * (t + seq_eps)) if t else 0.0 for t in T]
     elif mode == "seq-sum":
-        c = [1.0 / seq_n] * B
+        c = [1.0 / seq_n if seq_n else 0.0] * B
     elif mode == "seq-sum-norm":
         c = [1.0 / max_len] * B
     return [x if t else 0.0 for x, t in zip(c, T)]
@@ -785,6 +789,12 @@ CASES = [
          verl_grpo, lwv("seq", "0.6.0")),
     case("verl060_token", "verl_passk", "--like verl@0.6.0 " + VERLA,
          verl_grpo, lwv("token", "0.6.0")),
+    case("verl_untrained_token", "verl_untrained", "--like verl --batch-groups 2 " + VERLA,
+         verl_grpo, lwv("token")),
+    case("verl_untrained_seq", "verl_untrained", "--like verl -g seq --batch-groups 2 " + VERLA,
+         verl_grpo, lwv("seq")),
+    case("verl_untrained_seqsum", "verl_untrained", "--like verl -g seq-sum --batch-groups 2 " + VERLA,
+         verl_grpo, lwv("seq-sum")),
     case("verl_drgrpo", "verl_multiturn", "--like verl -a drgrpo -g seq-sum-norm --max-len 64 " + VERL,
          lambda b: verl_grpo(b, norm_by_std=False), lwv("seq-sum-norm", L=64)),
     case("verl_rloo", "verl_multiturn", "--like verl -a rloo -g seq " + VERL,
