@@ -347,6 +347,27 @@ advantage_refuse_untrained(const struct batch *b, int samples,
 	return rc;
 }
 
+/* Group g's first record: each group, where the whole batch is at fault. */
+static size_t
+first_record(const struct batch *b, size_t g)
+{
+	return b->goff[g];
+}
+
+int
+advantage_refuse_batch(const struct batch *b, struct diag *d,
+    const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = refuse(b, d, first_record, "the batch has no trained token",
+	    fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
 /* Group g's record where it is the only one, or SIZE_MAX. */
 static size_t
 one_response(const struct batch *b, size_t g)

@@ -96,6 +96,13 @@ int	advantage_run(const struct estimator *e, const struct batch *b,
 int	advantage_refuse_untrained(const struct batch *b, int samples,
 	    struct diag *d, const char *fmt, ...)
 	    __attribute__((format(printf, 4, 5)));
+/*
+ * advantage_refuse_untrained() for a batch that has no trained token:
+ * fmt's text follows "the batch has no trained token" at the batch's
+ * first line; in skip mode every group is noted.
+ */
+int	advantage_refuse_batch(const struct batch *b, struct diag *d,
+	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Refuses a group of one where passk takes verl's rule (status 1). */
 int	advantage_passk_single(const struct batch *b,
 	    const struct adv_params *p, struct diag *d);

@@ -32,6 +32,9 @@ struct advmath_lw {
 	int	norm_plain;	/* seq-sum-norm: 1/L, no 1/n */
 	int	seq_refuse;	/* seq: a record with T_i = 0 is an error
 				   (loss_weights_check; 0/0 in the framework) */
+	int	empty_refuse;	/* token, seq: a batch with no trained token
+				   is an error (loss_weights_check; NaN
+				   gradients in the framework) */
 };
 
 struct advmath_lscope {

@@ -39,11 +39,24 @@ loss_weights_check(const struct loss_mode *m, const struct advmath_lw *p,
     const struct batch *b, const char *who, const char *release,
     struct diag *d)
 {
-	if (m->kind != ADVMATH_LW_SEQ || !p->seq_refuse)
-		return 0;
-	return advantage_refuse_untrained(b, 1, d, ", where %s %s's "
+	struct advmath_lscope s;
+
+	if (m->kind == ADVMATH_LW_SEQ && p->seq_refuse &&
+	    advantage_refuse_untrained(b, 1, d, ", where %s %s's "
 	    "seq-mean-token-mean divides 0 by 0 (a NaN loss); use --like %s "
-	    "for its newest rule, or -g token", who, release, who);
+	    "for its newest rule, or -g token", who, release, who) != 0)
+		return d->status;
+	if (!p->empty_refuse || (m->kind != ADVMATH_LW_TOKEN &&
+	    m->kind != ADVMATH_LW_SEQ))
+		return 0;
+	loss_weights_scope(b, 0, b->ngroups, &s);
+	if (s.N > 0)
+		return 0;
+	/* The framework divides 0 by 0 without torch.where: its gradients,
+	 * not only its loss, are NaN. */
+	return advantage_refuse_batch(b, d, ", where %s %s's -g %s divides "
+	    "0 by 0 (NaN gradients); no record of it trains: leave it out "
+	    "(--on-error skip rejects it)", who, release, m->name);
 }
 
 void

@@ -35,7 +35,8 @@ void	loss_weights_scope(const struct batch *b, size_t g0, size_t g1,
 /*
  * Refuses what the mode cannot weigh under p: a record without a trained
  * token where seq_refuse (the framework, who at release, divides 0 by 0
- * there).  Status 1 with the group's file and line in d.
+ * there), a batch without one where empty_refuse (token and seq).
+ * Status 1 with the record's file and line in d.
  */
 int	loss_weights_check(const struct loss_mode *m,
 	    const struct advmath_lw *p, const struct batch *b,

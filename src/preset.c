@@ -55,19 +55,22 @@ const struct preset preset_table[] = {
 	    .estimator = "grpo", .loss = "token", .sample = 1, .eps = 1e-4,
 	    .wh = W_VERL, .lw = { .count_all = 1 } },
 	/*
-	 * OpenRLHF v0.11.0 (2026-08-13), since v0.10.0:
+	 * OpenRLHF v0.11.0 (2026-08-13), since v0.10.3:
 	 * trainer/ppo_utils/experience_maker.py
-	 * (compute_advantages_and_returns), models/loss.py (aggregate_loss).
-	 * group_norm divides by std + 1e-9; reinforce and reinforce_baseline
-	 * whiten with the population variance, clamp(min=1e-8).rsqrt(); the
-	 * per-sample loss counts the records with a trained token, T_i +
-	 * 1e-8.  cli/train_ppo_ray.py asserts n_samples_per_prompt > 1 for
+	 * (compute_advantages_and_returns), models/loss.py (aggregate_loss),
+	 * utils/loss_utils.py.  group_norm divides by std + 1e-9; reinforce
+	 * and reinforce_baseline whiten with the population variance,
+	 * clamp(min=1e-8).rsqrt(); the per-sample loss counts the records
+	 * with a trained token, T_i + 1e-8.  Both losses divide by the
+	 * step's count with no epsilon and no torch.where: a batch with no
+	 * trained token has NaN gradients (refused).
+	 * cli/train_ppo_ray.py asserts n_samples_per_prompt > 1 for
 	 * group_norm, rloo, reinforce_baseline and dr_grpo; here a group of
 	 * one gets 0.
 	 */
-	{ .name = "openrlhf", .release = "0.11.0", .since = "0.10.0",
+	{ .name = "openrlhf", .release = "0.11.0", .since = "0.10.3",
 	    .estimator = "grpo", .loss = "token", .sample = 1, .eps = 1e-9,
-	    .wh = W_CLAMP, .lw = { .seq_eps = 1e-8 } },
+	    .wh = W_CLAMP, .lw = { .seq_eps = 1e-8, .empty_refuse = 1 } },
 	/*
 	 * NeMo-RL v0.7.0 (2026-07-29), since v0.4.0:
 	 * algorithms/advantage_estimator.py, algorithms/utils.py
@@ -132,6 +135,19 @@ const struct preset preset_table[] = {
 	    .single = VERL_SINGLE, .wh = W_VERL,
 	    .lw = { .count_all = 1, .tok_eps = 1e-8, .norm_plain = 1,
 	    .seq_refuse = 1 } },
+	/*
+	 * OpenRLHF v0.10.2 (2026-04-19), since v0.10.0: models/loss.py's
+	 * PolicyLoss takes masked_mean(loss, action_mask, dim=-1).mean()
+	 * per sample, masked_mean (models/utils.py) dividing by mask.sum()
+	 * with no epsilon: every record counts in B, and one with no
+	 * trained token is NaN (refused); the token loss is 1/N, and a
+	 * batch with no trained token NaN (refused).  The advantages are
+	 * 0.11.0's (experience_maker.py differs in option names only).
+	 */
+	{ .name = "openrlhf", .release = "0.10.2", .since = "0.10.0",
+	    .estimator = "grpo", .loss = "token", .sample = 1, .eps = 1e-9,
+	    .wh = W_CLAMP, .lw = { .count_all = 1, .seq_refuse = 1,
+	    .empty_refuse = 1 } },
 	/*
 	 * NeMo-RL v0.3.1 (2025-08-01), since v0.3.0: algorithms/utils.py's
 	 * deviation of the others is the population one, and grpo.py

@@ -198,6 +198,43 @@ START_TEST(refuse_masked_seq)
 }
 END_TEST
 
+START_TEST(refuse_untrained_batch)
+{
+	/* OpenRLHF divides the token and the per-sample losses 0 by 0 on
+	 * a batch with no trained token: refused, at its first line; a
+	 * batch with one trained token, the other modes and the rule off
+	 * let it through. */
+	const struct advmath_lw on = { .seq_eps = 1e-8, .empty_refuse = 1 },
+	    off = { .seq_eps = 1e-8 };
+	static const double none_T[NREC] = { 0, 0, 0, 0, 0, 0, 0 };
+	static const double one_T[NREC] = { 0, 0, 0, 0, 0, 1, 0 };
+	static const char *const pass[] = { "seq-sum", "seq-sum-norm",
+	    "balanced", "balanced-gen" };
+	struct diag d = { 0 };
+	struct tb t;
+	size_t i;
+
+	lt_make(&t, none_T, batch_A);
+	ck_assert_int_eq(loss_weights_check(loss_weights_find("token"), &on,
+	    &t.b, "openrlhf", "0.11.0", &d), EXIT_DATA);
+	ck_assert_has(d.msg, "roll.jsonl:1: the batch has no trained token, "
+	    "where openrlhf 0.11.0's -g token divides 0 by 0");
+	ck_assert_int_eq(loss_weights_check(loss_weights_find("seq"), &on,
+	    &t.b, "openrlhf", "0.11.0", &d), EXIT_DATA);
+	ck_assert_has(d.msg, "openrlhf 0.11.0's -g seq divides 0 by 0");
+	for (i = 0; i < sizeof(pass) / sizeof(pass[0]); i++)
+		ck_assert_int_eq(loss_weights_check(loss_weights_find(pass[i]),
+		    &on, &t.b, "openrlhf", "0.11.0", &d), 0);
+	ck_assert_int_eq(loss_weights_check(loss_weights_find("token"), &off,
+	    &t.b, "openrlhf", "0.11.0", &d), 0);
+	lt_make(&t, one_T, batch_A);
+	ck_assert_int_eq(loss_weights_check(loss_weights_find("token"), &on,
+	    &t.b, "openrlhf", "0.11.0", &d), 0);
+	ck_assert_int_eq(loss_weights_check(loss_weights_find("seq"), &on,
+	    &t.b, "openrlhf", "0.11.0", &d), 0);
+}
+END_TEST
+
 START_TEST(token_batch)
 {
 	/* c = 1/N = 1/21 for every record with tokens; i2 gets 0. */
@@ -517,7 +554,8 @@ START_TEST(presets_from_options)
 		int		 count_all;
 		double		 seq_eps;
 	} tab[] = { { "verl", 0, 1e-8 }, { "verl@0.6.0", 1, 0 },
-	    { "trl", 1, 0 }, { "openrlhf", 0, 1e-8 }, { "nemo-rl", 1, 1e-8 },
+	    { "trl", 1, 0 }, { "openrlhf", 0, 1e-8 },
+	    { "openrlhf@0.10.2", 1, 0 }, { "nemo-rl", 1, 1e-8 },
 	    { "areal", 0, 0 }, { "slime", 1, 0 }, { "skyrl", 1, 0 } };
 	struct prefs c;
 	struct optstore own = { 0 };
@@ -627,6 +665,7 @@ loss_suite(void)
 	tcase_add_test(tc, framework_rules);
 	tcase_add_test(tc, refuse_masked_seq);
 	tcase_add_test(tc, sample_masked);
+	tcase_add_test(tc, refuse_untrained_batch);
 	tcase_add_test(tc, presets_from_options);
 	tcase_add_test(tc, empty_batch);
 	tcase_add_test(tc, kind_dispatch);

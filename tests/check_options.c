@@ -358,7 +358,20 @@ START_TEST(preset_estimator_and_mode)
 	ck_assert_int_eq(parse(&c, &d, "--like", "verl@0.6.0", NULL), 0);
 	ck_assert_int_eq(c.lp.count_all, 1);
 	ck_assert_int_eq(c.lp.seq_refuse, 1);
+	ck_assert_int_eq(c.lp.empty_refuse, 0);
 	ck_assert_str_eq(c.like->release, "0.6.0");
+	/* OpenRLHF: NaN gradients on a batch with no trained token; before
+	 * 0.10.3 on a record without one too (-g seq) */
+	ck_assert_int_eq(parse(&c, &d, "--like", "openrlhf", NULL), 0);
+	ck_assert_int_eq(c.lp.empty_refuse, 1);
+	ck_assert_int_eq(c.lp.seq_refuse, 0);
+	ck_assert_int_eq(parse(&c, &d, "--like", "openrlhf@0.10.2", NULL), 0);
+	ck_assert_int_eq(c.lp.empty_refuse, 1);
+	ck_assert_int_eq(c.lp.seq_refuse, 1);
+	ck_assert_int_eq(c.lp.count_all, 1);
+	ck_assert(c.lp.seq_eps == 0);
+	ck_assert_int_eq(parse(&c, &d, "--like", "verl", NULL), 0);
+	ck_assert_int_eq(c.lp.empty_refuse, 0);
 	ck_assert_int_eq(parse(&c, &d, "--like", "nemo-rl@0.3", NULL), 0);
 	ck_assert_int_eq(c.ap.sample, 0);
 	ck_assert(c.ap.eps == 0);

@@ -63,6 +63,12 @@ START_TEST(versions)
 	ck_assert_str_eq(pick("verl@0.6.1"), "0.7.0");
 	ck_assert_str_eq(pick("verl@0.7"), "0.7.0");
 	ck_assert_str_eq(pick("verl@0.7.0"), "0.7.0");
+	/* OpenRLHF's aggregate_loss arrived in 0.10.3. */
+	ck_assert_str_eq(pick("openrlhf@0.10.2"), "0.10.2");
+	ck_assert_str_eq(pick("openrlhf@0.10.0"), "0.10.2");
+	ck_assert_str_eq(pick("openrlhf@v0.10.1"), "0.10.2");
+	ck_assert_str_eq(pick("openrlhf@0.10.3"), "0.11.0");
+	ck_assert_str_eq(pick("openrlhf@0.11"), "0.11.0");
 	ck_assert_str_eq(pick("nemo-rl@0.3"), "0.3.1");
 	ck_assert_str_eq(pick("nemo-rl@0.3.0"), "0.3.1");
 	ck_assert_str_eq(pick("nemo-rl@0.4"), "0.7.0");
@@ -79,6 +85,8 @@ START_TEST(refusals)
 	refused("verl@0.6", "use --like verl (0.6.1 to 0.7.0), --like "
 	    "verl@0.6.0 (0.4.0 to 0.6.0)");
 	refused("verl@0", "ambiguous");
+	refused("openrlhf@0.10", "use --like openrlhf (0.10.3 to 0.11.0), "
+	    "--like openrlhf@0.10.2 (0.10.0 to 0.10.2)");
 	refused("nemo-rl@0", "use --like nemo-rl (0.4.0 to 0.7.0), --like "
 	    "nemo-rl@0.3.1 (0.3.0 to 0.3.1)");
 	/* Outside every row: what rladv knows, and the plain name. */
@@ -127,7 +135,7 @@ START_TEST(rows)
 		ck_assert_int_eq(preset_find(arg, &got, &d), 0);
 		ck_assert_ptr_eq(got, p);
 	}
-	ck_assert_uint_eq(n, 9);
+	ck_assert_uint_eq(n, 10);
 }
 END_TEST
 

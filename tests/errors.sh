@@ -338,6 +338,33 @@ data_error verl060_seq_apart untrained_big.jsonl 4 'the record has no trained to
   cat untrained.jsonl; } >untrained_zero.jsonl
 run --like verl@0.6.0 -g seq --drop-zero-std untrained_zero.jsonl
 data_error verl060_seq_dropped untrained_zero.jsonl 6 'the record has no trained token'
+# OpenRLHF divides its losses 0 by 0 on a batch with no trained token
+# (NaN gradients): refused at the batch's first line, -g token and -g seq,
+# 0.11.0 and 0.10.2; -g seq-sum is not OpenRLHF's and goes through.  Skip
+# mode rejects each group of that batch whole and keeps the next batch.
+printf '%s\n' '{"uid":"b","reward":3.0,"response_mask":[0]}' \
+    '{"uid":"b","reward":2.0,"response_mask":[0,0]}' \
+    '{"uid":"c","reward":1.0,"response_mask":[0]}' \
+    '{"uid":"a","reward":1.0,"response_mask":[1,1]}' \
+    '{"uid":"a","reward":0.0,"response_mask":[1]}' >emptybatch.jsonl
+run --like openrlhf --batch-groups 2 emptybatch.jsonl
+data_error openrlhf_empty_batch emptybatch.jsonl 1 "the batch has no trained token, where openrlhf 0.11.0's -g token divides 0 by 0 (NaN gradients)"
+run --like openrlhf -g seq --batch-groups 2 emptybatch.jsonl
+data_error openrlhf_empty_batch_seq emptybatch.jsonl 1 "the batch has no trained token, where openrlhf 0.11.0's -g seq"
+run --like openrlhf@0.10.2 --batch-groups 2 emptybatch.jsonl
+data_error openrlhf0102_empty_batch emptybatch.jsonl 1 "openrlhf 0.10.2's -g token divides 0 by 0"
+run --like openrlhf -g seq-sum --batch-groups 2 emptybatch.jsonl
+if [ "$st" -eq 0 ] && [ "$(wc -l <out)" -eq 5 ]; then ok; else
+	no openrlhf_empty_batch_seqsum "status $st: $(head -c 300 err)"; fi
+run --like openrlhf --batch-groups 2 --on-error skip emptybatch.jsonl
+if [ "$st" -eq 0 ] && [ "$(wc -l <out)" -eq 2 ] &&
+    grep -q '^rladv: emptybatch\.jsonl:1: the batch has no trained token, .*, in group "b" (line 1); rejected whole$' err &&
+    grep -q '^rladv: emptybatch\.jsonl:3: the batch has no trained token, .*, in group "c" (line 3); rejected whole$' err; then ok; else
+	no openrlhf_empty_batch_skip "status $st: $(head -c 400 err)"; fi
+# openrlhf@0.10.2's per-sample loss divides a record without a trained
+# token 0 by 0; 0.11.0 leaves it out.
+run --like openrlhf@0.10.2 -g seq untrained.jsonl
+data_error openrlhf0102_seq_record untrained.jsonl 4 "the record has no trained token, where openrlhf 0.10.2's seq-mean-token-mean divides 0 by 0|--like openrlhf for its newest rule"
 # Skip mode rejects its group whole, and names it.
 run --like slime -a rpp --on-error skip untrained.jsonl
 m="^rladv: untrained\\.jsonl:4: the record has no trained token, .*, in group \"b\" (line 3); rejected whole\$"

@@ -193,17 +193,7 @@ def make_trl():
     write("trl_padded.jsonl", out, compact=True)
 
 
-def make_openrlhf():
-    # OpenRLHF: Experience rows sorted back to prompt order (index = the
-    # prompt's position), n_samples_per_prompt = 4, action_mask and
-    # rollout_log_probs padded right to the longest response.  One response
-    # came back empty: its action_mask is all 0.
-    groups = [
-        ([1.0, 0.0, 0.0, 1.0], [12, 7, 15, 9]),
-        ([0.5, 0.5, 0.5, 0.5], [6, 11, 8, 13]),
-        ([0.9, 0.1, 0.4, 0.0], [14, 0, 10, 5]),
-        ([1.0, 1.0, 0.0, 1.0], [16, 3, 9, 12]),
-    ]
+def openrlhf_records(groups):
     width = max(n for _, lens in groups for n in lens)
     out = []
     for g, (rewards, lens) in enumerate(groups):
@@ -217,7 +207,21 @@ def make_openrlhf():
                 "rollout_log_probs": pad(logprobs(n), width, 0.0),
                 "action_mask": pad([1] * n, width, 0),
             })
-    write("openrlhf_padded.jsonl", out)
+    return out
+
+
+def make_openrlhf():
+    # OpenRLHF: Experience rows sorted back to prompt order (index = the
+    # prompt's position), n_samples_per_prompt = 4, action_mask and
+    # rollout_log_probs padded right to the longest response.  One response
+    # came back empty: its action_mask is all 0.
+    groups = [
+        ([1.0, 0.0, 0.0, 1.0], [12, 7, 15, 9]),
+        ([0.5, 0.5, 0.5, 0.5], [6, 11, 8, 13]),
+        ([0.9, 0.1, 0.4, 0.0], [14, 0, 10, 5]),
+        ([1.0, 1.0, 0.0, 1.0], [16, 3, 9, 12]),
+    ]
+    write("openrlhf_padded.jsonl", openrlhf_records(groups))
 
 
 def make_nemo():
@@ -373,6 +377,19 @@ def make_untrained():
     ]
     uids = [uuid(g) for g in range(len(groups))]
     write("verl_untrained.jsonl", verl_records(groups, lambda g: uids[g]))
+
+    # OpenRLHF: every response trained (0.10.2's per-sample loss is
+    # defined), then two steps of one prompt (--batch-groups 1), the
+    # second's four responses all empty.
+    write("openrlhf_trained.jsonl", openrlhf_records([
+        ([1.0, 0.0, 1.0, 0.0], [8, 3, 11, 5]),
+        ([0.7, 0.2, 0.2, 0.9], [4, 9, 6, 2]),
+        ([0.0, 0.0, 1.0, 0.0], [10, 7, 1, 12]),
+    ]))
+    write("openrlhf_untrained.jsonl", openrlhf_records([
+        ([1.0, 0.0, 0.0, 1.0], [5, 8, 3, 6]),
+        ([0.0, 1.0, 1.0, 0.0], [0, 0, 0, 0]),
+    ]))
 
 
 if __name__ == "__main__":

@@ -491,14 +491,29 @@ def orlhf_reinforce(batch):
     return orlhf_whiten([rec.r for rec in batch.recs], trained(batch))
 
 
-def orlhf_agg(batch, mode):
-    """aggregate_loss: token_level_loss (always, except GSPO) sum /
-    batch_num_tokens = 1/N; per-sample (GSPO) sum / (T_i + 1e-8), masked by
-    T_i > 0, over global_batch_size = records with T_i > 0."""
+def orlhf_agg(batch, mode, version="0.11.0"):
+    """aggregate_loss (v0.10.3 on): token_level_loss (always, except GSPO)
+    sum / batch_num_tokens = 1/N; per-sample (GSPO) sum / (T_i + 1e-8),
+    masked by T_i > 0, over global_batch_size = records with T_i > 0
+    (utils/loss_utils.py counts them over the step).
+    v0.10.0 to v0.10.2: PolicyLoss reduces with models/utils.py's
+    masked_mean, (x * mask).sum(dim) / mask.sum(dim): token 1/N; per-sample
+    masked_mean(dim=-1).mean(), 1/(B T_i) over every record, 0/0 for a
+    record with T_i = 0.
+    Every version divides by the count with no epsilon and no torch.where
+    (the gradient through x * mask is 0 * inf there): a batch with no
+    trained token has NaN gradients in both modes, and so does a record
+    with none under 0.10.2's per-sample loss."""
     T = trained(batch)
-    N, n = sum(T), sum(1 for t in T if t > 0)
+    B, N, n = len(T), sum(T), sum(1 for t in T if t > 0)
+    if N == 0:
+        raise Refused("OpenRLHF %s: 0/0 on a batch with no trained token" % version)
     if mode == "token":
         return [1.0 / N if t else 0.0 for t in T]
+    if version == "0.10.2":
+        if n < B:
+            raise Refused("OpenRLHF 0.10.2 per-sample loss: 0/0 on a fully masked record")
+        return [1.0 / (B * t) for t in T]
     return [1.0 / (n * (t + 1e-8)) if t else 0.0 for t in T]
 
 
@@ -843,6 +858,19 @@ CASES = [
          orlhf_reinforce, lambda b: orlhf_agg(b, "token")),
     case("openrlhf_seq", "openrlhf_padded", "--like openrlhf -g seq " + ORL,
          orlhf_group_norm, lambda b: orlhf_agg(b, "seq")),
+    case("openrlhf_untrained_token", "openrlhf_untrained", "--like openrlhf --batch-groups 1 " + ORL,
+         orlhf_group_norm, lambda b: orlhf_agg(b, "token"), code=1),
+    case("openrlhf_untrained_seq", "openrlhf_untrained", "--like openrlhf -g seq --batch-groups 1 " + ORL,
+         orlhf_group_norm, lambda b: orlhf_agg(b, "seq"), code=1),
+    # OpenRLHF 0.10.0 to 0.10.2: the per-sample loss over every record.
+    case("openrlhf0102_seq", "openrlhf_trained", "--like openrlhf@0.10.2 -g seq " + ORL,
+         orlhf_group_norm, lambda b: orlhf_agg(b, "seq", "0.10.2")),
+    case("openrlhf0102_seq_fully_masked", "openrlhf_padded", "--like openrlhf@0.10.2 -g seq " + ORL,
+         orlhf_group_norm, lambda b: orlhf_agg(b, "seq", "0.10.2"), code=1),
+    case("openrlhf0102_token", "openrlhf_padded", "--like openrlhf@0.10.1 -a reinforce_baseline " + ORL,
+         orlhf_reinforce_baseline, lambda b: orlhf_agg(b, "token", "0.10.2")),
+    case("openrlhf0102_untrained_token", "openrlhf_untrained", "--like openrlhf@0.10.2 --batch-groups 1 " + ORL,
+         orlhf_group_norm, lambda b: orlhf_agg(b, "token", "0.10.2"), code=1),
     # NeMo-RL: leave-one-out, its versions, its reinforce_plus_plus.
     case("nemo_loo", "nemo_rl", "--like nemo-rl --group-size 4 " + NEMO,
          nemo_grpo, lambda b: nemo_agg(b, "token")),
