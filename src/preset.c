@@ -159,6 +159,64 @@ const struct preset preset_table[] = {
 	{ .name = NULL }
 };
 
+/*
+ * A framework's other series of release tags, which its versions do not
+ * name, and what a user of that series should type.  SkyRL tagged its
+ * skyrl-train package skyrl_train-v0.1.0 to v0.4.0 (2025-08 to 2026-02)
+ * before its skyrl-v* tags; skyrl_train-v0.3.0's
+ * skyrl-train/skyrl_train/utils/ppo_utils.py has skyrl-v0.3.0's
+ * advantage functions, and its reduce_loss (masked_mean clamps the
+ * counts at 1) reduces each micro-batch as skyrl-v0.3.0's
+ * apply_loss_reduction_to_advantages_minibatch reduces a mini-batch;
+ * workers/worker.py then averages the micro-batches' gradients.
+ */
+static const struct series {
+	const char	*name;		/* the framework's --like name */
+	const char	*tag;		/* the series' tag name */
+	const char	*pkg;		/* its package's name */
+	const char	*first, *last;	/* its releases */
+	const char	*advice;
+} series_table[] = {
+	{ "skyrl", "skyrl_train", "skyrl-train", "0.1.0", "0.4.0",
+	    "they have --like skyrl's advantages and reduce each "
+	    "micro-batch as --like skyrl reduces a batch: use --like skyrl "
+	    "on batches of one micro-batch" },
+	{ NULL, NULL, NULL, NULL, NULL, NULL }
+};
+
+/* Whether s begins with word, then end (a NUL or the given byte). */
+static int
+begins(const char *s, size_t len, const char *word, int end)
+{
+	size_t n = strlen(word);
+
+	return n <= len && strncmp(s, word, n) == 0 &&
+	    (n == len ? end == '\0' : s[n] == end);
+}
+
+/* The series that s, of len bytes, names alone (end NUL) or before a
+ * dash (end '-': "skyrl_train-v0.4.0"), by its tag or package; or NULL. */
+static const struct series *
+series_named(const char *s, size_t len, int end)
+{
+	const struct series *q;
+
+	for (q = series_table; q->name != NULL; q++)
+		if (begins(s, len, q->tag, end) || begins(s, len, q->pkg, end))
+			return q;
+	return NULL;
+}
+
+/* The usage error for a release of series q, named by arg. */
+static int
+series_refuse(const struct series *q, const char *arg, struct diag *d)
+{
+	return diag_set(d, EXIT_USAGE, "--like %s: %s-v%s to v%s are %s's "
+	    "older %s releases, not %s's versions (its %s-v* tags); %s",
+	    arg, q->tag, q->first, q->last, q->name, q->pkg, q->name,
+	    q->name, q->advice);
+}
+
 /* A version, its parts (missing ones lo: 0, hi: INT_MAX). */
 struct ver {
 	int	lo[3], hi[3];
@@ -271,12 +329,16 @@ rows(const char *name, const struct ver *v, const struct preset **first,
 int
 preset_find(const char *arg, const struct preset **out, struct diag *d)
 {
-	const struct preset *p, *hit;
+	const struct preset *p, *hit, *first;
+	const struct series *q;
 	const char *at = strchr(arg, '@');
-	char name[32], list[512];
+	char name[32], list[512], also[512];
 	size_t len = at ? (size_t)(at - arg) : strlen(arg), i, n;
-	struct ver v;
+	struct ver v, a;
+	int later;
 
+	if ((q = series_named(arg, len, '\0')) != NULL)
+		return series_refuse(q, arg, d);
 	if (len >= sizeof(name))
 		len = sizeof(name) - 1;
 	memcpy(name, arg, len);
@@ -298,6 +360,9 @@ preset_find(const char *arg, const struct preset **out, struct diag *d)
 		*out = p;
 		return 0;
 	}
+	if ((q = series_named(at + 1, strlen(at + 1), '-')) != NULL &&
+	    strcmp(q->name, name) == 0)
+		return series_refuse(q, arg, d);
 	if (!ver_parse(at + 1, name, &v))
 		return diag_set(d, EXIT_USAGE, "--like %s: \"%s\" is not a "
 		    "release; write one such as %s@%s", arg, at + 1, name,
@@ -310,10 +375,28 @@ preset_find(const char *arg, const struct preset **out, struct diag *d)
 	if (n > 1)
 		return diag_set(d, EXIT_USAGE, "--like %s is ambiguous: %s "
 		    "changed its rules within it; use %s", arg, name, list);
-	(void)rows(name, NULL, &hit, list, sizeof(list));
+	(void)rows(name, NULL, &first, list, sizeof(list));
+	/* first is the oldest row of the name (the rows go newest first) */
+	for (hit = first; hit->name != NULL; hit++)
+		if (strcmp(hit->name, name) == 0)
+			first = hit;
+	later = ver_cmp(v.lo, full(first->since, &a)) >= 0;
+	*also = '\0';
+	/* A bare number of the other series' range may mean one of its
+	 * releases; a tag of the framework's own ("skyrl-v0.4.0") not. */
+	for (q = series_table; q->name != NULL; q++)
+		if (strcmp(q->name, name) == 0 &&
+		    !begins(at + 1, strlen(at + 1), name, '-') &&
+		    ver_cmp(v.hi, full(q->first, &a)) >= 0 &&
+		    ver_cmp(v.lo, full(q->last, &a)) <= 0)
+			snprintf(also, sizeof(also), "; %s's versions are its "
+			    "%s-v* tags, and %s-v%s to v%s its older %s "
+			    "releases: %s", name, name, q->tag, q->first,
+			    q->last, q->pkg, q->advice);
 	return diag_set(d, EXIT_USAGE, "--like %s: rladv knows %s's rules "
-	    "of %s; for a later release, check what changed, then use "
-	    "--like %s", arg, name, list, name);
+	    "of %s; for %s release, check what changed, then use --like "
+	    "%s%s", arg, name, list, later ? "a later" : "an earlier", name,
+	    also);
 }
 
 const char *

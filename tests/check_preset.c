@@ -36,6 +36,17 @@ refused(const char *arg, const char *frag)
 	ck_assert_ptr_null(strchr(d.msg, '\n'));
 }
 
+/* A usage error whose message lacks frag. */
+static void
+refused_without(const char *arg, const char *frag)
+{
+	const struct preset *p = NULL;
+	struct diag d = { 0 };
+
+	ck_assert_int_eq(preset_find(arg, &p, &d), EXIT_USAGE);
+	ck_assert_ptr_null(strstr(d.msg, frag));
+}
+
 START_TEST(plain_names)
 {
 	static const char *const names[][2] = { { "verl", "0.7.0" },
@@ -94,6 +105,38 @@ START_TEST(refusals)
 	    "to 0.7.0), --like verl@0.6.0 (0.4.0 to 0.6.0)");
 	refused("verl@0.8", "then use --like verl");
 	refused("verl@0.3.9", "rladv knows verl's rules");
+	/* before the rows is an earlier release, not a later one */
+	refused("verl@0.3.9", "; for an earlier release, check what changed");
+	refused("verl@0.8", "; for a later release, check what changed");
+	refused("openrlhf@0.9", "for an earlier release");
+	/* SkyRL's versions are its skyrl-v* tags; its older skyrl_train-v*
+	 * tags (skyrl-train 0.1.0 to 0.4.0) are named and what to type
+	 * said, whichever spelling names them */
+	refused("skyrl@0.4.0", "for a later release, check what changed, "
+	    "then use --like skyrl; skyrl's versions are its skyrl-v* tags, "
+	    "and skyrl_train-v0.1.0 to v0.4.0 its older skyrl-train "
+	    "releases: they have --like skyrl's advantages and reduce each "
+	    "micro-batch as --like skyrl reduces a batch: use --like skyrl "
+	    "on batches of one micro-batch");
+	refused("skyrl@0.1", "for an earlier release, check what changed, "
+	    "then use --like skyrl; skyrl's versions are its skyrl-v* tags");
+	refused("skyrl@skyrl_train-v0.4.0", "--like "
+	    "skyrl@skyrl_train-v0.4.0: skyrl_train-v0.1.0 to v0.4.0 are "
+	    "skyrl's older skyrl-train releases, not skyrl's versions (its "
+	    "skyrl-v* tags); they have --like skyrl's advantages");
+	refused("skyrl@skyrl_train-v0.3.0", "not skyrl's versions");
+	refused("skyrl@skyrl-train-0.2", "not skyrl's versions");
+	refused("skyrl_train", "--like skyrl_train: skyrl_train-v0.1.0 to "
+	    "v0.4.0 are skyrl's older skyrl-train releases");
+	refused("skyrl-train@0.4.0", "use --like skyrl on batches of one "
+	    "micro-batch");
+	/* a skyrl-v* tag, or a number past skyrl_train's, is skyrl's own */
+	refused("skyrl@skyrl-v0.4.0", "then use --like skyrl");
+	refused_without("skyrl@skyrl-v0.4.0", "skyrl_train");
+	refused("skyrl@0.5", "then use --like skyrl");
+	refused_without("skyrl@0.5", "skyrl_train");
+	refused("verl@skyrl_train-v0.4.0", "is not a release");
+	refused("skyrl_trainx", "unknown framework");
 	refused("trl@2", "--like trl (0.16.0 to 1.9.0)");
 	/* Not a release. */
 	refused("verl@", "\"\" is not a release; write one such as "
