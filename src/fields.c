@@ -38,13 +38,13 @@ static const char *const *const defaults[FR_NLISTED] = {
 static const char *const options[FR_NROLES] = {
 	"--group-key", "--reward-key", "--logprobs-key", "--mask-key",
 	"--tokens-key", "--stratum-key", "--length-key", "--mask-spans",
-	"--prompt-len-key", "--sample-mask-key", "--batch-key",
+	"--prompt-len-key", "--sample-mask-key", "--remove-key", "--batch-key",
 	"--trajectory-key", "--trajectory-last-key", "--baseline-key"
 };
 
 static const char *const roles[FR_NROLES] = {
 	"group", "reward", "logprobs", "mask", "tokens", "stratum", "length",
-	"mask spans", "prompt length", "sample mask", "batch", "trajectory",
+	"mask spans", "prompt length", "sample mask", "removal", "batch", "trajectory",
 	"trajectory end", "baseline of remax"
 };
 
@@ -57,6 +57,7 @@ single(struct fields *f, enum frole role)
 	case FR_SPANS:		return &f->spans;
 	case FR_PROMPT_LEN:	return &f->prompt_len;
 	case FR_SAMPLE_MASK:	return &f->sample_mask;
+	case FR_REMOVE:		return &f->remove;
 	case FR_BATCH:		return &f->batch;
 	case FR_TRAJ:		return &f->traj;
 	case FR_TRAJ_LAST:	return &f->traj_last;
@@ -185,7 +186,7 @@ fields_role(enum frole role)
 /* Roles whose values are of different kinds: a field is one of them. */
 static const enum frole value_roles[] = { FR_GROUP, FR_REWARD, FR_LOGPROBS,
 	FR_MASK, FR_TOKENS, FR_LENGTH, FR_SPANS, FR_PROMPT_LEN, FR_SAMPLE_MASK,
-	FR_BASELINE };
+	FR_REMOVE, FR_BASELINE };
 #define NVALUE_ROLES (sizeof(value_roles) / sizeof(value_roles[0]))
 
 /*

@@ -22,7 +22,7 @@ enum frole {
 	FR_GROUP, FR_REWARD, FR_LOGPROBS, FR_MASK, FR_TOKENS, FR_STRATUM,
 	FR_NLISTED,
 	FR_LENGTH = FR_NLISTED, FR_SPANS, FR_PROMPT_LEN, FR_SAMPLE_MASK,
-	FR_BATCH, FR_TRAJ, FR_TRAJ_LAST, FR_BASELINE,
+	FR_REMOVE, FR_BATCH, FR_TRAJ, FR_TRAJ_LAST, FR_BASELINE,
 	FR_NROLES
 };
 #define FN(role)	(1u << (role))
@@ -44,7 +44,8 @@ struct field_list {
 struct fields {
 	struct field_list list[FR_NLISTED];	/* by role */
 	/* One name each, or NULL. */
-	const char	*length, *spans, *prompt_len, *sample_mask, *batch;
+	const char	*length, *spans, *prompt_len, *sample_mask, *remove;
+	const char	*batch;
 	const char	*traj, *traj_last;
 	const char	*baseline;	/* remax's: read with need_baseline */
 	/*

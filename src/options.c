@@ -185,7 +185,11 @@ const struct opt options_table[] = {
 	FIELD("prompt-len-key", "field", FR_PROMPT_LEN, prompt_len,
 	    .help = "its first n tokens are not trained"),
 	FIELD("sample-mask-key", "field", FR_SAMPLE_MASK, sample_mask,
-	    .help = "0: the record trains no token"),
+	    .help = "0: the record trains no token and is no sample of the "
+	    "loss"),
+	FIELD("remove-key", "field", FR_REMOVE, remove,
+	    .help = "true: the record trains no token but is a sample of "
+	    "the loss"),
 	FIELDS("stratum-key", "field[,field...]", FR_STRATUM,
 	    .want = "field names separated by commas",
 	    .help = "the stratum; several fields make a composite key"),

@@ -61,7 +61,8 @@ recfields_value_error(struct rctx *c, const struct rslot *s,
 	char q[40];
 
 	quote_elem(v->bad_at, c->end, q, sizeof(q));
-	if (s->role == FR_MASK || s->role == FR_SAMPLE_MASK)
+	if (s->role == FR_MASK || s->role == FR_SAMPLE_MASK ||
+	    s->role == FR_REMOVE)
 		return record_err(c, EXIT_DATA, "field \"%s\": element %zu is "
 		    "%s, expected 0 or 1 (or true/false)", s->path.text,
 		    v->bad_elem, q);

@@ -107,15 +107,14 @@ length_sources(struct rctx *c, struct record *r, struct toks *t)
 	return 0;
 }
 
-/* --mask-spans, --prompt-len-key, --sample-mask-key on top. */
+/* --mask-spans, --prompt-len-key on top. */
 static int
-mask_rules(struct rctx *c, struct toks *t, int *none)
+mask_rules(struct rctx *c, struct toks *t)
 {
 	const struct fields *f = c->rd->f;
 	const struct rval *v;
 	const char *why;
 	size_t n;
-	double x;
 	int s;
 
 	if (f->spans != NULL) {
@@ -150,27 +149,56 @@ mask_rules(struct rctx *c, struct toks *t, int *none)
 		mask_cut(&c->rd->runs, n, &t->m);
 		t->has_mask = 1;
 	}
-	if (f->sample_mask == NULL)
-		return 0;
-	if (recfields_needed(c, FR_SAMPLE_MASK, &s) != 0)
+	return 0;
+}
+
+/* A 0/1 (or false/true) field of role, named name: *x. */
+static int
+flag_of(struct rctx *c, enum frole role, const char *name, double *x)
+{
+	const struct rval *v;
+	int s;
+
+	if (recfields_needed(c, role, &s) != 0)
 		return c->d->status;
 	v = &c->rd->val[s];
 	if (v->type == JSON_TRUE || v->type == JSON_FALSE)
-		x = v->type == JSON_TRUE;
+		*x = v->type == JSON_TRUE;
 	else if (v->type == JSON_NUMBER)
-		x = json_strtod(v->beg, v->end - v->beg);
+		*x = json_strtod(v->beg, v->end - v->beg);
 	else
 		return recfields_type_err(c, &c->rd->slot[s], v, "0 or 1");
-	if (x != 0 && x != 1)
+	if (*x != 0 && *x != 1)
 		return record_err(c, EXIT_DATA, "field \"%s\" is %.*s, "
-		    "expected 0 or 1", f->sample_mask, (int)(v->end - v->beg),
-		    v->beg);
-	if (x == 0) {
-		*none = 1;
-		if (t->known) {
-			mask_all(t->L, 0, &c->rd->runs, &t->m);
-			t->has_mask = 1;
-		}
+		    "expected 0 or 1", name, (int)(v->end - v->beg), v->beg);
+	return 0;
+}
+
+/*
+ * --sample-mask-key 0 (NeMo-RL's sample_loss_mask): no token trained and
+ * no sample of the loss (*off); --remove-key true (slime's remove_sample,
+ * whose loss mask slime zeroes after it writes the dump): no token
+ * trained, but a sample still (*gone).
+ */
+static int
+sample_rules(struct rctx *c, struct toks *t, int *off, int *gone)
+{
+	const struct fields *f = c->rd->f;
+	double x;
+
+	if (f->sample_mask != NULL) {
+		if (flag_of(c, FR_SAMPLE_MASK, f->sample_mask, &x) != 0)
+			return c->d->status;
+		*off = x == 0;
+	}
+	if (f->remove != NULL) {
+		if (flag_of(c, FR_REMOVE, f->remove, &x) != 0)
+			return c->d->status;
+		*gone = x == 1;
+	}
+	if ((*off || *gone) && t->known) {
+		mask_all(t->L, 0, &c->rd->runs, &t->m);
+		t->has_mask = 1;
 	}
 	return 0;
 }
@@ -181,10 +209,11 @@ int
 rectokens_take(struct rctx *c, struct record *r, struct buf *runs)
 {
 	struct toks t;
-	int none = 0;
+	int off = 0, gone = 0;
 
 	memset(&t, 0, sizeof(t));
-	if (length_sources(c, r, &t) != 0 || mask_rules(c, &t, &none) != 0)
+	if (length_sources(c, r, &t) != 0 || mask_rules(c, &t) != 0 ||
+	    sample_rules(c, &t, &off, &gone) != 0)
 		return c->d->status;
 	r->has_len = t.known;
 	r->L = t.L;
@@ -202,10 +231,10 @@ rectokens_take(struct rctx *c, struct record *r, struct buf *runs)
 	} else
 		r->T = t.L;
 	/* A record without a length still trains, as one unit, unless its
-	 * sample mask says it does not (the loss modes that need no token
-	 * counts read only T > 0). */
+	 * sample mask or its removal says it does not (the loss modes that
+	 * need no token counts read only T > 0). */
 	if (!t.known)
-		r->T = !none;
-	r->sample_off = none;
+		r->T = !(off || gone);
+	r->sample_off = off;
 	return 0;
 }

@@ -107,7 +107,7 @@ print_fields(const struct stats *s, const struct stats_acc *a)
 			width = (int)strlen(stats_role_names[u[i].role]) + 1;
 	}
 	cut = shown[STATS_SPANS] || shown[STATS_PROMPT_LEN] ||
-	    shown[STATS_SAMPLE_MASK];
+	    shown[STATS_SAMPLE_MASK] || shown[STATS_REMOVE];
 	for (k = 0; k < STATS_NSHOWN; k++) {
 		role = stats_role_order[k];
 		if (!shown[role])

@@ -321,6 +321,28 @@ run --like trl --sample-mask-key sample_loss_mask -g seq --unwrap --group-key co
 check "trl seq: B leaves out sample mask 0" [ "$(get 1 loss_weight) $(get 4 loss_weight)" = "0.1 0.2" ]
 run --like slime --sample-mask-key sample_loss_mask -g token --unwrap --group-key content[0] --reward-key rewards --mask-key token_loss_mask nemo_smask.jsonl
 check "slime token: N leaves out sample mask 0" [ "$(get 1 loss_weight)" = "0.1" ]
+# slime's remove_sample (--from slime: --remove-key remove_sample): slime
+# zeroes the sample's loss mask after the dump, and it stays a sample:
+# -g seq (slime's default) 1/(B max(T_i, 1)) with B = 3: line 1 (T 2)
+# 1/6, line 2 (removed) 0, line 3 (T 1) 1/3; without the flag line 1 got
+# the same 1/6 but line 2 was trained at 1/(3*3).  The removed record
+# stays in the group's baseline (its reward 0 in the mean 1/3, and the
+# sample deviation of 1, 0, 0: (1 - 1/3)/(0.57735027 + 1e-6)).
+cat >slime_rm.jsonl <<'J'
+{"group_index": 0, "index": 0, "rollout_id": null, "tokens": [11, 12, 13, 14], "response_length": 2, "reward": 1.0, "loss_mask": [1, 1], "rollout_log_probs": [-0.5, -0.5], "remove_sample": false, "status": "completed"}
+{"group_index": 0, "index": 1, "rollout_id": null, "tokens": [11, 12, 15, 16, 17], "response_length": 3, "reward": 0.0, "loss_mask": [1, 1, 1], "rollout_log_probs": [-0.5, -0.5, -0.5], "remove_sample": true, "status": "truncated"}
+{"group_index": 0, "index": 2, "rollout_id": null, "tokens": [11, 12, 18], "response_length": 1, "reward": 0.0, "loss_mask": [1], "rollout_log_probs": [-0.5], "remove_sample": false, "status": "completed"}
+J
+run --from slime slime_rm.jsonl
+good slime_remove_sample
+check "slime remove_sample: trains nothing" [ "$(get 2 loss_weight) $(get 2 token_loss_weights)" = "0 [0,0,0]" ]
+check "slime remove_sample: still one of B" [ "$(get 1 loss_weight) $(get 3 loss_weight)" = "0.166666667 0.333333333" ]
+check "slime remove_sample: in the baseline" near "$(get 1 advantage)" 1.15469854
+run --from slime --remove-key no_such slime_rm.jsonl
+check "--remove-key: a named field must be there" [ "$st" -eq 1 ]
+sed 's/"remove_sample": true/"remove_sample": "yes"/' slime_rm.jsonl >slime_rm2.jsonl
+run --from slime slime_rm2.jsonl
+check "--remove-key: a string is refused" grep -q 'field "remove_sample" is a string, expected 0 or 1' e
 # Aliases from the frameworks.
 for a in example_id task_id traj_group_id; do
 	printf '{"%s": 1, "reward": 1, "logprobs": [-1]}\n{"%s": 1, "reward": 0, "logprobs": [-1]}\n' $a $a >al.jsonl

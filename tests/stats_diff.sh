@@ -575,10 +575,11 @@ ${I}mask         token_loss_mask 12
 ${I}sample_mask  sample_loss_mask 12
 ${I}tokens       token_ids 12
 ${I}stratum      (none) 12" --from nemo-rl "$S/nemo_rl_train_data_step3.jsonl"
-fields "fields: slime's length" "fields used            group     group_index 12
+fields "fields: slime's length and removal" "fields used            group     group_index 12
 ${I}reward    reward.score 12
 ${I}logprobs  rollout_log_probs 12
 ${I}mask      loss_mask 12
+${I}remove    remove_sample 12
 ${I}tokens    (none) 12
 ${I}length    response_length 12
 ${I}stratum   tool_call_count 12" \
