@@ -632,7 +632,10 @@ config_c(unsigned sel, struct fields *f)
 		f->weight[1] = 0.5;
 		f->nweight = 2;
 	}
-	f->null_unscored = (sel >> 6) & 1;
+	/* bit 6: null rewards taken; bit 7 (--reward-reduce) picks
+	 * zero over unscored with it */
+	f->null_reward = !((sel >> 6) & 1) ? NULL_ERROR : (sel >> 7) & 1 ?
+	    NULL_ZERO : NULL_UNSCORED;
 	f->reduce = (sel >> 7) & 1 ? REDUCE_LAST : REDUCE_SUM;
 	f->unwrap = (sel >> 8) & 1;
 	f->columnar = (sel >> 9) & 1;

@@ -309,7 +309,7 @@ fields_same(const struct fields *a, const struct fields *b)
 		if (!same_name(a->out[i], b->out[i]))
 			return 0;
 	return a->named == b->named && a->nweight == b->nweight &&
-	    a->reduce == b->reduce && a->null_unscored == b->null_unscored &&
+	    a->reduce == b->reduce && a->null_reward == b->null_reward &&
 	    a->unwrap == b->unwrap && a->columnar == b->columnar &&
 	    a->has_cap == b->has_cap && (!a->has_cap || a->cap == b->cap);
 }

@@ -34,6 +34,10 @@ enum out_field {
 
 /* --reward-reduce: what an array reward becomes. */
 enum reward_reduce { REDUCE_SUM, REDUCE_LAST };
+/* --null-reward, in the order of its words: a null reward is an error,
+ * a record whose every reward field is null is unscored (TRL from
+ * 1.6.0), or a null reads as 0 (TRL before 1.6.0). */
+enum null_reward { NULL_ERROR, NULL_UNSCORED, NULL_ZERO };
 
 /* A listed role's names. */
 struct field_list {
@@ -57,7 +61,7 @@ struct fields {
 	double		 weight[FIELD_MAXNAMES];	/* --reward-weights */
 	int		 nweight;
 	enum reward_reduce reduce;
-	int		 null_unscored;	/* --null-reward unscored */
+	enum null_reward null_reward;	/* --null-reward */
 	int		 unwrap;	/* --unwrap */
 	int		 columnar;	/* --columnar */
 	int		 use_stratum;	/* read the stratum at all */

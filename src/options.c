@@ -62,7 +62,8 @@ static const char *const lscopes[] = { "batch", "group", NULL };
 static const char *const on_errors[] = { "fail", "skip", NULL };
 static const char *const devices[] = { "cpu", "cuda", "auto", NULL };
 static const char *const reduces[] = { "sum", "last", NULL };
-static const char *const null_rewards[] = { "error", "unscored", NULL };
+static const char *const null_rewards[] = { "error", "unscored", "zero",
+	NULL };
 
 const struct opt options_table[] = {
 	/* Advantages */
@@ -169,9 +170,10 @@ const struct opt options_table[] = {
 	    .off = P(fields.reduce), .choices = reduces,
 	    .help = "an array reward: its sum (default) or last element" },
 	{ "null-reward", 0, OK_CHOICE, NULL, C_IN, OS_INPUT,
-	    .off = P(fields.null_unscored), .choices = null_rewards,
-	    .help = "a null reward is an error (default), or the record is "
-	    "left out of its group's baseline (TRL)" },
+	    .off = P(fields.null_reward), .choices = null_rewards,
+	    .help = "a null reward is an error (default), leaves the record "
+	    "out of its group's baseline (unscored: TRL from 1.6.0), or reads "
+	    "as 0 (zero: TRL before 1.6.0)" },
 	FIELDS("logprobs-key", "field", FR_LOGPROBS,
 	    .help = "the log-probs, one per response token"),
 	FIELDS("mask-key", "field", FR_MASK,
@@ -537,7 +539,7 @@ set_from(struct prefs *p, struct optstore *own, const struct opt *o,
 	f->weight[0] = 0;
 	f->nweight = 0;
 	f->reduce = REDUCE_SUM;
-	f->null_unscored = 0;
+	f->null_reward = NULL_ERROR;
 	f->unwrap = 0;
 	f->columnar = 0;
 	f->profile = profile_names[v->choice];

@@ -474,20 +474,22 @@ reward_of(struct rctx *c, int s, double *x, int *isnull)
 	return 0;
 }
 
-/* The error for a null reward without --null-reward unscored. */
+/* The error for a null reward under --null-reward error. */
 static int
 null_err(struct rctx *c, int s)
 {
 	return record_err(c, EXIT_DATA, "field \"%s\" is null; give "
 	    "--null-reward unscored to leave such records out of their "
-	    "group's baseline (advantage 0, weight 0), as TRL does",
-	    c->rd->slot[s].path.text);
+	    "group's baseline (advantage 0, weight 0), as TRL does from "
+	    "1.6.0, or --null-reward zero to read a null as 0, as TRL did "
+	    "before", c->rd->slot[s].path.text);
 }
 
 /*
  * Reward: one field, or several weighted and summed (TRL's reward
  * functions): a null part counts 0 while another part has a number, and
- * a record whose every part is null is unscored.
+ * a record whose every part is null is unscored (--null-reward unscored)
+ * or scores 0 (zero).
  */
 static int
 take_reward(struct rctx *c, struct record *r)
@@ -509,7 +511,7 @@ take_reward(struct rctx *c, struct record *r)
 		if (reward_of(c, s, &x, &isnull) != 0)
 			return c->d->status;
 		if (isnull) {
-			if (!f->null_unscored)
+			if (f->null_reward == NULL_ERROR)
 				return null_err(c, s);
 			nulls++;
 			continue;
@@ -517,7 +519,7 @@ take_reward(struct rctx *c, struct record *r)
 		sum += (f->nweight > 0 ? f->weight[i] : 1) * x;
 	}
 	r->has_reward = 1;
-	if (nulls == parts) {
+	if (nulls == parts && f->null_reward == NULL_UNSCORED) {
 		r->unscored = 1;
 		sum = 0;
 	}

@@ -408,7 +408,7 @@ START_TEST(views_of_other_layouts)
 	    v.tie == NULL && v.unscored == NULL);
 	batch_reset(t.b, 0);
 	t.f.need_baseline = 1;
-	t.f.null_unscored = 1;
+	t.f.null_reward = NULL_UNSCORED;
 
 	/* Lines 41-80: record i in group i % 20 ("k0" ...), reward i and
 	 * baseline i / 2, but record 39's reward is null: group g is

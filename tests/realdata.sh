@@ -216,6 +216,27 @@ check "all null: unscored, advantage 0" [ "$(get 3 advantage)" = 0 ]
 check "unscored: weight 0" [ "$(get 3 loss_weight)" = 0 ]
 check "unscored: out of the baseline (0 - 2/3)" near "$(get 4 advantage)" -0.666666667
 check "unscored: out of the token count (1/3)" near "$(get 1 loss_weight)" 0.333333333
+# TRL before 1.6.0 (nansum over the functions): a null reads as 0 and an
+# all-null record scores 0 and counts: rewards 1, 1, 0, 0, mean 1/2 (Dr.
+# GRPO: +-0.5), N = 4 tokens.  After --from trl (unscored) it wins.
+run --reward-key f,g --null-reward zero -a drgrpo rew.jsonl
+good reward_null_zero
+check "zero: null counts 0 beside a number (1 - 1/2)" near "$(get 1 advantage)" 0.5
+check "zero: all null scores 0, in the baseline (0 - 1/2)" near "$(get 3 advantage)" -0.5
+check "zero: all null trains (1/4)" near "$(get 3 loss_weight)" 0.25
+check "zero: in the token count (1/4)" near "$(get 1 loss_weight)" 0.25
+run --reward-key f,g --null-reward zero rew.jsonl
+# grpo: population std 1/2: 0.5 / (0.5 + 1e-6) = 0.999998
+check "zero under grpo" near "$(get 3 advantage)" -0.999998000004
+sed 's/^{/{"step": 1, /' rew.jsonl >rewstep.jsonl
+run --from trl --group-size 4 --reward-key f,g --null-reward zero -a drgrpo rewstep.jsonl
+good reward_null_zero_after_from
+check "zero after --from trl" near "$(get 3 advantage)" -0.5
+run --from trl --group-size 4 --reward-key f,g -a drgrpo rewstep.jsonl
+check "--from trl alone: unscored" [ "$(get 3 advantage)" = 0 ]
+run --reward-key g --null-reward zero -a drgrpo rew.jsonl
+# one field: null, 1, null, 0 read as 0, 1, 0, 0: mean 1/4
+check "zero: one field" near "$(get 1 advantage)" -0.25
 # A group whose every reward is null leaves the batch whole, first or
 # last: the other group is computed alone (rewards 1, 0: +-0.999998).
 printf '%s\n' '{"uid": "a", "reward": null, "logprobs": [-1]}' \
