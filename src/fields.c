@@ -144,6 +144,7 @@ fields_set(struct fields *f, enum frole role, char *value, struct diag *d)
 			break;
 	}
 	f->named |= FN(role);
+	f->optional &= ~FN(role);
 	return 0;
 }
 
@@ -159,6 +160,7 @@ fields_pin(struct fields *f)
 		if (r != FR_BASELINE)
 			*single(f, r) = NULL;
 	f->named = FN(FR_NLISTED) - 1;
+	f->optional = 0;
 }
 
 void

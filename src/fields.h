@@ -58,6 +58,10 @@ struct fields {
 	 * list role with no names reads nothing (a profile's "none").
 	 */
 	unsigned	 named;
+	/* FN() bits of the one-name roles a profile named whose field may
+	 * be absent (profile.h's optional); an option naming the role
+	 * clears its bit. */
+	unsigned	 optional;
 	double		 weight[FIELD_MAXNAMES];	/* --reward-weights */
 	int		 nweight;
 	enum reward_reduce reduce;

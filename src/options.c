@@ -548,6 +548,7 @@ set_from(struct prefs *p, struct optstore *own, const struct opt *o,
 		return d->status;
 	if (prof->aliases != NULL)
 		fields_aliases(f, prof->alias_role, prof->aliases);
+	f->optional = prof->optional;
 	return 0;
 }
 

@@ -27,29 +27,30 @@ const struct profile profile_table[] = {
 	{ "verl", "trainer.rollout_data_dir dump ({step}.jsonl)",
 	    WORDS("--unsorted", "--group-key", "input", "--reward-key",
 	    "score", "--batch-key", "step", "--like", "verl", "--no-tokens"),
-	    WORDS("input", "output", "gts", "score", "step"), -1, NULL, -1, NULL },
+	    .has = WORDS("input", "output", "gts", "score", "step") },
 	{ "verl", "agent loop output (AgentLoopOutput with "
 	    "the trainer's uid)",
 	    WORDS("--group-key", "uid", "--reward-key", "reward_score",
 	    "--logprobs-key", "response_logprobs", "--mask-key",
 	    "response_mask", "--tokens-key", "response_ids", "--stratum-key",
 	    "num_turns", "--like", "verl"),
-	    WORDS("response_ids", "response_mask", "num_turns", "metrics"),
-	    -1, NULL, -1, NULL },
+	    .has = WORDS("response_ids", "response_mask", "num_turns",
+	    "metrics") },
 	{ "TRL", "GRPOTrainer completions log (log_completions), "
 	    "as JSONL",
 	    WORDS("--null-reward", "unscored", "--batch-key", "step",
 	    "--like", "trl", "--no-tokens"),
-	    WORDS("step", "prompt", "completion", "advantage"), FR_REWARD,
-	    "--from trl: name TRL's reward columns (its reward_func_names) "
-	    "with --reward-key, e.g. --reward-key accuracy_reward,"
-	    "format_reward", -1, NULL },
+	    .has = WORDS("step", "prompt", "completion", "advantage"),
+	    .hint_role = FR_REWARD,
+	    .hint = "--from trl: name TRL's reward columns (its "
+	    "reward_func_names) with --reward-key, e.g. --reward-key "
+	    "accuracy_reward,format_reward" },
 	{ "OpenRLHF", "agent executor output",
 	    WORDS("--reward-key", "reward", "--logprobs-key",
 	    "rollout_log_probs", "--tokens-key", "observation_tokens",
 	    "--mask-spans", "action_ranges", "--stratum-key",
 	    "extra_logs.num_tool_calls", "--like", "openrlhf"),
-	    WORDS("observation_tokens", "action_ranges"), -1, NULL, -1, NULL },
+	    .has = WORDS("observation_tokens", "action_ranges") },
 	/* Under use_dynamic_sampling, NeMo-RL's grpo.py logs the trained
 	 * rewards as filtered_rewards and puts in rewards the rows of the
 	 * unfiltered batches, which no longer line up with the records. */
@@ -58,40 +59,42 @@ const struct profile profile_table[] = {
 	    "generation_logprobs", "--mask-key", "token_loss_mask",
 	    "--tokens-key", "token_ids", "--sample-mask-key",
 	    "sample_loss_mask", "--like", "nemo-rl"),
-	    WORDS("token_ids", "token_loss_mask", "sample_loss_mask"), -1,
-	    NULL, FR_REWARD, WORDS("filtered_rewards", "rewards") },
+	    .has = WORDS("token_ids", "token_loss_mask", "sample_loss_mask"),
+	    .alias_role = FR_REWARD,
+	    .aliases = WORDS("filtered_rewards", "rewards") },
 	{ "slime", "debug rollout data (Sample.to_dict() per line)",
 	    WORDS("--group-key", "group_index", "--reward-key", "reward",
 	    "--logprobs-key", "rollout_log_probs", "--mask-key", "loss_mask",
 	    "--length-key", "response_length", "--remove-key",
 	    "remove_sample", "--stratum-key", "tool_call_count", "--like",
 	    "slime"),
-	    WORDS("group_index", "index", "tokens", "response_length"), -1,
-	    NULL, -1, NULL },
+	    .has = WORDS("group_index", "index", "tokens", "response_length"),
+	    /* remove_sample came with slime 0.2.0.post1 */
+	    .optional = FN(FR_REMOVE) },
 	{ "AReaL", "rollout dump (dump_to_file)",
 	    WORDS("--group-key", "task_id", "--reward-key", "reward",
 	    "--length-key", "seqlen", "--prompt-len-key", "prompt_len",
 	    "--like", "areal", "--no-tokens"),
-	    WORDS("task_id", "sample_idx", "seqlen", "prompt_len"), -1, NULL, -1, NULL },
+	    .has = WORDS("task_id", "sample_idx", "seqlen", "prompt_len") },
 	{ "ROLL", "rollout_dump_data.step_{N}.jsonl (one columnar "
 	    "line per step)",
 	    WORDS("--columnar", "--group-key", "id", "--reward-key", "scores",
 	    "--batch-key", "global_step", "--std", "sample", "--no-tokens"),
-	    WORDS("responses", "scores", "global_step"), -1, NULL, -1, NULL },
+	    .has = WORDS("responses", "scores", "global_step") },
 	{ "SkyRL", "generator output, one step-wise row per line",
 	    WORDS("--group-key", "trajectory_ids.instance_id",
 	    "--trajectory-key", "trajectory_ids", "--trajectory-last-key",
 	    "is_last_step", "--reward-key", "rewards", "--reward-reduce",
 	    "sum", "--logprobs-key", "rollout_logprobs", "--mask-key",
 	    "loss_masks", "--tokens-key", "response_ids", "--like", "skyrl"),
-	    WORDS("trajectory_ids", "is_last_step", "loss_masks"), -1, NULL, -1, NULL },
+	    .has = WORDS("trajectory_ids", "is_last_step", "loss_masks") },
 	{ "verifiers", "results.jsonl",
 	    WORDS("--unsorted", "--group-key", "example_id", "--reward-key",
 	    "reward", "--stratum-key", "metrics.total_tool_calls", "-a",
 	    "drgrpo", "--no-tokens"),
-	    WORDS("example_id", "prompt", "completion", "reward",
-	    "is_completed"), -1, NULL, -1, NULL },
-	{ NULL, NULL, NULL, NULL, -1, NULL, -1, NULL }
+	    .has = WORDS("example_id", "prompt", "completion", "reward",
+	    "is_completed") },
+	{ NULL }
 };
 
 const struct profile *

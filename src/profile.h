@@ -19,8 +19,8 @@ struct profile {
 	const char *const	*opts;
 	/* Top-level fields every record of that dump has. */
 	const char *const	*has;
-	/* What to give for a role it cannot name (TRL's reward columns),
-	 * or NULL. */
+	/* What to give for role hint_role, which it cannot name (TRL's
+	 * reward columns), or NULL. */
 	int			 hint_role;
 	const char		*hint;
 	/* A role read by the first of these fields present, or NULL: where
@@ -28,6 +28,10 @@ struct profile {
 	 * trained rewards as filtered_rewards under dynamic sampling). */
 	int			 alias_role;
 	const char *const	*aliases;
+	/* FN() bits of the one-name roles it names whose field a record
+	 * may lack (a flag that older releases did not write): absent
+	 * reads as not set. */
+	unsigned		 optional;
 };
 
 /* The rows, and their names in the same order (NULL-ended). */

@@ -214,12 +214,14 @@ recfields_missing(struct rctx *c, int role, int i, const char *note)
 	    fields_option(role), note, more);
 }
 
-/* A slot that must be there when named (a role with one name). */
+/* A slot that must be there when named (a role with one name), unless
+ * the profile that named it made it optional. */
 int
 recfields_needed(struct rctx *c, int role, int *s)
 {
 	*s = recfields_pick(c, role, 0, 0);
-	if (*s < 0 && c->rd->rn[role] > 0)
+	if (*s < 0 && c->rd->rn[role] > 0 &&
+	    !(c->rd->f->optional & FN(role)))
 		return recfields_missing(c, role, 0, "");
 	return 0;
 }

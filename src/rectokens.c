@@ -152,15 +152,20 @@ mask_rules(struct rctx *c, struct toks *t)
 	return 0;
 }
 
-/* A 0/1 (or false/true) field of role, named name: *x. */
+/* A 0/1 (or false/true) field of role, named name: *x; absent: def
+ * (a field the profile made optional). */
 static int
-flag_of(struct rctx *c, enum frole role, const char *name, double *x)
+flag_of(struct rctx *c, enum frole role, const char *name, double def,
+    double *x)
 {
 	const struct rval *v;
 	int s;
 
+	*x = def;
 	if (recfields_needed(c, role, &s) != 0)
 		return c->d->status;
+	if (s < 0)
+		return 0;	/* optional, absent: not set */
 	v = &c->rd->val[s];
 	if (v->type == JSON_TRUE || v->type == JSON_FALSE)
 		*x = v->type == JSON_TRUE;
@@ -187,12 +192,12 @@ sample_rules(struct rctx *c, struct toks *t, int *off, int *gone)
 	double x;
 
 	if (f->sample_mask != NULL) {
-		if (flag_of(c, FR_SAMPLE_MASK, f->sample_mask, &x) != 0)
+		if (flag_of(c, FR_SAMPLE_MASK, f->sample_mask, 1, &x) != 0)
 			return c->d->status;
 		*off = x == 0;
 	}
 	if (f->remove != NULL) {
-		if (flag_of(c, FR_REMOVE, f->remove, &x) != 0)
+		if (flag_of(c, FR_REMOVE, f->remove, 0, &x) != 0)
 			return c->d->status;
 		*gone = x == 1;
 	}

@@ -361,6 +361,15 @@ check "slime remove_sample: still one of B" [ "$(get 1 loss_weight) $(get 3 loss
 check "slime remove_sample: in the baseline" near "$(get 1 advantage)" 1.15469854
 run --from slime --remove-key no_such slime_rm.jsonl
 check "--remove-key: a named field must be there" [ "$st" -eq 1 ]
+# slime before 0.2.0.post1 wrote no remove_sample: --from slime reads
+# such a dump as not removed (line 2 then trains: 1/(3*3)); named by
+# hand, the field must be there.
+sed 's/, "remove_sample": [a-z]*//' slime_rm.jsonl >slime_old.jsonl
+run --from slime slime_old.jsonl
+good slime_without_remove_sample
+check "--from slime: no remove_sample, not removed" [ "$(get 2 loss_weight)" = "0.111111111" ]
+run --from slime --remove-key remove_sample slime_old.jsonl
+check "--remove-key named by hand: must be there" grep -q 'field "remove_sample" is missing' e
 sed 's/"remove_sample": true/"remove_sample": "yes"/' slime_rm.jsonl >slime_rm2.jsonl
 run --from slime slime_rm2.jsonl
 check "--remove-key: a string is refused" grep -q 'field "remove_sample" is a string, expected 0 or 1' e
