@@ -2,6 +2,7 @@
  * bview.c - a batch without its groups of equal rewards or its unscored
  * records, or with its strata shuffled (bview.h).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,15 +17,21 @@ bview_free(struct bview *w)
 	memset(w, 0, sizeof(*w));
 }
 
-/* Whether group g of b has rewards that are all equal. */
+/* Whether group g of b has rewards that are all equal, its unscored
+ * records passed over (a group of none is). */
 static int
 equal_group(const struct batch *b, size_t g)
 {
-	size_t i;
+	size_t i, k = SIZE_MAX;
 
-	for (i = b->goff[g] + 1; i < b->goff[g + 1]; i++)
-		if (b->r[i] != b->r[b->goff[g]])
+	for (i = b->goff[g]; i < b->goff[g + 1]; i++) {
+		if (b->unscored != NULL && b->unscored[i])
+			continue;
+		if (k == SIZE_MAX)
+			k = i;
+		else if (b->r[i] != b->r[k])
 			return 0;
+	}
 	return 1;
 }
 

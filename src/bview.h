@@ -33,8 +33,10 @@ struct bview {
 
 /*
  * w->v: the groups of b whose rewards are not all equal (compared
- * exactly), in order, with from[] mapping its records back.  0, or -1
- * when out of memory (w then owns nothing).
+ * exactly; those of unscored records are passed over, and a group of
+ * none is dropped, its unscored records with it), in order, with from[]
+ * mapping its records back.  0, or -1 when out of memory (w then owns
+ * nothing).
  */
 int	bview_unequal(struct bview *w, const struct batch *b);
 /* w->v: the groups g of b with keep[g] set, in order (as above). */

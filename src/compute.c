@@ -223,17 +223,32 @@ compute_advantages(const struct estimator *e, struct adv_params *ap,
 	return scaled(e, flags, ap, v, k, adv, d);
 }
 
+static int	weighed(const struct prefs *c, const struct batch *v,
+		    double *adv, double *w, struct diag *d);
+
 /* The numbers of the batch v as the estimator and the loss mode see it. */
 static int
 numbers(const struct prefs *c, struct adv_params *ap,
     const struct batch *v, double *adv, double *w, struct diag *d)
 {
+	if (compute_advantages(c->est, ap, v, adv, d) != 0)
+		return d->status;
+	return weighed(c, v, adv, w, d);
+}
+
+/*
+ * The loss weights of v, given its advantages adv (w NULL: none), and
+ * the check that every number is finite and no weight the mode makes
+ * positive came out 0.
+ */
+static int
+weighed(const struct prefs *c, const struct batch *v, double *adv,
+    double *w, struct diag *d)
+{
 	struct buf lab = { 0 };
 	size_t i, g;
 	int bad = 0;
 
-	if (compute_advantages(c->est, ap, v, adv, d) != 0)
-		return d->status;
 	if (w != NULL && (loss_weights_check(c->loss, &c->lp, v, c->like ?
 	    c->like->name : "", c->like ? c->like->release : "", d) != 0 ||
 	    backend_loss_weights(c, v, adv, w, d) != 0))
@@ -348,39 +363,67 @@ out:
 
 /*
  * A batch with records whose reward is null (--null-reward unscored,
- * TRL's None): they leave it as --drop-zero-std's groups do (the
- * baselines, the deviations, the token count, the live groups), and keep
- * advantage 0 and loss weight 0.  A group left empty vanishes.
+ * TRL's None from 1.6.0): they leave the advantages' computation (their
+ * groups' baselines and deviations, and the moments of the estimators
+ * that read the batch) and get advantage 0, but stay records of the loss
+ * like any other, as TRL keeps them in its completion mask and in
+ * num_items_in_batch: their tokens count in N, they count in B, their
+ * group is live, and each gets the mode's weight.  Under --drop-zero-std
+ * a group is judged on its scored records (one with none has nothing to
+ * learn from) and leaves the loss whole.
  */
 static int
 unscored_batch(const struct prefs *c, struct adv_params *ap,
     const struct batch *v, double *adv, double *w, struct diag *d)
 {
-	struct bview sc;
-	double *a, *x = NULL;
-	size_t i;
+	struct bview sc, lv;
+	const struct batch *u = v;
+	double *a, *ua = adv, *uw = w;
+	size_t i, ms_exact = ap->ms_exact, ms_sampled = ap->ms_sampled;
 	int rc = 0;
 
+	memset(&lv, 0, sizeof(lv));
 	if (bview_scored(&sc, v) != 0)
 		return diag_set(d, EXIT_IO, "out of memory");
 	a = diag_malloc((sc.v.n ? sc.v.n : 1) * sizeof(*a));
-	if (w != NULL)
-		x = diag_malloc((sc.v.n ? sc.v.n : 1) * sizeof(*x));
 	if (sc.v.n > 0)
-		rc = compute_batch(c, ap, &sc.v, a, x, d);
+		rc = compute_batch(c, ap, &sc.v, a, NULL, d);
 	for (i = 0; rc == 0 && i < v->n; i++) {
 		adv[i] = 0;
 		if (w != NULL)
 			w[i] = 0;
 	}
-	for (i = 0; rc == 0 && i < sc.v.n; i++) {
+	for (i = 0; rc == 0 && i < sc.v.n; i++)
 		adv[sc.from[i]] = a[i];
-		if (w != NULL)
-			w[sc.from[i]] = x[i];
+	if (rc != 0 || w == NULL)
+		goto out;
+	if (ap->drop_zero) {
+		if (bview_unequal(&lv, v) != 0) {
+			rc = diag_set(d, EXIT_IO, "out of memory");
+			goto out;
+		}
+		u = &lv.v;
+		ua = diag_malloc((u->n ? u->n : 1) * sizeof(*ua));
+		uw = diag_malloc((u->n ? u->n : 1) * sizeof(*uw));
+		for (i = 0; i < u->n; i++)
+			ua[i] = adv[lv.from[i]];
 	}
+	if (u->n > 0 && (rc = weighed(c, u, ua, uw, d)) == 0 && u != v)
+		for (i = 0; i < u->n; i++)
+			w[lv.from[i]] = uw[i];
+out:
+	/* As compute_batch(): skip mode computes the batch again. */
+	if (rc != 0) {
+		ap->ms_exact = ms_exact;
+		ap->ms_sampled = ms_sampled;
+	}
+	if (ua != adv)
+		free(ua);
+	if (uw != w)
+		free(uw);
 	free(a);
-	free(x);
 	bview_free(&sc);
+	bview_free(&lv);
 	return rc;
 }
 

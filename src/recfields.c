@@ -689,9 +689,6 @@ recfields_take(struct rctx *c, struct record *r, struct buf *keys,
 	    take_baseline(c, r) != 0 || rectokens_take(c, r, runs) != 0 ||
 	    take_strata(c, r, keys) != 0 || take_keys(c, r, keys) != 0)
 		return c->d->status;
-	/* Unscored: out of the baseline and of every token count. */
-	if (r->unscored)
-		r->T = 0;
 	unused_masks(c, r);
 	return 0;
 }

@@ -71,6 +71,39 @@ START_TEST(unequal)
 }
 END_TEST
 
+/*
+ * --drop-zero-std beside --null-reward unscored: a group is judged on its
+ * scored records and kept or dropped whole.  Unscored as below: a (1
+ * scored), b (none) and c are equal; d's scored 0, 1, 0, 1 are not, and
+ * it stays with its unscored 7 and 10.  Then d's 1s unscored: its scored
+ * 0, 0, 0 are equal and it leaves, a (1, 0) stays.
+ */
+START_TEST(unequal_scored)
+{
+	static const unsigned char u[] = { 0, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1 };
+	static const unsigned char u2[] = { 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0 };
+	struct batch b;
+	struct bview w;
+	size_t i;
+
+	make(&b);
+	b.unscored = u;
+	ck_assert_int_eq(bview_unequal(&w, &b), 0);
+	ck_assert_uint_eq(w.v.ngroups, 1);
+	ck_assert_uint_eq(w.v.n, 6);
+	ck_assert_str_eq(w.v.gname[0], "d");
+	for (i = 0; i < 6; i++)
+		ck_assert_uint_eq(w.from[i], 5 + i);
+	bview_free(&w);
+	b.unscored = u2;
+	ck_assert_int_eq(bview_unequal(&w, &b), 0);
+	ck_assert(w.v.ngroups == 1 && w.v.n == 2);
+	ck_assert_str_eq(w.v.gname[0], "a");
+	ck_assert(w.from[0] == 0 && w.from[1] == 1);
+	bview_free(&w);
+}
+END_TEST
+
 /* Unscored: record 1 of a, both of b (b vanishes), records 7 and 10 of
  * d; c stays whole: which records the view maps back to. */
 START_TEST(scored_mapping)
@@ -191,6 +224,7 @@ bview_suite(void)
 	TCase *tc = tcase_create("views");
 
 	tcase_add_test(tc, unequal);
+	tcase_add_test(tc, unequal_scored);
 	tcase_add_test(tc, scored_mapping);
 	tcase_add_test(tc, shuffle);
 	tcase_add_test(tc, scored);

@@ -275,8 +275,10 @@ def advantages(batch, o):
 
 def weights(batch, adv, o):
     mode = o['g']
+    # --drop-zero-std: a group's scored rewards decide (none: dropped).
     live = [gi for gi, g in enumerate(batch)
-            if not (o['drop'] and alleq([x['r'] for x in g]))]
+            if not (o['drop'] and alleq([x['r'] for x in g
+                                         if x.get('scored', True)]))]
     out = [[0.0] * len(g) for g in batch]
     scopes = [[gi] for gi in live] if o['scope'] == 'group' else [live]
     for sc in scopes:
@@ -613,17 +615,25 @@ def layout(batches, o, rng):
 
 
 def expected(batches, o):
-    """Advantage and loss weight of each record (keyed by id), unscored
-    records out of every sum."""
+    """Advantage and loss weight of each record (keyed by id).  TRL's rule
+    from 1.6.0 for an unscored record (every reward function None): out of
+    every sum of the advantages (its group's mean and deviation, the
+    batch's moments; a group with no scored record has none), advantage 0,
+    and a record of the loss like any other (TRL's completion mask and
+    num_items_in_batch keep it): its tokens in N, itself in n, its group
+    live, its own weight.  --drop-zero-std judges a group on its scored
+    records and drops it whole."""
     res = {}
     for b in batches:
         sb = [[x for x in g if x.get('scored', True)] for g in b]
-        sb = [g for g in sb if g]
-        adv = advantages(sb, o)
-        w = weights(sb, adv, o)
-        for gi, g in enumerate(sb):
+        adv = dict(zip((id(x) for g in sb if g for x in g),
+                       (a for ag in advantages([g for g in sb if g], o)
+                        for a in ag)))
+        full = [[adv.get(id(x), 0.0) for x in g] for g in b]
+        w = weights(b, full, o)
+        for gi, g in enumerate(b):
             for j, x in enumerate(g):
-                res[id(x)] = (adv[gi][j], w[gi][j])
+                res[id(x)] = (full[gi][j], w[gi][j])
     return res
 
 

@@ -206,16 +206,17 @@ run --reward-key ok,acc --reward-weights 2 rew.jsonl
 bad reward_weights_count 2 '--reward-weights gives 1 weight for 2 reward fields'
 run --reward-key f,g rew.jsonl
 bad reward_null 1 'rew.jsonl:1:' 'field "g" is null' '--null-reward unscored'
-# TRL's rule: f,g with nulls: 1, 1, (both null: unscored), 0 -> scored
-# 1, 1, 0: mean 2/3, population std sqrt(2)/3: (1/3)/(0.4714045+1e-6)
-# = 0.7071053, 0 -> -1.4142106; the unscored record 0, weight 0.
+# TRL's rule from 1.6.0: f,g with nulls: 1, 1, (both null: unscored), 0
+# -> scored 1, 1, 0: Dr. GRPO's mean 2/3 leaves the unscored record out,
+# which gets advantage 0 but stays in the loss (TRL keeps it in its
+# completion mask and num_items_in_batch): N = 4 tokens, 1/4 each.
 run --reward-key f,g --null-reward unscored -a drgrpo rew.jsonl
 good reward_unscored
 check "null counts 0 beside a number (drgrpo: 1 - 2/3)" near "$(get 1 advantage)" 0.333333333
 check "all null: unscored, advantage 0" [ "$(get 3 advantage)" = 0 ]
-check "unscored: weight 0" [ "$(get 3 loss_weight)" = 0 ]
+check "unscored: trains, weight 1/4" near "$(get 3 loss_weight)" 0.25
 check "unscored: out of the baseline (0 - 2/3)" near "$(get 4 advantage)" -0.666666667
-check "unscored: out of the token count (1/3)" near "$(get 1 loss_weight)" 0.333333333
+check "unscored: in the token count (1/4)" near "$(get 1 loss_weight)" 0.25
 # TRL before 1.6.0 (nansum over the functions): a null reads as 0 and an
 # all-null record scores 0 and counts: rewards 1, 1, 0, 0, mean 1/2 (Dr.
 # GRPO: +-0.5), N = 4 tokens.  After --from trl (unscored) it wins.
@@ -237,8 +238,9 @@ check "--from trl alone: unscored" [ "$(get 3 advantage)" = 0 ]
 run --reward-key g --null-reward zero -a drgrpo rew.jsonl
 # one field: null, 1, null, 0 read as 0, 1, 0, 0: mean 1/4
 check "zero: one field" near "$(get 1 advantage)" -0.25
-# A group whose every reward is null leaves the batch whole, first or
-# last: the other group is computed alone (rewards 1, 0: +-0.999998).
+# A group whose every reward is null has no baseline, first or last: the
+# other group's advantages are its own (rewards 1, 0: +-0.999998), and
+# every record stays in the loss: N = 5 tokens, 1/5 each.
 printf '%s\n' '{"uid": "a", "reward": null, "logprobs": [-1]}' \
     '{"uid": "a", "reward": null, "logprobs": [-1]}' \
     '{"uid": "b", "reward": 1, "logprobs": [-1]}' \
@@ -247,9 +249,67 @@ printf '%s\n' '{"uid": "a", "reward": null, "logprobs": [-1]}' \
 run --null-reward unscored nulls.jsonl
 good reward_unscored_groups
 check "a group all null: advantage 0" [ "$(get 1 advantage)" = 0 ]
-check "a last group all null: weight 0" [ "$(get 5 loss_weight)" = 0 ]
+check "a group all null: trains (1/5)" near "$(get 1 loss_weight)" 0.2
+check "a last group all null: trains (1/5)" near "$(get 5 loss_weight)" 0.2
 check "the scored group alone" near "$(get 3 advantage)" 0.999998
-check "the scored group's tokens alone (1/2)" near "$(get 4 loss_weight)" 0.5
+check "every record's tokens (1/5)" near "$(get 4 loss_weight)" 0.2
+# A trajectory whose reward (its last row's) is null: out of the baseline
+# (Dr. GRPO over 1, 0: +-0.5), advantage 0, and its rows' tokens in the
+# loss: N = 3 + 2 + 3 = 8, 1/8 each; -g seq: B = 3, its T 2: 1/6.
+printf '%s\n' '{"uid": "a", "tid": 1, "logprobs": [-1]}' \
+    '{"uid": "a", "tid": 1, "reward": 1, "logprobs": [-1, -1]}' \
+    '{"uid": "a", "tid": 2, "logprobs": [-1]}' \
+    '{"uid": "a", "tid": 2, "reward": null, "logprobs": [-1]}' \
+    '{"uid": "a", "tid": 3, "reward": 0, "logprobs": [-1, -1, -1]}' >trajnull.jsonl
+run --null-reward unscored --trajectory-key tid -a drgrpo trajnull.jsonl
+good reward_unscored_traj
+check "unscored trajectory: advantage 0" [ "$(get 3 advantage)" = 0 ]
+check "unscored trajectory: scored ones alone (+0.5)" near "$(get 1 advantage)" 0.5
+check "unscored trajectory: trains (1/8)" near "$(get 3 loss_weight)" 0.125
+check "unscored trajectory: its last row (1/8)" near "$(get 4 loss_weight)" 0.125
+run --null-reward unscored --trajectory-key tid -a drgrpo -g seq trajnull.jsonl
+check "unscored trajectory: in B (1/(3 * 2))" near "$(get 4 loss_weight)" 0.166666667
+check "unscored trajectory: B 3 (1/(3 * 3))" near "$(get 5 loss_weight)" 0.111111111
+# TRL's completions log (samples/trl_completions_00005.jsonl: 3 prompts
+# of 4, line 7 unscorable) with line 12's math reward null too (both
+# null) and lengths 2 3 1 2 | 4 2 3 1 | 1 1 1 2.  Advantages as TRL
+# logged them: group 2 from its scored 1, 0, 1 alone (mean 2/3, sample
+# std sqrt(1/3): (1/3)/(0.5773503 + 1e-4) = 0.5772503), lines 7 and 12
+# advantage 0.  Loss weights, TRL's dapo: N = num_items_in_batch, every
+# completion's tokens: 23, so 1/23 = 0.0434782609 each, lines 7 and 12
+# too (before: N 18 without them, 1/18, and 0 for them).  TRL's grpo
+# (-g seq): B = 12, line 7 1/(12 * 3), line 12 1/(12 * 2) (before: B 10,
+# 0).  --drop-zero-std: group 3 is equal on its scored 1, 1, 1 and
+# leaves whole, line 12 with it: N = 8 + 10, 1/18 for groups 1 and 2,
+# line 7 too (before: 1/15, line 7 0).
+python3 -c '
+import json, sys
+L = [2, 3, 1, 2, 4, 2, 3, 1, 1, 1, 1, 2]
+for i, l in enumerate(open(sys.argv[1])):
+    r = json.loads(l)
+    if i == 11:
+        r["math_reward_func"] = None
+    r["completion_length"] = L[i]
+    print(json.dumps(r))' "$S/trl_completions_00005.jsonl" >trlnull.jsonl
+trlnull="--from trl --group-size 4 --length-key completion_length --reward-key math_reward_func,coding_reward_func"
+run $trlnull trlnull.jsonl
+good trl_unscored_dapo
+check "trl unscored: TRL's advantage" near "$(get 6 advantage)" -1.15450057
+check "trl unscored: advantage 0" [ "$(get 7 advantage)" = 0 ]
+check "trl unscored: in N (1/23)" near "$(get 1 loss_weight)" 0.0434782609
+check "trl unscored: trains (1/23)" near "$(get 7 loss_weight)" 0.0434782609
+check "trl unscored: a group's last trains (1/23)" near "$(get 12 loss_weight)" 0.0434782609
+run $trlnull -g seq trlnull.jsonl
+good trl_unscored_grpo
+check "trl unscored grpo: in B (1/(12 * 3))" near "$(get 7 loss_weight)" 0.0277777778
+check "trl unscored grpo: 1/(12 * 2)" near "$(get 12 loss_weight)" 0.0416666667
+check "trl unscored grpo: B 12 (1/(12 * 2))" near "$(get 1 loss_weight)" 0.0416666667
+run $trlnull --drop-zero-std trlnull.jsonl
+good trl_unscored_drop
+check "trl unscored drop: kept group's unscored trains (1/18)" near "$(get 7 loss_weight)" 0.0555555556
+check "trl unscored drop: N 18" near "$(get 1 loss_weight)" 0.0555555556
+check "trl unscored drop: equal on its scored, dropped whole" [ "$(get 12 loss_weight)" = 0 ]
+check "trl unscored drop: dropped group" [ "$(get 9 loss_weight)" = 0 ]
 
 # --- 4. Masks ------------------------------------------------------------
 cat >masks.jsonl <<'J'
