@@ -28,7 +28,7 @@
 #include "options.h"
 #include "record.h"
 
-#define INDEX_FORMAT	2
+#define INDEX_FORMAT	3
 /* What the tokens column says of a record whose sample mask is 0: its T
  * is 0, and it is no sample of the loss. */
 #define INDEX_SAMPLE_OFF	"masked"
@@ -36,15 +36,20 @@
 /*
  * The format of p's index: format 2 marks a record whose sample mask is
  * 0 in its tokens column, where format 1 wrote 0 (and the record then
- * counted as a sample of the loss).  A run without --sample-mask-key has
- * no such record: its index is format 1's text and is still written and
- * read as format 1, its bytes as they were; a format 1 index of a run
- * with a sample mask cannot say which records it masked, and is refused.
+ * counted as a sample of the loss); format 3 writes an unscored record's
+ * (--null-reward unscored) token count, where 1 and 2 wrote 0 (it then
+ * trained nothing; it now stays in the loss, as in TRL).  A run without
+ * either has no such record: its index is format 1's text and is still
+ * written and read as format 1, its bytes as they were; an index of an
+ * older format of a run with them cannot say what it needs, and is
+ * refused.
  */
 static inline int
 index_format(const struct prefs *p)
 {
-	return p->fields.sample_mask != NULL ? INDEX_FORMAT : 1;
+	if (p->fields.null_reward == NULL_UNSCORED)
+		return 3;
+	return p->fields.sample_mask != NULL ? 2 : 1;
 }
 
 /* The name a shard goes by in an index: as its input names it in

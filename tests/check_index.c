@@ -228,6 +228,23 @@ START_TEST(sample_mask)
 	    "of format 1, this rladv reads format 2;");
 	refused(&p, with_header(&p, "shard s\n1\t1\tmask\tsq\t\t\nend 1\n"),
 	    1, "column \"tokens\"");
+	/* --null-reward unscored: format 3 (an unscored record keeps its
+	 * token count, which formats 1 and 2 wrote as 0), with or without
+	 * a sample mask; the older formats refused */
+	p.fields.null_reward = NULL_UNSCORED;
+	h.len = 0;
+	index_put_header(&h, &p);
+	ck_assert_int_eq(strncmp(h.p, "rladv-index 3 ", 14), 0);
+	ck_assert_str_eq(record_text(&p, "{\"uid\": \"q\", \"reward\": null, "
+	    "\"logprobs\": [-1, -1], \"sm\": 1}", 7), "7\tnull\t2\tsq\t\t\n");
+	refused(&p, "rladv-index 2 " RLADV_VERSION "\n", 1, "the index is "
+	    "of format 2, this rladv reads format 3;");
+	p.fields.sample_mask = NULL;
+	h.len = 0;
+	index_put_header(&h, &p);
+	ck_assert_int_eq(strncmp(h.p, "rladv-index 3 ", 14), 0);
+	refused(&p, "rladv-index 1 " RLADV_VERSION "\n", 1, "the index is "
+	    "of format 1, this rladv reads format 3;");
 	buf_free(&keys);
 	buf_free(&h);
 }
