@@ -222,8 +222,21 @@ struct ver {
 	int	lo[3], hi[3];
 };
 
+/* Whether s is ".postN", a post-release's suffix (slime 0.2.0.post1,
+ * OpenRLHF 0.10.1.post2): fixes on top of the release it names. */
+static int
+post_release(const char *s)
+{
+	if (strncmp(s, ".post", 5) != 0 || !isdigit((unsigned char)s[5]))
+		return 0;
+	for (s += 5; isdigit((unsigned char)*s); s++)
+		;
+	return *s == '\0';
+}
+
 /* "0.6", "v0.6.1", "skyrl-v0.3.0" (a tag: the name, a dash): 1 to 3
- * numbers; 0 when not one. */
+ * numbers, and after 3 a post-release's ".postN", which reads as the
+ * release; 0 when not one. */
 static int
 ver_parse(const char *s, const char *name, struct ver *v)
 {
@@ -243,7 +256,7 @@ ver_parse(const char *s, const char *name, struct ver *v)
 			return 0;
 		v->lo[k] = v->hi[k] = (int)x;
 		s = end;
-		if (*s == '\0')
+		if (*s == '\0' || (k == 2 && post_release(s)))
 			break;
 		if (*s++ != '.')
 			return 0;

@@ -481,10 +481,11 @@ static int
 null_err(struct rctx *c, int s)
 {
 	return record_err(c, EXIT_DATA, "field \"%s\" is null; give "
-	    "--null-reward unscored to leave such records out of their "
-	    "group's baseline (advantage 0, weight 0), as TRL does from "
-	    "1.6.0, or --null-reward zero to read a null as 0, as TRL did "
-	    "before", c->rd->slot[s].path.text);
+	    "--null-reward unscored to leave a record whose every reward "
+	    "field is null out of its group's baseline with advantage 0 (it "
+	    "stays in the loss), as TRL does from 1.6.0, or --null-reward "
+	    "zero to read a null as 0, as TRL did before (under either, a "
+	    "null beside a number counts 0)", c->rd->slot[s].path.text);
 }
 
 /*

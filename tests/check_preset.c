@@ -86,6 +86,10 @@ START_TEST(versions)
 	ck_assert_str_eq(pick("skyrl@skyrl-v0.3.0"), "0.3.0");
 	ck_assert_str_eq(pick("skyrl@0.2"), "0.3.0");
 	ck_assert_str_eq(pick("trl@1"), "1.9.0");
+	/* A post-release is its release: real tags of both. */
+	ck_assert_str_eq(pick("openrlhf@0.10.1.post2"), "0.10.2");
+	ck_assert_str_eq(pick("openrlhf@v0.10.1.post1"), "0.10.2");
+	ck_assert_str_eq(pick("slime@0.2.0.post1"), "0.3.1");
 }
 END_TEST
 
@@ -144,6 +148,9 @@ START_TEST(refusals)
 	refused("verl@latest", "is not a release");
 	refused("verl@0.6.0.1", "is not a release");
 	refused("verl@0..1", "is not a release");
+	refused("openrlhf@0.10.1.post", "is not a release");
+	refused("slime@0.2.post1", "is not a release");
+	refused("slime@0.2.0.post1x", "is not a release");
 	refused("verl@0.6.", "is not a release");
 	refused("verl@-1", "is not a release");
 	/* Not a framework. */

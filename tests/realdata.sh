@@ -205,7 +205,7 @@ check "weights scale the reward" near "$(get 1 advantage)" 1.875
 run --reward-key ok,acc --reward-weights 2 rew.jsonl
 bad reward_weights_count 2 '--reward-weights gives 1 weight for 2 reward fields'
 run --reward-key f,g rew.jsonl
-bad reward_null 1 'rew.jsonl:1:' 'field "g" is null' '--null-reward unscored'
+bad reward_null 1 'rew.jsonl:1:' 'field "g" is null' '--null-reward unscored' '(it stays in the loss)' 'a null beside a number counts 0'
 # TRL's rule from 1.6.0: f,g with nulls: 1, 1, (both null: unscored), 0
 # -> scored 1, 1, 0: Dr. GRPO's mean 2/3 leaves the unscored record out,
 # which gets advantage 0 but stays in the loss (TRL keeps it in its
