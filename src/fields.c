@@ -44,8 +44,8 @@ static const char *const options[FR_NROLES] = {
 
 static const char *const roles[FR_NROLES] = {
 	"group", "reward", "logprobs", "mask", "tokens", "stratum", "length",
-	"mask spans", "prompt length", "sample mask", "removal", "batch", "trajectory",
-	"trajectory end", "baseline of remax"
+	"mask spans", "prompt length", "sample mask", "removal", "batch",
+	"trajectory", "trajectory end", "baseline of remax"
 };
 
 /* The one name of a role that has one. */
@@ -310,7 +310,8 @@ fields_same(const struct fields *a, const struct fields *b)
 	for (i = 0; i < OUT_NFIELDS; i++)
 		if (!same_name(a->out[i], b->out[i]))
 			return 0;
-	return a->named == b->named && a->nweight == b->nweight &&
+	return a->named == b->named && a->optional == b->optional &&
+	    a->nweight == b->nweight &&
 	    a->reduce == b->reduce && a->null_reward == b->null_reward &&
 	    a->unwrap == b->unwrap && a->columnar == b->columnar &&
 	    a->has_cap == b->has_cap && (!a->has_cap || a->cap == b->cap);

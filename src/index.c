@@ -211,8 +211,8 @@ get_tokens(const char *s, size_t n, struct record *r)
 		s++;
 		n--;
 	}
-	r->sample_off = n == strlen(INDEX_SAMPLE_OFF) && memcmp(s, INDEX_SAMPLE_OFF,
-	    n) == 0;
+	r->sample_off = n == strlen(INDEX_SAMPLE_OFF) &&
+	    memcmp(s, INDEX_SAMPLE_OFF, n) == 0;
 	if (r->sample_off)
 		v = 0;
 	else if (get_count(s, n, &v) != 0)

@@ -152,11 +152,10 @@ mask_rules(struct rctx *c, struct toks *t)
 	return 0;
 }
 
-/* A 0/1 (or false/true) field of role, named name: *x; absent: def
- * (a field the profile made optional). */
+/* A 0/1 (or false/true) field of role: *x; absent: def (a field the
+ * profile made optional). */
 static int
-flag_of(struct rctx *c, enum frole role, const char *name, double def,
-    double *x)
+flag_of(struct rctx *c, enum frole role, double def, double *x)
 {
 	const struct rval *v;
 	int s;
@@ -175,7 +174,8 @@ flag_of(struct rctx *c, enum frole role, const char *name, double def,
 		return recfields_type_err(c, &c->rd->slot[s], v, "0 or 1");
 	if (*x != 0 && *x != 1)
 		return record_err(c, EXIT_DATA, "field \"%s\" is %.*s, "
-		    "expected 0 or 1", name, (int)(v->end - v->beg), v->beg);
+		    "expected 0 or 1", c->rd->slot[s].path.text,
+		    (int)(v->end - v->beg), v->beg);
 	return 0;
 }
 
@@ -192,12 +192,12 @@ sample_rules(struct rctx *c, struct toks *t, int *off, int *gone)
 	double x;
 
 	if (f->sample_mask != NULL) {
-		if (flag_of(c, FR_SAMPLE_MASK, f->sample_mask, 1, &x) != 0)
+		if (flag_of(c, FR_SAMPLE_MASK, 1, &x) != 0)
 			return c->d->status;
 		*off = x == 0;
 	}
 	if (f->remove != NULL) {
-		if (flag_of(c, FR_REMOVE, f->remove, 0, &x) != 0)
+		if (flag_of(c, FR_REMOVE, 0, &x) != 0)
 			return c->d->status;
 		*gone = x == 1;
 	}
