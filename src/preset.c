@@ -47,9 +47,13 @@ const struct preset preset_table[] = {
 	/*
 	 * TRL v1.9.0 (2026-07-21), since v0.16.0: trainer/grpo_trainer.py
 	 * (_generate_and_score_completions, _compute_loss), trainer/utils.py
-	 * (nanstd).  (r - mean) / (std + 1e-4); loss_type grpo is -g seq
-	 * over every row with max(T_i, 1), dr_grpo -g seq-sum-norm over
-	 * every row, dapo and bnpo -g token.
+	 * (nanstd).  (r - mean) / (std + 1e-4); loss_type grpo and sapo
+	 * are -g seq over every row with max(T_i, 1), luspo -g seq-sum and
+	 * dr_grpo -g seq-sum-norm over every row, dapo, cispo, vespo and
+	 * bnpo -g token.  From 0.22.0 to 1.8.0 dapo's num_items_in_batch
+	 * summed the completion lengths before mask_truncated_completions
+	 * zeroed the cut ones' masks (fixed in 1.9.0, #6439); no row
+	 * reproduces that: the man page says where -g token is exact.
 	 */
 	{ .name = "trl", .release = "1.9.0", .since = "0.16.0",
 	    .estimator = "grpo", .loss = "token", .sample = 1, .eps = 1e-4,

@@ -412,7 +412,13 @@ def trl_agg(batch, loss_type, max_len=None):
     bnpo:    sum / mask.sum().clamp(min=1) over the local batch: 1/max(N, 1);
     dr_grpo: sum / (B * max_completion_length): 1/(B L);
     dapo:    sum / num_items_in_batch.clamp(min=1), the tokens of the whole
-             generation batch: 1/max(N, 1)."""
+             generation batch: 1/max(N, 1);
+    luspo:   (per_token_loss * mask.sum(1, keepdim=True)).mean(), the
+             sequence-level loss (importance_sampling_level "sequence",
+             its log-ratio averaged over mask.sum(-1).clamp(min=1)) times
+             the row's trained tokens, a mean over the B rows: each
+             trained token's gradient is 1/B of its own, fully masked rows
+             count in B."""
     T = trained(batch)
     B, N = len(T), sum(T)
     if loss_type == "grpo":
@@ -421,6 +427,8 @@ def trl_agg(batch, loss_type, max_len=None):
         c = [1.0 / max(N, 1)] * B
     elif loss_type == "dr_grpo":
         c = [1.0 / (B * max_len)] * B
+    elif loss_type == "luspo":
+        c = [1.0 / B] * B
     return [x if t else 0.0 for x, t in zip(c, T)]
 
 
@@ -835,6 +843,8 @@ CASES = [
          trl_grpo, lambda b: trl_agg(b, "dapo")),
     case("trl_grpo_loss", "trl_padded", "--like trl -g seq " + TRL,
          trl_grpo, lambda b: trl_agg(b, "grpo")),
+    case("trl_luspo_loss", "trl_padded", "--like trl -g seq-sum " + TRL,
+         trl_grpo, lambda b: trl_agg(b, "luspo")),
     case("trl_drgrpo_loss", "trl_padded", "--like trl -g seq-sum-norm --max-len 24 " + TRL,
          trl_grpo, lambda b: trl_agg(b, "dr_grpo", 24)),
     case("trl_scale_batch", "trl_padded", "--like trl --std-scope batch " + TRL,
