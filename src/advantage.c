@@ -15,6 +15,7 @@
 #include "advmath.h"
 #include "advmath_lw.h"
 #include "buf.h"
+#include "gdpo.h"
 #include "pool.h"
 
 void
@@ -693,6 +694,12 @@ const struct estimator advantage_table[] = {
 	{ "grpo-whiten", .group = gn_group, .kind = EST_GRPO_WHITEN,
 	    .flags = ADV_BATCH | ADV_DEV | ADV_WHITEN,
 	    .help = "GRPO, then whitened over the batch (AReaL)" },
+	/* Each part tamed on its own (gdpo.c): ADV_MIXED, never the
+	 * batch's prescaling of the summed rewards. */
+	{ "gdpo", .fn = gdpo_advantages, .kind = EST_GDPO,
+	    .flags = ADV_BATCH | ADV_DEV | ADV_MIXED,
+	    .help = "each reward field normalized in the group, summed, "
+	    "whitened over the batch (GDPO)" },
 	{ NULL }
 };
 

@@ -12,6 +12,7 @@
 #include "advmath.h"
 #include "batch.h"
 #include "diag.h"
+#include "fields.h"
 #include "kinds.h"
 #include "msgrpo.h"
 
@@ -40,6 +41,10 @@ struct adv_params {
 	/* A preset's reward transform (AReaL's): the estimators see
 	 * clip((r + rbias) rscale, +-rclip); none when rscale is 0. */
 	double		rscale, rbias, rclip;
+	/* gdpo: the reward parts' weights (--reward-weights); 1 past
+	 * nrweight. */
+	double		rweight[FIELD_MAXNAMES];
+	int		nrweight;
 	struct ms_params ms;
 	/* Filled by msgrpo: groups that took each path. */
 	size_t		ms_exact, ms_sampled;

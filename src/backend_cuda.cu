@@ -159,6 +159,7 @@ k_groups(struct gparams p, const double *r, const double *T,
 		break;		/* backend_cuda_ms.cu's kernels */
 	case EST_RPP:
 	case EST_REMAX:
+	case EST_GDPO:
 		break;		/* no group work: the CPU's */
 	}
 }
@@ -280,7 +281,8 @@ backend_cuda_advantages(const struct estimator *e, struct adv_params *ap,
 	case EST_LOO:
 		break;		/* k_groups' */
 	default:
-		return 1;	/* no kernel (rpp, remax): the CPU runs it */
+		return 1;	/* no kernel (rpp, remax, gdpo): the CPU
+				   runs it */
 	}
 	memset(&p, 0, sizeof(p));
 	p.kind = e->kind;

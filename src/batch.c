@@ -45,6 +45,7 @@ batch_free(struct gbatch *b)
 	free(b->rew);
 	free(b->Td);
 	free(b->bl);
+	free(b->rk);
 	free(b->full);
 	free(b->flen);
 	free(b->lr);
@@ -112,7 +113,7 @@ pack(struct gbatch *b, struct hrec *h, const struct record *r,
 {
 	size_t rbase = b->runs.len / sizeof(uint32_t);
 
-	_Static_assert(sizeof(void *) != 8 || sizeof(struct record) == 376,
+	_Static_assert(sizeof(void *) != 8 || sizeof(struct record) == 384,
 	    "struct record changed: pack its new member in batch.c, or "
 	    "keep a record that has it whole");
 	if (r->outs != 0 || r->has_traj || r->ncol > 0 || r->unscored ||
@@ -193,6 +194,21 @@ grow_recs(struct gbatch *b)
 	b->Td = diag_realloc(b->Td, b->cap * sizeof(*b->Td));
 	if (b->bl != NULL)
 		b->bl = diag_realloc(b->bl, b->cap * sizeof(*b->bl));
+	if (b->rk != NULL)
+		b->rk = diag_realloc(b->rk, b->cap * b->K * sizeof(*b->rk));
+}
+
+/* Record i's reward parts (gdpo): every record of a run has as many
+ * (the reward fields named). */
+static void
+hold_parts(struct gbatch *b, size_t i, const struct record *r,
+    const struct buf *keys)
+{
+	if (b->rk == NULL) {
+		b->K = (size_t)r->nrpart;
+		b->rk = diag_malloc(b->cap * b->K * sizeof(*b->rk));
+	}
+	memcpy(b->rk + i * b->K, keys->p + r->rpart, b->K * sizeof(*b->rk));
 }
 
 /* Notes the file and line of record n. */
@@ -296,6 +312,8 @@ batch_add(struct gbatch *b, const struct record *r, const struct buf *keys,
 	}
 	if (b->bl != NULL)
 		b->bl[i] = r->baseline;
+	if (r->nrpart > 0)
+		hold_parts(b, i, r, keys);
 	h->group = (uint32_t)g;
 	if (!pack(b, h, r, keys, runs, len))
 		keep_whole(b, h, r, keys, runs, len);
@@ -481,6 +499,8 @@ batch_reset(struct gbatch *b, int starts)
 	b->bkey.has = 0;
 	free(b->bl);
 	b->bl = NULL;
+	free(b->rk);
+	b->rk = NULL;
 	b->starts = starts;
 }
 

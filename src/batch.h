@@ -25,6 +25,10 @@ struct batch {
 	const double	*T;		/* trained tokens [n] */
 	const double	*base;		/* baselines [n] (remax), NULL when
 					   every one is 0 */
+	const double	*rk;		/* [n * K] each record's K reward
+					   parts (gdpo), NaN where null;
+					   NULL when none are kept */
+	size_t		 K;
 	const size_t	*goff;		/* [ngroups + 1] group offsets */
 	const uint32_t	*strat;		/* [n] stratum index in its group */
 	const uint32_t	*nstrat;	/* [ngroups] strata in the group */

@@ -91,6 +91,9 @@ struct gbatch {
 	struct hrec	*rec;
 	double		*rew, *Td, *bl;	/* rewards, trained tokens, and
 					   baselines (NULL: all 0) */
+	double		*rk;		/* [n * K] reward parts (gdpo),
+					   NULL: none kept */
+	size_t		 K;
 	size_t		 n, cap;
 	struct record	*full;		/* records kept whole */
 	size_t		*flen;		/* and their lines' lengths */
@@ -127,6 +130,7 @@ struct gbatch {
 	size_t		 nv;		/* records (responses) in the view */
 	size_t		 nrows;		/* rows in the view */
 	double		*r, *T, *base;
+	double		*rkv;		/* [nv * K] when rk, not ident */
 	unsigned char	*unscored;	/* [nv] when nunscored */
 	uint32_t	*strat;
 	uint64_t	*tie;

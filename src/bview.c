@@ -65,7 +65,11 @@ bview_alloc(struct bview *w, const struct batch *b, size_t n, size_t ng)
 			    sizeof(*w->base));
 		if (b->tie != NULL)
 			w->v.tie = w->tie = slab_take(&s, n, sizeof(*w->tie));
+		if (b->rk != NULL)
+			w->v.rk = w->rk = slab_take(&s, n * b->K,
+			    sizeof(*w->rk));
 	}
+	w->v.K = b->K;
 	if ((w->mem = s.mem) == NULL) {
 		memset(w, 0, sizeof(*w));
 		return -1;
@@ -115,6 +119,9 @@ bview_take(struct bview *w, const struct batch *b, size_t g, size_t ng,
 			w->base[n] = b->base[i];
 		if (w->tie != NULL)
 			w->tie[n] = b->tie[i];
+		if (w->rk != NULL)
+			memcpy(w->rk + n * b->K, b->rk + i * b->K,
+			    b->K * sizeof(*w->rk));
 		n++;
 	}
 	return n - n0;

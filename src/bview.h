@@ -21,7 +21,7 @@ struct bview {
 	size_t		*from;	/* v's record k is the source's from[k] */
 	/* What v points into. */
 	size_t		*vk;
-	double		*r, *T, *base;
+	double		*r, *T, *base, *rk;
 	size_t		*goff;
 	uint32_t	*strat, *nstrat;
 	uint64_t	*ghash, *tie;

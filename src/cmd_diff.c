@@ -646,6 +646,8 @@ diff_configs(struct prefs *outer, const struct dopts *o)
 		    x.s[1].c.fields.need_stratum;
 		outer->fields.need_baseline = x.s[0].c.fields.need_baseline ||
 		    x.s[1].c.fields.need_baseline;
+		outer->fields.need_parts = x.s[0].c.fields.need_parts ||
+		    x.s[1].c.fields.need_parts;
 		need_tie = x.s[0].c.est->kind == EST_MSGRPO ||
 		    x.s[1].c.est->kind == EST_MSGRPO;
 		stream = compute_streams(&x.s[0].c) &&

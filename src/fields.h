@@ -71,6 +71,7 @@ struct fields {
 	int		 use_stratum;	/* read the stratum at all */
 	int		 need_stratum;	/* a missing stratum is an error */
 	int		 need_baseline;	/* read the baseline (remax) */
+	int		 need_parts;	/* keep each reward part (gdpo) */
 	int		 has_cap;	/* --stratum-cap given */
 	double		 cap;
 	int		 watch_step;	/* note step/global_step (warnings) */

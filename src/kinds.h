@@ -15,7 +15,7 @@
 enum est_kind {
 	EST_GRPO, EST_DRGRPO, EST_RLOO, EST_SAN, EST_STRATIFIED, EST_MSGRPO,
 	EST_OPO, EST_RPP_BASELINE, EST_RPP, EST_PASSK, EST_GPG, EST_REMAX,
-	EST_LOO, EST_GRPO_WHITEN
+	EST_LOO, EST_GRPO_WHITEN, EST_GDPO
 };
 
 /* The bit of kind k in a set of kinds (adv_params' single). */

@@ -725,6 +725,23 @@ options_reachable(unsigned mode)
 	return m;
 }
 
+/* What gdpo cannot take: it reads each reward field, where an index and
+ * AReaL's transform hold or map their sum. */
+static int
+gdpo_check(const struct prefs *p, struct diag *d)
+{
+	if (p->mode == OPT_INDEX || p->index != NULL)
+		return diag_set(d, EXIT_USAGE, "-a gdpo reads each reward "
+		    "field, and an index holds their sum only: run rladv over "
+		    "the shards at once instead (rladv -a gdpo FILE...)");
+	if (p->ap.rscale != 0)
+		return diag_set(d, EXIT_USAGE, "-a gdpo reads each reward "
+		    "field, and --like %s's reward transform maps their sum: "
+		    "give -a gdpo without that preset", p->like != NULL ?
+		    p->like->name : "areal");
+	return 0;
+}
+
 int
 options_check(struct prefs *p, struct diag *d)
 {
@@ -738,6 +755,8 @@ options_check(struct prefs *p, struct diag *d)
 		return diag_set(d, EXIT_USAGE, "--rejects needs --on-error "
 		    "skip");
 	if (advantage_check(p->est, &p->ap, d) != 0)
+		return d->status;
+	if (p->est->kind == EST_GDPO && gdpo_check(p, d) != 0)
 		return d->status;
 	if (p->fields.columnar && p->skip)
 		return diag_set(d, EXIT_USAGE, "--columnar writes each line "
@@ -759,6 +778,9 @@ options_check(struct prefs *p, struct diag *d)
 		    p->fields.columnar ? "--columnar" : "--trajectory-key");
 	p->fields.need_stratum = (p->est->flags & ADV_STRATA) != 0;
 	p->fields.need_baseline = (p->est->flags & ADV_BASE) != 0;
+	p->fields.need_parts = p->est->kind == EST_GDPO;
+	memcpy(p->ap.rweight, p->fields.weight, sizeof(p->ap.rweight));
+	p->ap.nrweight = p->fields.nweight;
 	/* The stratum is read only where it is used (an index holds it for
 	 * every estimator). */
 	p->fields.use_stratum = p->fields.need_stratum || p->annotate ||

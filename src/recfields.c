@@ -495,13 +495,20 @@ null_err(struct rctx *c, int s)
  * or scores 0 (zero).
  */
 static int
-take_reward(struct rctx *c, struct record *r)
+take_reward(struct rctx *c, struct record *r, struct buf *keys)
 {
 	const struct fields *f = c->rd->f;
 	int i, s, isnull, parts, nulls = 0;
-	double x = 0, sum = 0;
+	double x = 0, sum = 0, part[FIELD_MAXNAMES];
 
 	parts = NAMED(c, FR_REWARD) ? c->rd->rn[FR_REWARD] : 1;
+	if (f->need_parts) {
+		for (i = 0; i < parts; i++)
+			part[i] = NAN;
+		r->nrpart = (unsigned char)parts;
+		r->rpart = KEY_AT(c, keys);
+		buf_add(keys, part, parts * sizeof(*part));
+	}
 	for (i = 0; i < parts; i++) {
 		if ((s = recfields_pick(c, FR_REWARD, i, 0)) < 0) {
 			/* A trajectory's reward is its last row's. */
@@ -519,6 +526,9 @@ take_reward(struct rctx *c, struct record *r)
 			nulls++;
 			continue;
 		}
+		if (f->need_parts)
+			memcpy(keys->p + c->kbase + r->rpart + i * sizeof(x),
+			    &x, sizeof(x));
 		sum += (f->nweight > 0 ? f->weight[i] : 1) * x;
 	}
 	r->has_reward = 1;
@@ -686,7 +696,7 @@ int
 recfields_take(struct rctx *c, struct record *r, struct buf *keys,
     struct buf *runs)
 {
-	if (take_group(c, r, keys) != 0 || take_reward(c, r) != 0 ||
+	if (take_group(c, r, keys) != 0 || take_reward(c, r, keys) != 0 ||
 	    take_baseline(c, r) != 0 || rectokens_take(c, r, runs) != 0 ||
 	    take_strata(c, r, keys) != 0 || take_keys(c, r, keys) != 0)
 		return c->d->status;

@@ -57,6 +57,7 @@ struct record {
 	signed char	wname;		/* 0: step, 1: global_step */
 	signed char	wtype;		/* its enum json_type: a number or a
 					   string */
+	unsigned char	nrpart;		/* reward parts at rpart */
 	unsigned	unused_mask;	/* bits: mask aliases present, unused
 					   (fields_alias(FR_MASK, bit)) */
 	int		has_mask;
@@ -79,6 +80,10 @@ struct record {
 					   line, spans or runs; not written */
 	unsigned	outs;		/* bits 1 << f: the line has the
 					   field f rladv writes, at out[f] */
+	/* With the fields' need_parts (gdpo): nrpart doubles in keys at
+	 * rpart (unaligned: memcpy them), each reward part as read,
+	 * unweighted, NaN where it is null (or the row has no reward). */
+	size_t		rpart;
 	/* Last: a span is set only where outs has its bit, and a record
 	 * is cleared up to here. */
 	struct span	out[OUT_NFIELDS];
@@ -146,6 +151,7 @@ record_keys_move(struct record *r, size_t by)
 	r->skey += by;
 	r->bkey += by;
 	r->tkey += by;
+	r->rpart += by;
 }
 
 #endif

@@ -63,13 +63,13 @@ START_TEST(defaults_and_table)
 {
 	static const char *const names[] = { "grpo", "drgrpo", "rloo", "san",
 	    "stratified", "msgrpo", "opo", "rpp-baseline", "rpp", "passk",
-	    "gpg", "remax", "loo", "grpo-whiten" };
+	    "gpg", "remax", "loo", "grpo-whiten", "gdpo" };
 	/* The kind callers switch on (the CUDA backend, the MS-GRPO
 	 * summary), row by row: a row must not borrow another's kind. */
 	static const enum est_kind kinds[] = { EST_GRPO, EST_DRGRPO,
 	    EST_RLOO, EST_SAN, EST_STRATIFIED, EST_MSGRPO, EST_OPO,
 	    EST_RPP_BASELINE, EST_RPP, EST_PASSK, EST_GPG, EST_REMAX, EST_LOO,
-	    EST_GRPO_WHITEN };
+	    EST_GRPO_WHITEN, EST_GDPO };
 	struct adv_params p = defaults();
 	const struct estimator *e;
 	size_t i, rows = 0;
@@ -1054,6 +1054,54 @@ START_TEST(remax)
 }
 END_TEST
 
+START_TEST(gdpo)
+{
+	/*
+	 * Two parts a record, weights 1 and 2.  Group 1: part 0 is 1, 0,
+	 * null (mean 0.5, std 0.5: +-x, x = 0.5 / (0.5 + eps), the null
+	 * adds 0); part 1 is 0, 1, 1 (mean 2/3, std sqrt(2)/3 = s).
+	 * Group 2: part 0 equal (adds 0), part 1 one number (no peer, 0).
+	 * Sums A = x - (4/3)/(s + eps), -x + (2/3)/(s + eps),
+	 * (2/3)/(s + eps), 0, 0, whose mean is 0 (each part's numbers
+	 * sum to 0 in the group), then A / (std + eps) over the five, std
+	 * about 0: the last two exactly 0.  The summed rewards (r) are not
+	 * read.
+	 */
+	static const double rk[] = { 1, 0, 0, 1, NAN, 1, 2, 1, 2, NAN };
+	static const size_t sz[] = { 3, 2 };
+	struct adv_params p = defaults();
+	struct tb t;
+	double x = 0.5 / (0.5 + EPS), s = sqrt(2) / 3, A[5], v = 0;
+	size_t i;
+
+	tb_make(&t, NULL, NULL, 5, sz, 2, NULL);
+	t.b.rk = rk;
+	t.b.K = 2;
+	p.rweight[0] = 1;
+	p.rweight[1] = 2;
+	p.nrweight = 2;
+	run("gdpo", &t, &p);
+	A[0] = x - (4.0 / 3) / (s + EPS);
+	A[1] = -x + (2.0 / 3) / (s + EPS);
+	A[2] = (2.0 / 3) / (s + EPS);
+	A[3] = A[4] = 0;
+	ck_assert(fabs(A[0] + A[1] + A[2]) < 1e-15);
+	for (i = 0; i < 5; i++)
+		v += A[i] * A[i] / 5;
+	for (i = 0; i < 3; i++)
+		ck_assert_rel(t.adv[i], A[i] / (sqrt(v) + EPS), 1e-12);
+	ck_assert_pos_zero(t.adv[3]);
+	ck_assert_pos_zero(t.adv[4]);
+	/* Sums all equal (every part equal in its group): exactly 0. */
+	tb_make(&t, NULL, NULL, 5, sz, 2, NULL);
+	t.b.rk = (const double[]){ 1, 3, 1, 3, 1, 3, 0, 5, 0, 5 };
+	t.b.K = 2;
+	run("gdpo", &t, &p);
+	for (i = 0; i < 5; i++)
+		ck_assert_pos_zero(t.adv[i]);
+}
+END_TEST
+
 START_TEST(eps_option)
 {
 	/* --eps 0.5: 1,0,0,0 gives 0.75/(0.4330127 + 0.5). */
@@ -1248,6 +1296,7 @@ advantage_suite(void)
 	tcase_add_test(tc, whiten_clamp_floor);
 	tcase_add_test(tc, grpo_whiten);
 	tcase_add_test(tc, remax);
+	tcase_add_test(tc, gdpo);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("edge");

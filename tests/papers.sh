@@ -408,5 +408,37 @@ ok = abs(d["a"]["on_policy_loss"] - s["token"]) < 1e-12
 ok &= abs(d["b"]["on_policy_loss"] - s["balanced"]) < 1e-12
 sys.exit(0 if ok else 1)' "$tmp/o" "$tmp/o2"
 
+# ---- GDPO ---------------------------------------------------------------
+
+# TRL's completions log with two reward functions, math for the first and
+# third groups, coding for the second (None elsewhere; row 7 all None,
+# unscored), under --like trl (deviation n - 1, eps 1e-4).  Math, group 1:
+# 1 0 1 1, mean 0.75, std 0.5: 0.25/0.5001 and -0.75/0.5001.  Coding,
+# group 2: 1 0 1 without row 7, mean 2/3, std sqrt(1/3): (1/3)/(s +
+# 1e-4) and -(2/3)/(s + 1e-4).  Group 3: math equal, 0.  The sums over
+# the 11 scored rows have mean 0; their deviation (n - 1) 0.70697 + 1e-4
+# divides them.  GRPO on the summed rewards gives 0.4999 ... instead.
+T=$(dirname "$0")/../samples/trl_completions_00005.jsonl
+[ -f "$T" ] || T=samples/trl_completions_00005.jsonl
+G="--from trl --group-size 4 --reward-key math_reward_func,coding_reward_func"
+"$rladv" $G -a gdpo "$T" >"$tmp/o"
+check "gdpo: TRL's normalize_then_sum on its log" near 0.7069992001 \
+    -2.1209976 0.7069992001 0.7069992001 0.8163942278 -1.632788456 0 \
+    0.8163942278 0 0 0 0 <<EOF
+$(adv "$tmp/o")
+EOF
+"$rladv" $G -a gdpo -j 1 "$T" >"$tmp/o1"
+"$rladv" $G -a gdpo -j 2 <"$T" >"$tmp/o2"
+check "gdpo: -j 1 and a pipe at -j 2 write the same bytes" \
+    cmp -s "$tmp/o1" "$tmp/o2"
+check "gdpo: a record whose fields all add 0 is exactly 0" \
+    grep -q '"math_reward_func":1.0,"coding_reward_func":null,"advantage":0}' "$tmp/o"
+runs "gdpo: rladv diff against grpo" 0 "" diff --a "-a grpo" --b "-a gdpo" -g seq-sum \
+    $G "$T"
+runs "gdpo: no index" 2 'an index holds their sum only' index -a gdpo $G "$T"
+runs "gdpo: not under AReaL's transform" 2 "reward transform maps their sum" \
+    --like areal -a gdpo --reward-key math_reward_func,coding_reward_func \
+    --group-size 4 --null-reward unscored --no-tokens "$T"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

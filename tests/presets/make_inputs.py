@@ -193,6 +193,37 @@ def make_trl():
     write("trl_padded.jsonl", out, compact=True)
 
 
+def make_trl_multi():
+    # TRL GRPOTrainer with two reward functions, trl.rewards'
+    # accuracy_reward and think_format_reward, logged as make_trl's.
+    # accuracy_reward gives None where the gold answer does not parse
+    # (the whole second block) or its verification failed (two rows).
+    # For multi_objective_aggregation: equal parts (block 3's accuracy,
+    # block 4's format) and a part with one number in a group (block 5).
+    N = None
+    blocks = [
+        ([1.0, 0.0, 1.0, 0.0], [1.0, 1.0, 0.0, 1.0], [12, 7, 15, 9]),
+        ([N, N, N, N], [1.0, 0.0, 1.0, 1.0], [10, 18, 6, 11]),
+        ([1.0, 1.0, 1.0, 1.0], [0.0, 1.0, 1.0, 0.0], [14, 8, 13, 5]),
+        ([0.0, N, 1.0, 0.0], [1.0, 1.0, 1.0, 1.0], [9, 16, 7, 12]),
+        ([1.0, N, N, N], [0.0, 0.0, 1.0, 0.0], [11, 6, 17, 10]),
+    ]
+    width = max(n for _, _, lens in blocks for n in lens)
+    out = []
+    for b, (acc, fmt, lens) in enumerate(blocks):
+        for a, f, n in zip(acc, fmt, lens):
+            out.append({
+                "step": 40,
+                "prompt": "system\nYou are a helpful assistant.\nuser\n" + QUESTIONS[b] + "\nassistant\n",
+                "completion": "<think>Let me work it out.</think>" + " ..." * (n // 3),
+                "accuracy_reward": a,
+                "think_format_reward": f,
+                "completion_mask": pad([1] * n, width, 0),
+                "sampling_per_token_logps": pad(logprobs(n), width, 0.0),
+            })
+    write("trl_multi.jsonl", out, compact=True)
+
+
 def openrlhf_records(groups):
     width = max(n for _, lens in groups for n in lens)
     out = []
@@ -403,3 +434,4 @@ if __name__ == "__main__":
     make_slime()
     make_skyrl()
     make_untrained()
+    make_trl_multi()

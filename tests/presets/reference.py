@@ -74,7 +74,19 @@ class Rec:
     def __init__(self, line, obj, o):
         self.line = line
         self.key = pick(obj, o.get("--group-key"), GROUP_KEYS)
-        self.r = float(pick(obj, o.get("--reward-key"), REWARD_KEYS))
+        names = o.get("--reward-key", "").split(",")
+        if len(names) > 1:
+            # TRL's reward functions: each part, None as NaN; the reward
+            # the other estimators read is their weighted nansum.
+            w = [float(x) for x in o["--reward-weights"].split(",")] \
+                if "--reward-weights" in o else [1.0] * len(names)
+            self.parts = [math.nan if obj[k] is None else float(obj[k])
+                          for k in names]
+            self.w = w
+            self.r = sum(x * y for x, y in zip(self.parts, w)
+                         if not math.isnan(x))
+        else:
+            self.r = float(pick(obj, o.get("--reward-key"), REWARD_KEYS))
         lp = pick(obj, o.get("--logprobs-key"), LOGPROB_KEYS)
         mask = pick(obj, o.get("--mask-key"), MASK_KEYS)
         self.m = [1 if x else 0 for x in mask] if mask is not None else [1] * len(lp)
@@ -99,7 +111,8 @@ def options(opts):
     words = shlex.split(opts)
     o = {}
     for flag in ("--group-key", "--reward-key", "--logprobs-key", "--mask-key",
-                 "--batch-key", "--batch-groups", "--group-size", "--baseline-key"):
+                 "--batch-key", "--batch-groups", "--group-size", "--baseline-key",
+                 "--reward-weights"):
         if flag in words:
             o[flag] = words[words.index(flag) + 1]
     return o
@@ -403,6 +416,39 @@ def trl_grpo(batch, scale="group"):
         s = std(rs, 1) if scale == "group" else bstd
         return [(r - m) / (s + 1e-4) for r in rs]
     return per_group(batch, f)
+
+
+def trl_gdpo(batch):
+    """multi_objective_aggregation "normalize_then_sum" (TRL 0.27.0 on):
+    rewards_per_func viewed as (-1, num_generations, functions); each
+    function's group nanmean and nanstd (n-1; NaN where fewer than two
+    numbers), (r - mean) / (std + 1e-4); nansum with reward_weights; a
+    row whose every function returned None is NaN (unscorable_mask);
+    then (r - nanmean) / (nanstd + 1e-4) over the batch, and NaN -> 0
+    (nan_to_num).  Equal numbers give exactly 0 (rladv's rule)."""
+    recs = batch.recs
+    K = len(recs[0].parts)
+    A = [0.0] * len(recs)
+    for g in batch.groups:
+        for k in range(K):
+            xs = [recs[i].parts[k] for i in g if not math.isnan(recs[i].parts[k])]
+            if len(xs) < 2 or equal(xs):
+                continue        # nanstd NaN, or exactly 0: adds 0
+            m, s = mean(xs), std(xs, 1)
+            for i in g:
+                x = recs[i].parts[k]
+                if not math.isnan(x):
+                    A[i] += recs[i].w[k] * (x - m) / (s + 1e-4)
+    scored = [i for i, rec in enumerate(recs)
+              if not all(math.isnan(x) for x in rec.parts)]
+    xs = [A[i] for i in scored]
+    out = [0.0] * len(recs)
+    if len(xs) < 2 or equal(xs):
+        return out
+    m, s = mean(xs), std(xs, 1)
+    for i in scored:
+        out[i] = (A[i] - m) / (s + 1e-4)
+    return out
 
 
 def trl_agg(batch, loss_type, max_len=None):
@@ -779,6 +825,9 @@ VERLA = "--reward-key reward_score --logprobs-key response_logprobs"
 VERL = VERLA + " --batch-groups 5"
 TRL = ("--group-size 4 --reward-key math_reward_func"
        " --logprobs-key sampling_per_token_logps --mask-key completion_mask")
+TRLM = ("--null-reward unscored --group-size 4"
+        " --reward-key accuracy_reward,think_format_reward"
+        " --logprobs-key sampling_per_token_logps --mask-key completion_mask")
 ORL = "--group-key index --mask-key action_mask"
 NEMO = "--reward-key rewards --mask-key token_loss_mask"
 AREAL = "--group-key task_id"
@@ -843,6 +892,10 @@ CASES = [
          trl_grpo, lambda b: trl_agg(b, "dapo")),
     case("trl_grpo_loss", "trl_padded", "--like trl -g seq " + TRL,
          trl_grpo, lambda b: trl_agg(b, "grpo")),
+    case("trl_gdpo", "trl_multi", "--like trl -a gdpo " + TRLM,
+         trl_gdpo, lambda b: trl_agg(b, "dapo")),
+    case("trl_gdpo_weights", "trl_multi", "--like trl -a gdpo --reward-weights 1,0.5 " + TRLM,
+         trl_gdpo, lambda b: trl_agg(b, "dapo")),
     case("trl_luspo_loss", "trl_padded", "--like trl -g seq-sum " + TRL,
          trl_grpo, lambda b: trl_agg(b, "luspo")),
     case("trl_drgrpo_loss", "trl_padded", "--like trl -g seq-sum-norm --max-len 24 " + TRL,
@@ -1077,10 +1130,17 @@ def perturb(path, o, rng, out):
                 continue
             obj = json.loads(line)
             rk = o.get("--reward-key") or next(k for k in REWARD_KEYS if k in obj)
-            if isinstance(obj.get(rk), (int, float)) and not isinstance(obj[rk], bool):
-                obj[rk] = (float(rng.randint(0, 1)) if kind == "bin" else
-                           rng.choice([0.1, 0.2, 0.3, 0.7]) if kind == "tenth" else
-                           round(rng.uniform(-1, 2), 4))
+            parts = rk.split(",")
+            for rk in parts:
+                # Several reward functions (TRL's): one in five null,
+                # so that rows of every part null come up too.
+                if len(parts) > 1 and rng.random() < 0.2:
+                    obj[rk] = None
+                elif (isinstance(obj.get(rk), (int, float)) or len(parts) > 1) \
+                        and not isinstance(obj.get(rk), bool):
+                    obj[rk] = (float(rng.randint(0, 1)) if kind == "bin" else
+                               rng.choice([0.1, 0.2, 0.3, 0.7]) if kind == "tenth" else
+                               round(rng.uniform(-1, 2), 4))
             mk = o.get("--mask-key") or next((k for k in MASK_KEYS if k in obj), None)
             if mk is not None and isinstance(obj.get(mk), list):
                 obj[mk] = [type(v)(not v) if rng.random() < 0.25 else v for v in obj[mk]]
