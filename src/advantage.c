@@ -752,7 +752,7 @@ advantage_check(const struct estimator *e, const struct adv_params *p,
 	if (p->eps_inside && !(e->flags & ADV_DEV))
 		return diag_set(d, EXIT_USAGE, "--eps-inside: -a %s divides "
 		    "by no deviation of the rewards; it applies to grpo, san, "
-		    "stratified, msgrpo and grpo-whiten", e->name);
+		    "stratified, msgrpo, grpo-whiten and gdpo", e->name);
 	if (p->random_strata && !(e->flags & ADV_STRATA))
 		return diag_set(d, EXIT_USAGE, "--random-strata: -a %s has no "
 		    "strata; use -a san or -a stratified", e->name);
@@ -761,6 +761,12 @@ advantage_check(const struct estimator *e, const struct adv_params *p,
 		    "computes no GN; it applies to grpo, drgrpo, stratified "
 		    "and grpo-whiten", e->name);
 	/* Refused rather than ignored, as --gn-scope is. */
+	if (p->std_scope != STD_GROUP && e->kind == EST_GDPO)
+		return diag_set(d, EXIT_USAGE, "--std-scope %s: -a gdpo "
+		    "divides each reward field by its group's deviation and "
+		    "the sums by the batch's (TRL's normalize_then_sum ignores "
+		    "scale_rewards); drop --std-scope", p->std_scope ==
+		    STD_BATCH ? "batch" : "none");
 	if (p->std_scope != STD_GROUP && !has_std(e->kind))
 		return diag_set(d, EXIT_USAGE, "--std-scope %s: -a %s "
 		    "divides by no group deviation; it applies to grpo, san, "
