@@ -19,8 +19,8 @@ bview_free(struct bview *w)
 
 /* Whether group g of b has rewards that are all equal, its unscored
  * records passed over (a group of none is). */
-static int
-equal_group(const struct batch *b, size_t g)
+int
+bview_equal(const struct batch *b, size_t g)
 {
 	size_t i, k = SIZE_MAX;
 
@@ -157,7 +157,7 @@ bview_unequal(struct bview *w, const struct batch *b)
 	if ((keep = malloc(b->ngroups ? b->ngroups : 1)) == NULL)
 		return -1;
 	for (g = 0; g < b->ngroups; g++)
-		keep[g] = !equal_group(b, g);
+		keep[g] = !bview_equal(b, g);
 	rc = bview_groups(w, b, keep);
 	free(keep);
 	return rc;

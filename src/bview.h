@@ -39,6 +39,8 @@ struct bview {
  * nothing).
  */
 int	bview_unequal(struct bview *w, const struct batch *b);
+/* Whether group g of b is one that bview_unequal() drops. */
+int	bview_equal(const struct batch *b, size_t g);
 /* w->v: the groups g of b with keep[g] set, in order (as above). */
 int	bview_groups(struct bview *w, const struct batch *b, const char *keep);
 /* w->v: the records of b that are not unscored (b->unscored set), groups

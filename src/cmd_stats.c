@@ -33,7 +33,7 @@ print_page(const void *ctx, FILE *f, struct diag *d)
 	size_t *size = diag_calloc(t->nhist + 1, sizeof(*size)), *ix, i;
 	double *groups = diag_calloc(t->nhist + 1, sizeof(*groups));
 	char verdict[128], cmp[128], why[128], reading[400], skey[300];
-	double wsum;
+	double wsum, rec;
 	int rc;
 
 	memset(&p, 0, sizeof(p));
@@ -51,13 +51,14 @@ print_page(const void *ctx, FILE *f, struct diag *d)
 		const struct stats_pstratum *ps = stats_pstratum(t, ix[i]);
 
 		ss[i].label = strata_label_of(&t->strata, ix[i]);
-		ss[i].records = stats_rewards(t, ix[i])->n;
-		ss[i].reward_mean = strata_mom_mean(stats_rewards(t, ix[i]));
+		ss[i].records = stats_srecords(t, ix[i]);
+		rec = stats_rewards(t, ix[i])->n;
+		ss[i].reward_mean = rec > 0 ?
+		    strata_mom_mean(stats_rewards(t, ix[i])) : NAN;
 		ss[i].alpha = ps->cells > 0 ? ps->alpha / ps->cells : NAN;
 		ss[i].offset = ps->cells > 0 ? ps->off / ps->cells : NAN;
 		ss[i].weight_share = wsum > 0 ? ps->weight / wsum : NAN;
-		ss[i].forced = ss[i].records > 0 ? ps->forced /
-		    ss[i].records : NAN;
+		ss[i].forced = rec > 0 ? ps->forced / rec : NAN;
 	}
 	for (i = 0; i < STATS_NLOSS; i++) {
 		const struct loss_mode *m = stats_papers_mode(s->c, i);

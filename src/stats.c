@@ -8,6 +8,13 @@
  * groups into within- and between-stratum parts (Stratified GRPO, Theorem
  * 1), and the papers' diagnostics (stats_papers.c).
  *
+ * A record whose every reward is null (--null-reward unscored, TRL's
+ * None) is in none of the figures of the rewards, which are taken on
+ * the scored records alone (bview_scored()), as the advantages are and
+ * as TRL's logged reward metrics are (nanmean); it stays in the counts,
+ * the lengths, the signs (its advantage is 0) and the losses, since its
+ * tokens are trained.
+ *
  * Every figure is a sum over groups, so groups are folded in one at a
  * time and memory is bounded by a group, whatever the batch, unless the
  * estimator reads the whole batch (cmd_stats.c then has batches held).
@@ -21,6 +28,7 @@
 
 #include "advmath.h"
 #include "batch.h"
+#include "bview.h"
 #include "compute.h"
 #include "diag.h"
 #include "profile.h"
@@ -51,10 +59,16 @@ stats_pstratum(const struct stats_acc *a, size_t k)
 	return &((struct stats_sval *)keymap_val(&a->strata, k))->p;
 }
 
-static struct strata_mom *
-srew(struct stats_acc *a, size_t k)
+double
+stats_srecords(const struct stats_acc *a, size_t k)
 {
-	return &((struct stats_sval *)keymap_val(&a->strata, k))->reward;
+	return ((struct stats_sval *)keymap_val(&a->strata, k))->records;
+}
+
+static struct stats_sval *
+sval(struct stats_acc *a, size_t k)
+{
+	return keymap_val(&a->strata, k);
 }
 
 /* An empty accumulator: its table must know the size of its values. */
@@ -111,6 +125,8 @@ acc_merge(struct stats_acc *t, const struct stats_acc *o)
 	t->records += o->records;
 	t->groups += o->groups;
 	t->zero_std += o->zero_std;
+	t->scored += o->scored;
+	t->scored_groups += o->scored_groups;
 	t->with_stratum += o->with_stratum;
 	for (i = 0; i < FR_NLISTED; i++) {
 		t->noalias[i] += o->noalias[i];
@@ -122,7 +138,8 @@ acc_merge(struct stats_acc *t, const struct stats_acc *o)
 	for (i = 0; i < keymap_count(&o->strata); i++) {
 		key = keymap_key(&o->strata, i, &len);
 		k = keymap_get(&t->strata, key, len, NULL);
-		strata_mom_merge(srew(t, k), stats_rewards(o, i));
+		sval(t, k)->records += stats_srecords(o, i);
+		strata_mom_merge(&sval(t, k)->reward, stats_rewards(o, i));
 		stats_papers_merge_stratum(stats_pstratum(t, k),
 		    stats_pstratum(o, i));
 	}
@@ -235,25 +252,22 @@ batch_for(struct stats *s, const struct gbatch *b)
 	return a;
 }
 
-/* The records of group g, view records o .. o + n - 1: counts, strata,
- * lengths, and the sign of each advantage, the estimator's (-a, GRPO's
- * by default). */
+/* The records of group g, view records o .. o + n - 1, every one:
+ * counts, strata, lengths, and the sign of each advantage, the
+ * estimator's (-a, GRPO's by default; an unscored record's is 0). */
 static void
 add_records(struct stats *st, struct stats_acc *a, const struct gbatch *b,
     const struct batch *v, size_t o, size_t n)
 {
-	struct strata_cells *c = &st->cells;
 	const struct record *r;
 	struct record tmp;
 	size_t k, i;
-	uint32_t s;
 	double dev;
 
 	for (k = o; k < o + n; k++) {
 		r = batch_rec(b, k, &tmp);
-		s = v->strat[k];
-		c->sum[0][s] += st->rs[k];
 		a->records++;
+		sval(a, st->cells.loc[v->strat[k]])->records++;
 		if (r->has_stratum)
 			a->with_stratum++;
 		for (i = 0; i < FR_NLISTED; i++)
@@ -261,8 +275,6 @@ add_records(struct stats *st, struct stats_acc *a, const struct gbatch *b,
 				a->alias[i][(int)r->alias[i]]++;
 			else
 				a->noalias[i]++;
-		strata_mom_add(srew(a, c->loc[s]), v->r[k]);
-		strata_mom_add(&a->reward, v->r[k]);
 		/* Equal rewards give exactly 0. */
 		dev = st->adv[k];
 		if (dev == 0)
@@ -278,6 +290,51 @@ add_records(struct stats *st, struct stats_acc *a, const struct gbatch *b,
 		if (st->c->html != NULL && dev != 0)
 			bins_add(dev > 0 ? &st->len_pos : &st->len_neg,
 			    v->T[k]);
+	}
+}
+
+/*
+ * The cells of group g of the scored view u (its rewards prescaled), of
+ * a group that strata_cells_fill() gave the keys of every record's
+ * stratum: the counts, first rewards and sums of its scored records
+ * alone (a stratum of none has none).
+ */
+static void
+cells_scored(struct strata_cells *c, const struct batch *u, size_t g)
+{
+	size_t j, k;
+	uint32_t s;
+
+	for (j = 0; j < u->nstrat[g]; j++) {
+		c->cnt[j] = 0;
+		c->eq[j] = 1;
+		c->first[j] = c->sum[0][j] = c->sum[1][j] = 0;
+	}
+	for (k = u->goff[g]; k < u->goff[g + 1]; k++) {
+		s = u->strat[k];
+		if (c->cnt[s]++ == 0)
+			c->first[s] = u->r[k];
+		else if (u->r[k] != c->first[s])
+			c->eq[s] = 0;
+	}
+}
+
+/* The rewards of group g of u, its scored records: the cells' sums
+ * (prescaled), the strata's moments and the batch's. */
+static void
+add_rewards(struct stats *st, struct stats_acc *a, const struct batch *u,
+    size_t g)
+{
+	struct strata_cells *c = &st->cells;
+	size_t k;
+	uint32_t s;
+
+	for (k = u->goff[g]; k < u->goff[g + 1]; k++) {
+		s = u->strat[k];
+		c->sum[0][s] += st->rs[k];
+		strata_mom_add(&sval(a, c->loc[s])->reward, u->r[k]);
+		strata_mom_add(&a->reward, u->r[k]);
+		a->scored++;
 	}
 }
 
@@ -304,6 +361,8 @@ add_variance(struct stats_acc *a, struct strata_cells *c,
 		wit += dev * dev;
 	}
 	for (j = 0; j < ns; j++) {
+		if (c->cnt[j] == 0)
+			continue;	/* every record unscored */
 		dev = mean[j] - mu;
 		bet += (double)c->cnt[j] * dev * dev;
 	}
@@ -361,10 +420,34 @@ scratch_grow(struct stats *s, const struct batch *v)
 		s->w = slab_take(&sl, s->cap, sizeof(*s->w));
 		s->rs = slab_take(&sl, s->cap, sizeof(*s->rs));
 		s->as = slab_take(&sl, s->cap, sizeof(*s->as));
+		s->sadv = slab_take(&sl, s->cap, sizeof(*s->sadv));
 		s->kg = slab_take(&sl, s->gcap, sizeof(*s->kg));
 	}
 	if ((s->mem = sl.mem) == NULL)
 		diag_oom();
+}
+
+/*
+ * The reward figures of group g of u (sv: its rewards prescaled), the
+ * scored records of a group of the batch, with their advantages adv.
+ * 0, or a status with d set.
+ */
+static int
+add_group(struct stats *s, struct stats_acc *a, const struct batch *u,
+    const struct batch *sv, size_t g, const double *adv, struct diag *d)
+{
+	size_t o = u->goff[g], n = u->goff[g + 1] - o;
+	struct advmath_mom gm;
+
+	gm = advmath_moments(sv->r + o, NULL, 0, n, 0);
+	a->scored_groups++;
+	if (gm.equal)
+		a->zero_std++;
+	add_rewards(s, a, u, g);
+	if (stats_papers_rewards(s, a, u, g, adv, d) != 0)
+		return d->status;
+	add_variance(a, &s->cells, sv, o, n, u->nstrat[g], gm.mean, s->kg[g]);
+	return 0;
 }
 
 int
@@ -373,10 +456,13 @@ stats_add(void *ctx, const struct gbatch *b, const struct batch *v,
 {
 	struct stats *s = ctx;
 	struct stats_acc *a;
-	struct advmath_mom gm;
+	struct bview sc;
 	struct batch sv;
+	const struct batch *u = v;
+	const double *uadv;
 	const char *line;
-	size_t g, o, n;
+	size_t g, j, i, o, n;
+	int rc = 0, own;
 
 	scratch_grow(s, v);
 	/* Whose dump this looks like, from its first record. */
@@ -391,24 +477,38 @@ stats_add(void *ctx, const struct gbatch *b, const struct batch *v,
 	 * whose numbers failed. */
 	if (compute_batch(s->c, &s->ap, v, s->adv, NULL, d) != 0)
 		return d->status;
+	/* The reward figures read the scored records alone (u), as the
+	 * advantages do; the others every record (v). */
+	memset(&sc, 0, sizeof(sc));
+	uadv = s->adv;
+	if (v->unscored != NULL) {
+		if (bview_scored(&sc, v) != 0)
+			return diag_set(d, EXIT_IO, "out of memory");
+		u = &sc.v;
+		for (i = 0; i < u->n; i++)
+			s->sadv[i] = s->adv[sc.from[i]];
+		uadv = s->sadv;
+	}
 	a = batch_for(s, b);
-	prescale(s, v, &sv);
-	for (g = 0; g < v->ngroups; g++) {
+	prescale(s, u, &sv);
+	for (g = 0, j = 0; g < v->ngroups && rc == 0; g++) {
 		o = v->goff[g];
 		n = v->goff[g + 1] - o;
-		strata_cells_fill(&s->cells, &a->strata, b, &sv, g);
-		gm = advmath_moments(sv.r + o, NULL, 0, n, 0);
 		a->groups++;
 		hist_add(a, n, 1);
-		if (gm.equal)
-			a->zero_std++;
+		/* u's group j holds g's scored records, where g has any. */
+		own = j < u->ngroups && (u == v || sc.from[u->goff[j]] < o + n);
+		strata_cells_fill(&s->cells, &a->strata, b, u == v ? &sv : v,
+		    g);
+		if (u != v && own)
+			cells_scored(&s->cells, &sv, j);
 		add_records(s, a, b, v, o, n);
-		if (stats_papers_group(s, a, b, v, g, s->adv, d) != 0)
-			return d->status;
-		add_variance(a, &s->cells, &sv, o, n, v->nstrat[g], gm.mean,
-		    s->kg[g]);
+		stats_papers_group(s, a, b, v, g, s->adv);
+		if (own)
+			rc = add_group(s, a, u, &sv, j++, uadv, d);
 	}
-	return 0;
+	bview_free(&sc);
+	return rc;
 }
 
 void
@@ -547,17 +647,16 @@ stats_row_of(const struct stats_acc *a, struct stats_row *r)
 	r->label = a->label;
 	r->records = (double)a->records;
 	r->groups = (double)a->groups;
-	r->zero_std = a->groups ? (double)a->zero_std / (double)a->groups :
-	    NAN;
-	r->reward = a->records ? strata_mom_mean(&a->reward) : NAN;
+	r->zero_std = a->scored_groups ? (double)a->zero_std /
+	    (double)a->scored_groups : NAN;
+	r->reward = a->scored ? strata_mom_mean(&a->reward) : NAN;
 	r->tool_calls = xsum_over(&a->p.tc_sum, a->p.tc_n);
 	r->len_pos = a->pos.n ? strata_mom_mean(&a->pos) : NAN;
 	r->len_neg = a->neg.n ? strata_mom_mean(&a->neg) : NAN;
 	r->gap = r->len_pos - r->len_neg;
-	r->within = a->records ? stats_pooled(&a->ss_within, a->records) :
-	    NAN;
-	r->between_var = a->records ? stats_pooled(&a->ss_between,
-	    a->records) : NAN;
+	r->within = a->scored ? stats_pooled(&a->ss_within, a->scored) : NAN;
+	r->between_var = a->scored ? stats_pooled(&a->ss_between,
+	    a->scored) : NAN;
 	r->between = a->ss_total.s > 0 ? stats_share(&a->ss_between,
 	    &a->ss_total) : NAN;
 	for (k = 0; k < STATS_NLOSS; k++)

@@ -25,8 +25,10 @@ struct stats_hbin {
 	unsigned long long	groups;
 };
 
-/* What a stratum's entry of stats_acc's table holds. */
+/* What a stratum's entry of stats_acc's table holds: its records, and
+ * the rewards and diagnostics of those scored. */
 struct stats_sval {
+	double			records;
 	struct strata_mom	reward;
 	struct stats_pstratum	p;
 };
@@ -36,6 +38,13 @@ struct stats_acc {
 	char			*label;	/* batch key, or its number */
 	char			*where;	/* FILE:LINE of its first record */
 	unsigned long long	 records, groups, zero_std;
+	/*
+	 * The records and groups of the reward figures: a record left
+	 * unscored (--null-reward unscored) is in none of them, as TRL's
+	 * logged reward metrics leave it out, and a group of such records
+	 * alone is in none; the counts, lengths, signs and losses keep it.
+	 */
+	unsigned long long	 scored, scored_groups;
 	/* Records that took their group, reward, log-probs, mask from each
 	 * name, and that had none. */
 	unsigned long long	 alias[FR_NLISTED][FIELD_MAXNAMES];
@@ -44,13 +53,14 @@ struct stats_acc {
 	struct stats_hbin	*hist;		/* sorted by size */
 	size_t			 nhist, hcap;
 	struct keymap		 strata;	/* values: struct stats_sval */
-	struct strata_mom	 reward;	/* all records */
+	struct strata_mom	 reward;	/* all scored records */
 	/* Trained tokens T_i: all records, A > 0, A < 0. */
 	struct strata_mom	 len, pos, neg;
-	unsigned long long	 zero;		/* records with A = 0 */
-	/* Sums of squares over groups: pooled over records they give the
-	 * record-weighted mean of the groups' variances.  Each group's are
-	 * taken on its prescaled rewards (stats_add()). */
+	unsigned long long	 zero;		/* records with A = 0 (an
+						   unscored one too) */
+	/* Sums of squares over groups: pooled over the scored records they
+	 * give the record-weighted mean of the groups' variances.  Each
+	 * group's are taken on its prescaled rewards (stats_add()). */
 	struct xsum		 ss_total, ss_within, ss_between;
 	double			 share_sum;	/* per-group shares */
 	unsigned long long	 share_groups;	/* groups with variance */
@@ -83,6 +93,8 @@ struct stats {
 	double			*rs;
 	int			*kg;
 	double			*as;	/* advantages rescaled (losses) */
+	double			*sadv;	/* the advantages of the scored
+					   records (bview_scored()) */
 	size_t			 gcap;
 };
 
@@ -129,8 +141,11 @@ int	stats_add(void *s, const struct gbatch *b, const struct batch *v,
 void	stats_finish(struct stats *s, unsigned long long rejected);
 void	stats_free(struct stats *s);
 
-/* The reward moments of stratum k (an index of a->strata). */
+/* The reward moments of stratum k (an index of a->strata), of its
+ * scored records. */
 const struct strata_mom *stats_rewards(const struct stats_acc *a, size_t k);
+/* Its records, scored or not. */
+double	stats_srecords(const struct stats_acc *a, size_t k);
 /* Its diagnostics (stats_papers.h). */
 struct stats_pstratum *stats_pstratum(const struct stats_acc *a, size_t k);
 /*

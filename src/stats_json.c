@@ -54,6 +54,7 @@ json_strata(cJSON *o, const struct stats_acc *a)
 	const struct strata_mom *m;
 	cJSON *arr, *e;
 	size_t *ix, i;
+	double n;
 	char *lab;
 
 	arr = cJSON_AddArrayToObject(o, "strata");
@@ -64,10 +65,12 @@ json_strata(cJSON *o, const struct stats_acc *a)
 		cJSON_AddStringToObject(e, "stratum", lab);
 		free(lab);
 		m = stats_rewards(a, ix[i]);
-		jnum(e, "records", m->n);
-		jnum(e, "share", a->records ? m->n / (double)a->records : NAN);
-		jnum(e, "reward_mean", strata_mom_mean(m));
-		jnum(e, "reward_std", strata_mom_std(m));
+		n = stats_srecords(a, ix[i]);
+		jnum(e, "records", n);
+		jnum(e, "share", a->records ? n / (double)a->records : NAN);
+		/* A stratum of unscored records alone has no reward. */
+		jnum(e, "reward_mean", m->n > 0 ? strata_mom_mean(m) : NAN);
+		jnum(e, "reward_std", m->n > 0 ? strata_mom_std(m) : NAN);
 		cJSON_AddItemToArray(arr, e);
 	}
 	free(ix);
@@ -147,13 +150,13 @@ json_stratified(cJSON *o, const struct stats_acc *a)
 	}
 	free(ix);
 	jnum(e, "san_forced", a->p.forced);
-	jnum(e, "san_forced_share", a->records ? a->p.forced /
-	    (double)a->records : NAN);
+	jnum(e, "san_forced_share", a->scored ? a->p.forced /
+	    (double)a->scored : NAN);
 	x = cJSON_AddObjectToObject(e, "theorem2");
-	jnum(x, "var_ag", stats_pooled(&a->ss_total, a->records));
-	jnum(x, "var_san", stats_pooled(&a->p.san_ss, a->records));
-	jnum(x, "term_a", stats_pooled(&a->ss_between, a->records));
-	jnum(x, "term_b", stats_pooled(&a->p.termb_ss, a->records));
+	jnum(x, "var_ag", stats_pooled(&a->ss_total, a->scored));
+	jnum(x, "var_san", stats_pooled(&a->p.san_ss, a->scored));
+	jnum(x, "term_a", stats_pooled(&a->ss_between, a->scored));
+	jnum(x, "term_b", stats_pooled(&a->p.termb_ss, a->scored));
 }
 
 /* The on-policy loss of every mode, and MS-GRPO's figures. */
@@ -229,6 +232,10 @@ json_acc(const struct stats *s, const struct stats_acc *a, int batch)
 	}
 	jnum(o, "records", (double)a->records);
 	jnum(o, "groups", (double)a->groups);
+	/* Out of the reward figures; a run that may leave records unscored
+	 * says how many it did. */
+	if (s->c->fields.null_reward == NULL_UNSCORED)
+		jnum(o, "unscored", (double)(a->records - a->scored));
 	arr = cJSON_AddArrayToObject(o, "group_sizes");
 	for (i = 0; i < a->nhist; i++) {
 		e = cJSON_CreateObject();
@@ -239,13 +246,13 @@ json_acc(const struct stats *s, const struct stats_acc *a, int batch)
 	cJSON_AddItemToObject(o, "fields", json_fields(s, a));
 	json_strata(o, a);
 	jnum(o, "zero_std_groups", (double)a->zero_std);
-	jnum(o, "frac_reward_zero_std", a->groups ? (double)a->zero_std /
-	    (double)a->groups : NAN);
+	jnum(o, "frac_reward_zero_std", a->scored_groups ?
+	    (double)a->zero_std / (double)a->scored_groups : NAN);
 	json_lengths(o, a);
 	e = cJSON_AddObjectToObject(o, "reward_variance");
-	jnum(e, "total", stats_pooled(&a->ss_total, a->records));
-	jnum(e, "within", stats_pooled(&a->ss_within, a->records));
-	jnum(e, "between", stats_pooled(&a->ss_between, a->records));
+	jnum(e, "total", stats_pooled(&a->ss_total, a->scored));
+	jnum(e, "within", stats_pooled(&a->ss_within, a->scored));
+	jnum(e, "between", stats_pooled(&a->ss_between, a->scored));
 	jnum(e, "between_share", a->ss_total.s > 0 ?
 	    stats_share(&a->ss_between, &a->ss_total) : NAN);
 	jnum(e, "groups_with_variance", (double)a->share_groups);

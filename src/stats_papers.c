@@ -18,7 +18,7 @@
  *   the records whose SAN is forced to 0: a cell of one record, or of
  *     equal rewards.
  * Pooled over groups as Theorem 1's split is (sums of squares over the
- * records); alpha_k and Delta_k are averaged over the cells of a stratum.
+ * scored records); alpha_k and Delta_k are averaged over the cells of a stratum.
  *
  * Balanced Aggregation's on-policy loss: at the ratio 1 the PPO term of a
  * token is A_i, so the loss of a batch is L = -sum_i c_i A_i T_i, whose
@@ -42,6 +42,7 @@
 
 #include "advmath.h"
 #include "batch.h"
+#include "bview.h"
 #include "loss_weights.h"
 #include "msgrpo.h"
 #include "record.h"
@@ -279,21 +280,25 @@ tool_calls(struct stats_acc *a, const struct gbatch *b, size_t o, size_t n)
 	}
 }
 
-int
+void
 stats_papers_group(struct stats *st, struct stats_acc *a,
     const struct gbatch *b, const struct batch *v, size_t g,
-    const double *adv, struct diag *d)
+    const double *adv)
 {
-	size_t o = v->goff[g], n = v->goff[g + 1] - o, i;
-	int equal = 1;
+	size_t o = v->goff[g], n = v->goff[g + 1] - o;
 
-	for (i = o + 1; i < o + n; i++)
-		equal &= v->r[i] == v->r[o];
-	stratified(st, a, v, g);
 	tool_calls(a, b, o, n);
-	/* A group that --drop-zero-std takes out is in no loss. */
-	if (!(st->ap.drop_zero && equal))
+	/* A group that --drop-zero-std takes out is in no loss: one equal
+	 * on its scored records, as compute.c judges it. */
+	if (!(st->ap.drop_zero && bview_equal(v, g)))
 		losses(st, a, v, g, adv);
+}
+
+int
+stats_papers_rewards(struct stats *st, struct stats_acc *a,
+    const struct batch *v, size_t g, const double *adv, struct diag *d)
+{
+	stratified(st, a, v, g);
 	if (st->c->est->kind == EST_MSGRPO)
 		return msgrpo(st, a, v, g, adv, d);
 	return 0;

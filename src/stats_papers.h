@@ -94,13 +94,22 @@ struct stats_papers {
  * weighted here (seq-sum-norm without --max-len). */
 const struct loss_mode *stats_papers_mode(const struct prefs *c, size_t m);
 /*
- * Folds group g of v (advantages adv, the estimator's) into a, and its
- * strata's sums into their entries (stats_pstratum()).  0, or a status
- * with d set (out of memory).
+ * Folds group g of v (advantages adv, the estimator's), every record of
+ * it, into a: its losses (each record trains) and its numeric stratum
+ * values.
  */
-int	stats_papers_group(struct stats *st, struct stats_acc *a,
+void	stats_papers_group(struct stats *st, struct stats_acc *a,
 	    const struct gbatch *b, const struct batch *v, size_t g,
-	    const double *adv, struct diag *d);
+	    const double *adv);
+/*
+ * Folds the figures of the rewards of group g of v into a, and its
+ * strata's sums into their entries (stats_pstratum()): v holds the
+ * scored records alone (bview_scored()) where some are unscored, adv
+ * their advantages.  0, or a status with d set (out of memory).
+ */
+int	stats_papers_rewards(struct stats *st, struct stats_acc *a,
+	    const struct batch *v, size_t g, const double *adv,
+	    struct diag *d);
 /* The batch's losses from its sums (once every group is in). */
 void	stats_papers_finish(const struct prefs *c, struct stats_papers *p);
 /* Adds batch o's sums (and its losses, for their mean) into t. */

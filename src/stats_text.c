@@ -153,27 +153,31 @@ static void
 print_strata(const struct stats *s, const struct stats_acc *a, int utf8)
 {
 	const struct strata_mom *m;
-	double smax = 0;
+	double smax = 0, n;
 	size_t *ix, i;
 	char p[32], mean[32], sd[32], name[300], *lab;
 
 	stats_stratum_name(s, a, name, sizeof(name));
 	ix = strata_sorted(&a->strata);
 	for (i = 0; i < keymap_count(&a->strata); i++)
-		if (stats_rewards(a, i)->n > smax)
-			smax = stats_rewards(a, i)->n;
+		if (stats_srecords(a, i) > smax)
+			smax = stats_srecords(a, i);
 	printf("stratum (%s)\n%-10s %8s %7s %12s %11s\n", report_text(name),
 	    "",
 	    "records", "share", "reward mean", "reward std");
 	for (i = 0; i < keymap_count(&a->strata); i++) {
 		m = stats_rewards(a, ix[i]);
+		n = stats_srecords(a, ix[i]);
 		lab = strata_label_of(&a->strata, ix[i]);
-		pct(p, sizeof(p), m->n, (double)a->records);
-		report_fmt(mean, sizeof(mean), "%.4f", strata_mom_mean(m));
-		report_fmt(sd, sizeof(sd), "%.4f", strata_mom_std(m));
-		printf("%-10s %8.0f %7s %12s %11s  ", report_text(lab), m->n, p,
+		pct(p, sizeof(p), n, (double)a->records);
+		/* A stratum of unscored records alone has no reward. */
+		report_fmt(mean, sizeof(mean), "%.4f", m->n > 0 ?
+		    strata_mom_mean(m) : NAN);
+		report_fmt(sd, sizeof(sd), "%.4f", m->n > 0 ?
+		    strata_mom_std(m) : NAN);
+		printf("%-10s %8.0f %7s %12s %11s  ", report_text(lab), n, p,
 		    mean, sd);
-		bar(m->n / smax, utf8);
+		bar(n / smax, utf8);
 		putchar('\n');
 		free(lab);
 	}
@@ -187,9 +191,11 @@ print_lengths(const struct stats_acc *a)
 	char p[32], verdict[128], cmp[128], why[128];
 	double gap, rel, cv, len;
 
-	pct(p, sizeof(p), (double)a->zero_std, (double)a->groups);
-	printf("%-22s %llu of %llu groups (%s)  [TRL frac_reward_zero_std]\n",
-	    "zero reward variance", a->zero_std, a->groups, p);
+	pct(p, sizeof(p), (double)a->zero_std, (double)a->scored_groups);
+	printf("%-22s %llu of %llu groups%s (%s)  [TRL "
+	    "frac_reward_zero_std]\n", "zero reward variance", a->zero_std,
+	    a->scored_groups, a->scored_groups < a->groups ? " with a reward" :
+	    "", p);
 	len = strata_mom_mean(&a->len);
 	if (a->len.n == 0)
 		printf("%-22s unknown: no log-probs, mask, token ids or "
@@ -252,16 +258,16 @@ print_stratified(const struct stats *s, const struct stats_acc *a)
 		free(lab);
 	}
 	free(ix);
-	pct(f[0], 32, a->p.forced, (double)a->records);
-	printf("%-22s %.0f of %llu records (%s): a cell of one record, or of "
-	    "equal rewards\n", "SAN forced to 0", a->p.forced, a->records,
-	    f[0]);
-	tb = stats_pooled(&a->p.termb_ss, a->records);
+	pct(f[0], 32, a->p.forced, (double)a->scored);
+	printf("%-22s %.0f of %llu %srecords (%s): a cell of one record, or "
+	    "of equal rewards\n", "SAN forced to 0", a->p.forced, a->scored,
+	    a->scored < a->records ? "scored " : "", f[0]);
+	tb = stats_pooled(&a->p.termb_ss, a->scored);
 	printf("%-22s Var[A_G] - Var[A_SAN] = Term A + Term B  [Theorem 2]\n"
 	    "%-22s %s - %s = %s %c %s\n", "pooled over groups", "",
-	    fig(stats_pooled(&a->ss_total, a->records)),
-	    fig(stats_pooled(&a->p.san_ss, a->records)),
-	    fig(stats_pooled(&a->ss_between, a->records)), tb < 0 ? '-' : '+',
+	    fig(stats_pooled(&a->ss_total, a->scored)),
+	    fig(stats_pooled(&a->p.san_ss, a->scored)),
+	    fig(stats_pooled(&a->ss_between, a->scored)), tb < 0 ? '-' : '+',
 	    fig(fabs(tb)));
 }
 
@@ -357,6 +363,10 @@ print_acc(const struct stats *s, const struct stats_acc *a, int utf8)
 
 	printf("%-22s %llu\n", "records", a->records);
 	printf("%-22s %llu\n", "groups", a->groups);
+	if (a->scored < a->records)
+		printf("%-22s %llu records of null reward: out of the reward "
+		    "figures,\n%-22s in the counts, lengths and losses "
+		    "(advantage 0)\n", "unscored", a->records - a->scored, "");
 	print_fields(s, a);
 	putchar('\n');
 	print_sizes(a, utf8);
@@ -369,9 +379,9 @@ print_acc(const struct stats *s, const struct stats_acc *a, int utf8)
 	    "Theorem 1)\n");
 	share(p, sizeof(p), &a->ss_between, &a->ss_total);
 	printf("%-22s %s = within %s + between %s\n", "total",
-	    fig(stats_pooled(&a->ss_total, a->records)),
-	    fig(stats_pooled(&a->ss_within, a->records)),
-	    fig(stats_pooled(&a->ss_between, a->records)));
+	    fig(stats_pooled(&a->ss_total, a->scored)),
+	    fig(stats_pooled(&a->ss_within, a->scored)),
+	    fig(stats_pooled(&a->ss_between, a->scored)));
 	printf("%-22s %s\n", "between-stratum share", p);
 	pct(p, sizeof(p), a->share_sum, (double)a->share_groups);
 	printf("%-22s %s over %llu groups with variance\n",
@@ -401,7 +411,8 @@ print_batches(const struct stats *s)
 	    "between");
 	for (i = 0; i < s->nbatch; i++) {
 		a = &s->batch[i];
-		pct(z, sizeof(z), (double)a->zero_std, (double)a->groups);
+		pct(z, sizeof(z), (double)a->zero_std,
+		    (double)a->scored_groups);
 		share(b, sizeof(b), &a->ss_between, &a->ss_total);
 		(void)stats_reading(a, &gap, &rel, &cv);
 		if (a->pos.n > 0 && a->neg.n > 0)

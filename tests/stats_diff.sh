@@ -154,14 +154,26 @@ def san(grp, eps):
 
 
 def stats_ref(recs):
-    """What rladv stats reports, computed directly."""
+    """What rladv stats reports, computed directly.  A record whose
+    reward is null (--null-reward unscored) is in the counts, lengths
+    and signs (advantage 0) but in no reward figure, as TRL's logged
+    reward metrics leave it out; a group of such records alone is in
+    none."""
     gs = groups(recs)
     n = len(recs)
+    ns = sum(1 for r in recs if r['_reward'] is not None)
     tot = wit = bet = 0.0
     shares = []
     pos, neg, zero = [], [], 0
+    zero_std = sgroups = 0
     for g in gs:
+        zero += sum(1 for r in g if r['_reward'] is None)
+        g = [r for r in g if r['_reward'] is not None]
+        if not g:
+            continue
+        sgroups += 1
         rs = [r['_reward'] for r in g]
+        zero_std += len(set(rs)) == 1
         m = pmean(rs)
         t = sum((v - m) ** 2 for v in rs)
         w = 0.0
@@ -184,16 +196,18 @@ def stats_ref(recs):
     strata = {}
     for r in recs:
         strata.setdefault(r['_s'], []).append(r['_reward'])
+    strata = {k: [x for x in v if x is not None] + [len(v)]
+              for k, v in strata.items()}
     return {
-        'records': n, 'groups': len(gs),
-        'zero_std': sum(1 for g in gs
-                        if len(set(r['_reward'] for r in g)) == 1),
-        'total': tot / n, 'within': wit / n, 'between': bet / n,
+        'records': n, 'groups': len(gs), 'scored': ns,
+        'scored_groups': sgroups, 'zero_std': zero_std,
+        'total': tot / ns, 'within': wit / ns, 'between': bet / ns,
         'share': bet / tot if tot else None,
         'mean_share': sum(shares) / len(shares) if shares else None,
         'len_mean': pmean(Ts), 'len_cv': math.sqrt(pvar(Ts)) / pmean(Ts),
         'pos': pos, 'neg': neg, 'zero': zero,
-        'strata': {k: (len(v), pmean(v), math.sqrt(pvar(v)))
+        'strata': {k: (v[-1], pmean(v[:-1]) if v[:-1] else None,
+                       math.sqrt(pvar(v[:-1])) if v[:-1] else None)
                    for k, v in strata.items()},
     }
 
@@ -649,6 +663,240 @@ assert f["traj_last"] == {"is_last_step": 8}, f
 fjson "fields json: remax's baseline" '
 assert f["baseline"] == {"reward_baselines": 2}, f
 ' -a remax rm.jsonl
+
+# --- stats, unscored records (--null-reward unscored) -------------------
+# A record whose every reward is null is out of every reward figure, as
+# TRL's logged reward metrics leave it out (torch.nanmean over the
+# rewards, grpo_trainer.py v1.9.0), and in the counts, lengths, signs
+# (advantage 0) and losses, whose tokens it still trains.
+#
+# TRL's sample, math,coding rewards, lines 7 (both null in the sample),
+# 11 and 12 (math set null) unscored, lengths 2 3 1 2 | 4 2 3 1 | 1 1 1 2:
+#   g1: 1 0 1 1;  g2: 1 0 - 1;  g3: 1 1 - -
+# Reward mean over the 9 scored: 7/9 (TRL's nanmean; counting the three
+# as 0 gave 7/12 = 0.5833); population std sqrt(7/9 * 2/9) = sqrt14/9.
+# Zero variance: g3 (1, 1): 1 of 3 groups (TRL's frac_reward_zero_std:
+# 4 of 12 rows, the same third).  Theorem 1 (no strata, within = total):
+# g1 mean 3/4, sum of squares 3/4; g2 mean 2/3, 2/3; g3 0: (17/12)/9 =
+# 17/108, over the 2 groups with variance.  SAN forced: g3's cell of two
+# equal rewards, 2 of 9.  Signs: 5 positive (lengths 2 1 2 4 1: 2.0),
+# 2 negative (3 2: 2.5), 5 zero (the 3 unscored, g3's two); lengths of
+# all 12: 23/12.
+python3 -c '
+import json, sys
+L = [2, 3, 1, 2, 4, 2, 3, 1, 1, 1, 1, 2]
+for i, l in enumerate(open(sys.argv[1])):
+    r = json.loads(l)
+    if i in (10, 11):
+        r["math_reward_func"] = None
+    r["completion_length"] = L[i]
+    print(json.dumps(r))' "$S/trl_completions_00005.jsonl" >trl3.jsonl
+TRL3="--from trl --group-size 4 --length-key completion_length"
+TRL3="$TRL3 --reward-key math_reward_func,coding_reward_func"
+expect_rc 0 "stats unscored: TRL's sample" "$RLADV" stats --json $TRL3 \
+    trl3.jsonl
+cp out trl3.json
+py "stats unscored: TRL's nanmean and the reward figures" trl3.json '
+t = d["total"]
+assert t["records"] == 12 and t["groups"] == 3 and t["unscored"] == 3, t
+(s,) = t["strata"]
+assert s["records"] == 12 and close(s["share"], 1), s
+assert close(s["reward_mean"], 7 / 9), s
+assert close(s["reward_std"], math.sqrt(14) / 9), s
+assert t["zero_std_groups"] == 1, t
+assert close(t["frac_reward_zero_std"], 1 / 3), t
+v = t["reward_variance"]
+assert close(v["total"], 17 / 108) and close(v["within"], 17 / 108), v
+assert v["between"] == 0 and v["groups_with_variance"] == 2, v
+x = t["stratified"]
+assert x["san_forced"] == 2 and close(x["san_forced_share"], 2 / 9), x
+assert close(x["theorem2"]["var_ag"], 17 / 108), x
+'
+py "stats unscored: counts, lengths and signs keep every record" trl3.json '
+t = d["total"]
+assert close(t["length"]["mean"], 23 / 12), t["length"]
+s = t["sign"]
+assert s["positive"]["records"] == 5 and close(s["positive"]["mean_length"], 2)
+assert s["negative"]["records"] == 2 and close(s["negative"]["mean_length"],
+    2.5)
+assert s["zero"]["records"] == 5, s
+assert t["group_sizes"] == [{"size": 4, "groups": 3}], t
+'
+expect_rc 0 "stats unscored: by batch" "$RLADV" stats --by-batch --json \
+    $TRL3 trl3.jsonl
+py "stats unscored: by batch, TRL's reward" out '
+(b,) = d["batches"]
+assert b["records"] == 12 and close(b["reward_mean"], 7 / 9), b
+assert close(b["frac_reward_zero_std"], 1 / 3), b
+assert close(b["within"], 17 / 108) and b["between"] == 0, b
+'
+LC_ALL=C expect_rc 0 "stats unscored: text" "$RLADV" stats $TRL3 trl3.jsonl
+has "stats unscored text: the count" out \
+    "unscored               3 records of null reward: out of the reward figures,"
+has "stats unscored text: the stratum" out \
+    "(none)           12  100.0%       0.7778      0.4157"
+has "stats unscored text: zero variance" out \
+    "zero reward variance   1 of 3 groups (33.3%)"
+has "stats unscored text: SAN forced" out \
+    "SAN forced to 0        2 of 9 scored records (22.2%)"
+has "stats unscored text: Theorem 1" out \
+    "total                  0.157407 = within 0.157407 + between 0"
+LC_ALL=C expect_rc 0 "stats unscored: by batch text" "$RLADV" stats \
+    --by-batch $TRL3 trl3.jsonl
+has "stats unscored by batch text: reward" out \
+    "5                12   0.7778          -    33.3%   0.15741"
+# The losses keep the unscored records, as compute does: under
+# --drop-zero-std g3 (1, 1 on its scored records) leaves the loss whole,
+# its unscored records with it, so the token loss is -sum w A T of
+# compute's weights (N = 18; counting g3 gave N = 23).
+expect_rc 0 "stats unscored: drop-zero-std" "$RLADV" stats --json \
+    --drop-zero-std $TRL3 trl3.jsonl
+cp out trl3d.json
+"$RLADV" compute --drop-zero-std $TRL3 trl3.jsonl >trl3d.out 2>err
+py "stats unscored: the loss of compute's weights" trl3d.json '
+L = 0.0
+for l in open("trl3d.out"):
+    r = json.loads(l)
+    L -= r["loss_weight"] * r["advantage"] * r["completion_length"]
+    assert r["loss_weight"] in (0, 0.0555555556), r
+assert close(d["total"]["on_policy_loss"]["token"], L, 1e-8), (
+    d["total"]["on_policy_loss"], L)
+'
+# A record whose reward is there is read alike under unscored.
+LC_ALL=C "$RLADV" stats h1.jsonl >h1.plain 2>/dev/null
+LC_ALL=C expect_rc 0 "stats unscored: none null" "$RLADV" stats \
+    --null-reward unscored h1.jsonl
+if cmp -s out h1.plain; then ok; else bad "stats unscored: none null differs"; fi
+
+# u1.jsonl: strata, and g2 of unscored records alone.
+#
+#   line group tc reward T
+#   1    g1    0  0      1
+#   2    g1    0  null   3
+#   3-4  g1    1  1      2
+#   5    g2    0  null   1
+#   6    g2    1  null   2
+#   7    g3    0  1      2
+#   8    g3    1  0      4
+#   9    g3    1  1      1
+#   10   g3    0  null   3
+#
+# Scored: g1 0 | 1 1 (mean 2/3), g3 1 | 0 1 (mean 2/3).  Theorem 1: g1
+# total 2/3, within 0, between 2/3; g3 total 2/3, within 1/2, between
+# 1/6; pooled over the 6 scored: total 2/9, within 1/12, between 5/36;
+# share 5/8; per group 1 and 1/4: 5/8.  Strata: "0" 5 records, scored
+# 0, 1 (mean .5, std .5); "1" 5 records, scored 1, 1, 0, 1 (mean .75,
+# std sqrt3/4).  Zero variance: 0 of the 2 groups with a reward.  SAN
+# forced: g1's cells (one record; two equal) and g3's "0": 4 of 6.
+# Signs (GRPO): positive 4 (T 2 2 2 1), negative 2 (T 1 4), zero the 4
+# unscored; the lengths of all 10: 21/10.
+cat >u1.jsonl <<JSONL
+{"prompt_id":"g1","tool_calls":0,"reward":0,"logprobs":[-1]}
+{"prompt_id":"g1","tool_calls":0,"reward":null,"logprobs":[-1,-1,-1]}
+{"prompt_id":"g1","tool_calls":1,"reward":1,"logprobs":[-1,-1]}
+{"prompt_id":"g1","tool_calls":1,"reward":1,"logprobs":[-1,-1]}
+{"prompt_id":"g2","tool_calls":0,"reward":null,"logprobs":[-1]}
+{"prompt_id":"g2","tool_calls":1,"reward":null,"logprobs":[-1,-1]}
+{"prompt_id":"g3","tool_calls":0,"reward":1,"logprobs":[-1,-1]}
+{"prompt_id":"g3","tool_calls":1,"reward":0,"logprobs":[-1,-1,-1,-1]}
+{"prompt_id":"g3","tool_calls":1,"reward":1,"logprobs":[-1]}
+{"prompt_id":"g3","tool_calls":0,"reward":null,"logprobs":[-1,-1,-1]}
+JSONL
+grep -v null u1.jsonl >u1s.jsonl
+expect_rc 0 "stats unscored u1" "$RLADV" stats --json --null-reward unscored \
+    u1.jsonl
+cp out u1.json
+py "stats unscored u1: hand-computed" u1.json '
+t = d["total"]
+assert t["records"] == 10 and t["groups"] == 3 and t["unscored"] == 4, t
+assert t["zero_std_groups"] == 0 and t["frac_reward_zero_std"] == 0, t
+v = t["reward_variance"]
+assert close(v["total"], 2 / 9) and close(v["within"], 1 / 12), v
+assert close(v["between"], 5 / 36) and close(v["between_share"], 5 / 8), v
+assert close(v["mean_group_between_share"], 5 / 8), v
+assert v["groups_with_variance"] == 2, v
+s = {x["stratum"]: x for x in t["strata"]}
+assert s["0"]["records"] == 5 and close(s["0"]["reward_mean"], .5), s
+assert close(s["0"]["reward_std"], .5), s
+assert s["1"]["records"] == 5 and close(s["1"]["reward_mean"], .75), s
+assert close(s["1"]["reward_std"], math.sqrt(3) / 4), s
+x = t["stratified"]
+assert x["san_forced"] == 4 and close(x["san_forced_share"], 4 / 6), x
+g = t["sign"]
+assert g["positive"]["records"] == 4 and close(g["positive"]["mean_length"],
+    1.75)
+assert g["negative"]["records"] == 2 and close(g["negative"]["mean_length"],
+    2.5)
+assert g["zero"]["records"] == 4 and close(t["length"]["mean"], 2.1), t
+'
+py "stats unscored u1: matches the reference" u1.json '
+r = stats_ref(load("u1.jsonl"))
+t = d["total"]
+assert t["records"] == r["records"] and t["unscored"] == 10 - r["scored"]
+assert t["zero_std_groups"] == r["zero_std"]
+assert close(t["frac_reward_zero_std"], r["zero_std"] / r["scored_groups"])
+v = t["reward_variance"]
+assert close(v["total"], r["total"]) and close(v["within"], r["within"])
+assert close(v["between"], r["between"]) and close(v["between_share"],
+    r["share"])
+assert close(v["mean_group_between_share"], r["mean_share"])
+assert close(t["length"]["cv"], r["len_cv"])
+s = t["sign"]
+assert s["positive"]["records"] == len(r["pos"]), (s, r["pos"])
+assert s["negative"]["records"] == len(r["neg"]), (s, r["neg"])
+assert s["zero"]["records"] == r["zero"], (s, r["zero"])
+for x in t["strata"]:
+    n, m, sd = r["strata"][x["stratum"]]
+    assert x["records"] == n and close(x["reward_mean"], m), (x, m)
+    assert close(x["reward_std"], sd), (x, sd)
+'
+# Every reward figure is that of the log without the unscored records,
+# under each estimator (MS-GRPO's subgroups too).
+for est in grpo san msgrpo; do
+	"$RLADV" stats --json -a $est u1s.jsonl >u1s.json 2>err
+	expect_rc 0 "stats unscored u1 -a $est" "$RLADV" stats --json \
+	    --null-reward unscored -a $est u1.jsonl
+	py "stats unscored u1 -a $est: the reward figures without them" out '
+o = json.load(open("u1s.json"))["total"]
+t = d["total"]
+for k in ("zero_std_groups", "frac_reward_zero_std", "reward_variance",
+          "stratified", "msgrpo"):
+    assert t.get(k) == o.get(k), (k, t.get(k), o.get(k))
+for a, b in zip(t["strata"], o["strata"]):
+    assert a["reward_mean"] == b["reward_mean"], (a, b)
+    assert a["reward_std"] == b["reward_std"], (a, b)
+'
+done
+# A stratum, a group or a whole log of unscored records alone has no
+# reward figure: undefined, not 0.
+printf '%s\n' '{"prompt_id":"a","tool_calls":2,"reward":null,"logprobs":[-1]}' \
+    '{"prompt_id":"a","tool_calls":1,"reward":1,"logprobs":[-1]}' \
+    '{"prompt_id":"b","tool_calls":1,"reward":null,"logprobs":[-1]}' >u2.jsonl
+expect_rc 0 "stats unscored u2" "$RLADV" stats --json --null-reward unscored \
+    u2.jsonl
+py "stats unscored u2: a stratum and a group of them alone" out '
+t = d["total"]
+s = {x["stratum"]: x for x in t["strata"]}
+assert s["2"]["records"] == 1 and s["2"]["reward_mean"] is None, s
+assert s["1"]["records"] == 2 and s["1"]["reward_mean"] == 1, s
+assert t["zero_std_groups"] == 1 and t["frac_reward_zero_std"] == 1, t
+'
+LC_ALL=C expect_rc 0 "stats unscored u2 text" "$RLADV" stats \
+    --null-reward unscored u2.jsonl
+has "stats unscored u2 text: a group with a reward" out \
+    "zero reward variance   1 of 1 groups with a reward (100.0%)"
+has "stats unscored u2 text: no reward" out \
+    "2                 1   33.3%            -           -"
+grep -v '"reward":1' u2.jsonl >u3.jsonl
+expect_rc 0 "stats unscored u3" "$RLADV" stats --json --null-reward unscored \
+    u3.jsonl
+py "stats unscored u3: no record scored" out '
+t = d["total"]
+assert t["records"] == 2 and t["unscored"] == 2, t
+assert t["frac_reward_zero_std"] is None, t
+assert all(x["reward_mean"] is None for x in t["strata"]), t["strata"]
+assert t["stratified"]["san_forced_share"] is None, t
+'
 
 # --- stats, errors ----------------------------------------------------
 printf '{"prompt_id":1,"reward":1,"logprobs":[-1]}\n{"prompt_id":1,"reward":"x","logprobs":[-1]}\n' >bad.jsonl
