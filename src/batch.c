@@ -136,7 +136,8 @@ pack(struct gbatch *b, struct hrec *h, const struct record *r,
 	h->nmembers = (uint8_t)r->nmembers;
 	h->flags = (r->comma_space ? H_COMMA_SPACE : 0) |
 	    (r->colon_space ? H_COLON_SPACE : 0) | (r->has_len ? 0 : H_NOLEN) |
-	    (r->sample_off ? H_SAMPLE_OFF : 0);
+	    (r->sample_off ? H_SAMPLE_OFF : 0) |
+	    (r->remove_absent ? H_REMOVE_ABSENT : 0);
 	h->full = 0;
 	if (r->has_mask) {
 		h->flags |= H_MASK;
@@ -355,6 +356,7 @@ unpack_into(const struct gbatch *b, size_t i, struct record *r)
 	r->has_reward = 1;
 	r->has_len = !(h->flags & H_NOLEN);
 	r->sample_off = (h->flags & H_SAMPLE_OFF) != 0;
+	r->remove_absent = (h->flags & H_REMOVE_ABSENT) != 0;
 	r->L = h->L;
 	r->T = (size_t)b->Td[i];
 	hkey_put(&g->key, &r->has_group, &r->gkey, &r->gkeylen);

@@ -55,7 +55,8 @@ struct hrec {
 enum {
 	H_MASK = 1, H_STRATUM = 2, H_COMMA_SPACE = 4, H_COLON_SPACE = 8,
 	H_COPIED = 16, H_NOLEN = 32,	/* no response length (has_len 0) */
-	H_SAMPLE_OFF = 64		/* sample_off: its sample mask is 0 */
+	H_SAMPLE_OFF = 64,		/* sample_off: its sample mask is 0 */
+	H_REMOVE_ABSENT = 128		/* remove_absent */
 };
 
 _Static_assert(FR_NLISTED * 4 <= 32 && FIELD_MAXNAMES <= 15,

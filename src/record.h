@@ -58,6 +58,9 @@ struct record {
 	signed char	wtype;		/* its enum json_type: a number or a
 					   string */
 	unsigned char	nrpart;		/* reward parts at rpart */
+	char		remove_absent;	/* --remove-key's field is not there
+					   (the profile made it optional):
+					   not removed */
 	unsigned	unused_mask;	/* bits: mask aliases present, unused
 					   (fields_alias(FR_MASK, bit)) */
 	int		has_mask;

@@ -183,7 +183,8 @@ flag_of(struct rctx *c, enum frole role, double def, double *x)
  * --sample-mask-key 0 (NeMo-RL's sample_loss_mask): no token trained and
  * no sample of the loss (*off); --remove-key true (slime's remove_sample,
  * whose loss mask slime zeroes after it writes the dump): no token
- * trained, but a sample still (*gone).
+ * trained, but a sample still (*gone 1; -1: the field is absent, where
+ * the profile made it optional, and the record is not removed).
  */
 static int
 sample_rules(struct rctx *c, struct toks *t, int *off, int *gone)
@@ -197,11 +198,11 @@ sample_rules(struct rctx *c, struct toks *t, int *off, int *gone)
 		*off = x == 0;
 	}
 	if (f->remove != NULL) {
-		if (flag_of(c, FR_REMOVE, 0, &x) != 0)
+		if (flag_of(c, FR_REMOVE, -1, &x) != 0)
 			return c->d->status;
-		*gone = x == 1;
+		*gone = (int)x;
 	}
-	if ((*off || *gone) && t->known) {
+	if ((*off || *gone > 0) && t->known) {
 		mask_all(t->L, 0, &c->rd->runs, &t->m);
 		t->has_mask = 1;
 	}
@@ -239,7 +240,8 @@ rectokens_take(struct rctx *c, struct record *r, struct buf *runs)
 	 * sample mask or its removal says it does not (the loss modes that
 	 * need no token counts read only T > 0). */
 	if (!t.known)
-		r->T = !(off || gone);
+		r->T = !(off || gone > 0);
 	r->sample_off = off;
+	r->remove_absent = gone < 0;
 	return 0;
 }

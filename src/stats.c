@@ -128,6 +128,7 @@ acc_merge(struct stats_acc *t, const struct stats_acc *o)
 	t->scored += o->scored;
 	t->scored_groups += o->scored_groups;
 	t->with_stratum += o->with_stratum;
+	t->remove_absent += o->remove_absent;
 	for (i = 0; i < FR_NLISTED; i++) {
 		t->noalias[i] += o->noalias[i];
 		for (j = 0; j < FIELD_MAXNAMES; j++)
@@ -270,6 +271,8 @@ add_records(struct stats *st, struct stats_acc *a, const struct gbatch *b,
 		sval(a, st->cells.loc[v->strat[k]])->records++;
 		if (r->has_stratum)
 			a->with_stratum++;
+		if (r->remove_absent)
+			a->remove_absent++;
 		for (i = 0; i < FR_NLISTED; i++)
 			if (r->alias[i] >= 0)
 				a->alias[i][(int)r->alias[i]]++;
@@ -533,6 +536,7 @@ stats_uses(const struct stats *s, const struct stats_acc *a,
 {
 	const struct fields *f = &s->c->fields;
 	const char *const *names;
+	unsigned long long absent;
 	size_t n = 0, k;
 	int i, j, nn;
 
@@ -543,14 +547,24 @@ stats_uses(const struct stats *s, const struct stats_acc *a,
 			/*
 			 * The field an option names is required of every
 			 * record (recfields_needed()): each record counted
-			 * had it.  remax's baseline has a name even where
-			 * no estimator reads it.
+			 * had it, but for the removal where the profile made
+			 * it optional (--from slime), whose records without
+			 * it have a row of their own.  remax's baseline has
+			 * a name even where no estimator reads it.
 			 */
-			if (nn > 0 && a->records > 0 && (i != FR_BASELINE ||
-			    f->need_baseline)) {
+			if (nn == 0 || a->records == 0 || (i == FR_BASELINE &&
+			    !f->need_baseline))
+				continue;
+			absent = i == FR_REMOVE ? a->remove_absent : 0;
+			if (a->records > absent) {
 				u[n].role = (enum stats_role)i;
 				u[n].name = names[0];
-				u[n++].records = a->records;
+				u[n++].records = a->records - absent;
+			}
+			if (absent > 0) {
+				u[n].role = (enum stats_role)i;
+				u[n].name = NULL;
+				u[n++].records = absent;
 			}
 			continue;
 		}

@@ -50,6 +50,9 @@ struct stats_acc {
 	unsigned long long	 alias[FR_NLISTED][FIELD_MAXNAMES];
 	unsigned long long	 noalias[FR_NLISTED];
 	unsigned long long	 with_stratum;
+	/* Records without the removal field, which --from slime makes
+	 * optional (record.h's remove_absent). */
+	unsigned long long	 remove_absent;
 	struct stats_hbin	*hist;		/* sorted by size */
 	size_t			 nhist, hcap;
 	struct keymap		 strata;	/* values: struct stats_sval */
@@ -128,7 +131,7 @@ struct stats_use {
 	const char		*name;	/* NULL: the records without one */
 	unsigned long long	 records;
 };
-#define STATS_MAXUSE	(FR_NLISTED * (FIELD_MAXNAMES + 1) + STATS_NSHOWN)
+#define STATS_MAXUSE	(FR_NLISTED * (FIELD_MAXNAMES + 1) + STATS_NSHOWN + 1)
 
 /* What the sign-length reading of Balanced Aggregation §4.3.3 says. */
 enum stats_favour { STATS_FAV_NONE, STATS_FAV_TOKEN, STATS_FAV_SEQ };
@@ -152,7 +155,7 @@ struct stats_pstratum *stats_pstratum(const struct stats_acc *a, size_t k);
  * The table of fields used, in u (STATS_MAXUSE rows at most): role by
  * role in stats_role_order, each name that records took the field from,
  * then the records without it; returns the number of rows.  A role of
- * one name has a row only where the run read it.
+ * one name has rows only where the run read it.
  */
 size_t	stats_uses(const struct stats *s, const struct stats_acc *a,
 	    struct stats_use *u);

@@ -44,7 +44,8 @@ json_fields(const struct stats *s, const struct stats_acc *a)
 	}
 	for (i = 0; i < n; i++)
 		jnum(r[u[i].role], u[i].name ? u[i].name : u[i].role ==
-		    STATS_MASK ? "(absent)" : "(none)", (double)u[i].records);
+		    STATS_MASK || u[i].role == STATS_REMOVE ? "(absent)" :
+		    "(none)", (double)u[i].records);
 	return o;
 }
 

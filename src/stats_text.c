@@ -85,7 +85,8 @@ fig(double v)
  * The table of fields used, a line per role: every listed role, and each
  * other role whose field the run read.  Records without a mask train
  * every token unless spans, a prompt length or a sample mask say
- * otherwise.
+ * otherwise; those without the removal field (optional under --from
+ * slime) are not removed.
  */
 static void
 print_fields(const struct stats *s, const struct stats_acc *a)
@@ -119,6 +120,8 @@ print_fields(const struct stats *s, const struct stats_acc *a)
 				continue;
 			if (u[i].name != NULL)
 				name = report_text(u[i].name);
+			else if (role == STATS_REMOVE)
+				name = "(absent: not removed)";
 			else
 				name = role == STATS_MASK && cut ?
 				    "(absent)" : none[role];

@@ -664,6 +664,44 @@ fjson "fields json: remax's baseline" '
 assert f["baseline"] == {"reward_baselines": 2}, f
 ' -a remax rm.jsonl
 
+# slime before 0.2.0.post1 wrote no remove_sample, which --from slime
+# then reads as not removed: the line counts the records that have the
+# field and those without it, as the mask's line does.
+python3 -c '
+import json, sys
+some, none = open("slime_some.jsonl", "w"), open("slime_none.jsonl", "w")
+for i, l in enumerate(open(sys.argv[1])):
+    r = json.loads(l)
+    del r["remove_sample"]
+    print(json.dumps(r), file=none)
+    print(json.dumps(r) if i % 3 == 0 else l.rstrip("\n"), file=some)
+' "$S/slime_rollout_data_4.jsonl"
+fields "fields: slime's removal, absent from some" "fields used            group     group_index 12
+${I}reward    reward.score 12
+${I}logprobs  rollout_log_probs 12
+${I}mask      loss_mask 12
+${I}remove    remove_sample 8, (absent: not removed) 4
+${I}tokens    (none) 12
+${I}length    response_length 12
+${I}stratum   tool_call_count 12" \
+    --from slime --reward-key reward.score slime_some.jsonl
+fields "fields: slime's removal, absent from all" "fields used            group     group_index 12
+${I}reward    reward.score 12
+${I}logprobs  rollout_log_probs 12
+${I}mask      loss_mask 12
+${I}remove    (absent: not removed) 12
+${I}tokens    (none) 12
+${I}length    response_length 12
+${I}stratum   tool_call_count 12" \
+    --from slime --reward-key reward.score slime_none.jsonl
+fjson "fields json: slime's removal, absent from some" '
+assert f["remove"] == {"remove_sample": 8, "(absent)": 4}, f
+assert d["batches"][0]["fields"]["remove"] == f["remove"], d["batches"]
+' --from slime --reward-key reward.score slime_some.jsonl
+fjson "fields json: slime's removal, absent from all" '
+assert f["remove"] == {"(absent)": 12}, f
+' --from slime --reward-key reward.score slime_none.jsonl
+
 # --- stats, unscored records (--null-reward unscored) -------------------
 # A record whose every reward is null is out of every reward figure, as
 # TRL's logged reward metrics leave it out (torch.nanmean over the
