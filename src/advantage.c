@@ -760,13 +760,9 @@ advantage_check(const struct estimator *e, const struct adv_params *p,
 		return diag_set(d, EXIT_USAGE, "--gn-scope batch: -a %s "
 		    "computes no GN; it applies to grpo, drgrpo, stratified "
 		    "and grpo-whiten", e->name);
+	if (e->kind == EST_GDPO && gdpo_check(p, d) != 0)
+		return d->status;
 	/* Refused rather than ignored, as --gn-scope is. */
-	if (p->std_scope != STD_GROUP && e->kind == EST_GDPO)
-		return diag_set(d, EXIT_USAGE, "--std-scope %s: -a gdpo "
-		    "divides each reward field by its group's deviation and "
-		    "the sums by the batch's (TRL's normalize_then_sum ignores "
-		    "scale_rewards); drop --std-scope", p->std_scope ==
-		    STD_BATCH ? "batch" : "none");
 	if (p->std_scope != STD_GROUP && !has_std(e->kind))
 		return diag_set(d, EXIT_USAGE, "--std-scope %s: -a %s "
 		    "divides by no group deviation; it applies to grpo, san, "

@@ -10,6 +10,7 @@
  * whatever the groups' layout.  Running out of memory ends the process
  * in diag's allocators, as it does everywhere in rladv.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,7 @@ batch_free(struct gbatch *b)
 	free(b->Td);
 	free(b->bl);
 	free(b->rk);
+	free(b->ex);
 	free(b->full);
 	free(b->flen);
 	free(b->lr);
@@ -113,7 +115,7 @@ pack(struct gbatch *b, struct hrec *h, const struct record *r,
 {
 	size_t rbase = b->runs.len / sizeof(uint32_t);
 
-	_Static_assert(sizeof(void *) != 8 || sizeof(struct record) == 384,
+	_Static_assert(sizeof(void *) != 8 || sizeof(struct record) == 392,
 	    "struct record changed: pack its new member in batch.c, or "
 	    "keep a record that has it whole");
 	if (r->outs != 0 || r->has_traj || r->ncol > 0 || r->unscored ||
@@ -197,6 +199,8 @@ grow_recs(struct gbatch *b)
 		b->bl = diag_realloc(b->bl, b->cap * sizeof(*b->bl));
 	if (b->rk != NULL)
 		b->rk = diag_realloc(b->rk, b->cap * b->K * sizeof(*b->rk));
+	if (b->ex != NULL)
+		b->ex = diag_realloc(b->ex, b->cap * sizeof(*b->ex));
 }
 
 /* Record i's reward parts (gdpo): every record of a run has as many
@@ -315,6 +319,10 @@ batch_add(struct gbatch *b, const struct record *r, const struct buf *keys,
 		b->bl[i] = r->baseline;
 	if (r->nrpart > 0)
 		hold_parts(b, i, r, keys);
+	if (r->has_expect && b->ex == NULL)
+		b->ex = diag_malloc(b->cap * sizeof(*b->ex));
+	if (b->ex != NULL)
+		b->ex[i] = r->has_expect ? r->expect : NAN;
 	h->group = (uint32_t)g;
 	if (!pack(b, h, r, keys, runs, len))
 		keep_whole(b, h, r, keys, runs, len);
@@ -503,6 +511,8 @@ batch_reset(struct gbatch *b, int starts)
 	b->bl = NULL;
 	free(b->rk);
 	b->rk = NULL;
+	free(b->ex);
+	b->ex = NULL;
 	b->starts = starts;
 }
 
@@ -528,6 +538,12 @@ const char *
 batch_line(const struct gbatch *b, size_t k, size_t *len)
 {
 	return batch_hline(b, at(b, k), len);
+}
+
+double
+batch_expect(const struct gbatch *b, size_t k)
+{
+	return b->ex != NULL ? b->ex[at(b, k)] : NAN;
 }
 
 const char *

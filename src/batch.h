@@ -138,6 +138,9 @@ const char	*batch_line(const struct gbatch *b, size_t k, size_t *len);
 /* The file and line (in *line) the record came from. */
 const char	*batch_where(const struct gbatch *b, size_t k,
 		    unsigned long long *line);
+/* The framework's advantage it holds (--expect-key), NaN where none:
+ * a trajectory's is its last row's. */
+double		 batch_expect(const struct gbatch *b, size_t k);
 /* Its canonical stratum key, "" (len 0) when it has none. */
 const char	*batch_skey(const struct gbatch *b, size_t k, size_t *len);
 /* The view index of the j-th row in input order. */

@@ -94,6 +94,8 @@ struct gbatch {
 					   baselines (NULL: all 0) */
 	double		*rk;		/* [n * K] reward parts (gdpo),
 					   NULL: none kept */
+	double		*ex;		/* the framework's advantages
+					   (NaN: none), NULL: none read */
 	size_t		 K;
 	size_t		 n, cap;
 	struct record	*full;		/* records kept whole */

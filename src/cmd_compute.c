@@ -16,6 +16,7 @@
 #include "parwrite.h"
 #include "pipeline.h"
 #include "shard.h"
+#include "warn.h"
 
 struct cctx {
 	const struct prefs	*c;
@@ -27,6 +28,7 @@ struct cctx {
 	struct annot		 ann;
 	const struct gbatch	*b;	/* the batch being written */
 	struct emit		 em;	/* how it is written */
+	struct warn_expect	 ex;	/* --expect-key */
 };
 
 static void
@@ -134,6 +136,8 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
 	if (x->c->annotate && annotate_batch(&x->ann, x->c, &x->ap, b, v,
 	    x->adv, d) != 0)
 		return d->status;
+	if (x->c->fields.expect != NULL)
+		warn_expect(&x->ex, x->c->fields.expect, b, v, x->adv);
 	x->b = b;
 	x->em.no_weights = !weights;
 	return parwrite_run(x->pw, x->out, batch_nrows(b), batch_bytes(b),
@@ -220,6 +224,8 @@ cmd_compute(struct run *r)
 	else
 		rc = pipeline_run(c, (c->est->flags & ADV_TIE) != 0,
 		    compute_streams(c), on_batch, &x, &st, &d);
+	if (rc == 0 && c->fields.expect != NULL)
+		warn_expect_end(&x.ex, c->fields.expect);
 	if (rc == 0)
 		rc = output_close(x.out, &d);
 	else

@@ -39,13 +39,15 @@ static const char *const options[FR_NROLES] = {
 	"--group-key", "--reward-key", "--logprobs-key", "--mask-key",
 	"--tokens-key", "--stratum-key", "--length-key", "--mask-spans",
 	"--prompt-len-key", "--sample-mask-key", "--remove-key", "--batch-key",
-	"--trajectory-key", "--trajectory-last-key", "--baseline-key"
+	"--trajectory-key", "--trajectory-last-key", "--baseline-key",
+	"--expect-key"
 };
 
 static const char *const roles[FR_NROLES] = {
 	"group", "reward", "logprobs", "mask", "tokens", "stratum", "length",
 	"mask spans", "prompt length", "sample mask", "removal", "batch",
-	"trajectory", "trajectory end", "baseline of remax"
+	"trajectory", "trajectory end", "baseline of remax",
+	"framework's advantage"
 };
 
 /* The one name of a role that has one. */
@@ -61,7 +63,8 @@ single(struct fields *f, enum frole role)
 	case FR_BATCH:		return &f->batch;
 	case FR_TRAJ:		return &f->traj;
 	case FR_TRAJ_LAST:	return &f->traj_last;
-	default:		return &f->baseline;
+	case FR_BASELINE:	return &f->baseline;
+	default:		return &f->expect;
 	}
 }
 
@@ -188,7 +191,7 @@ fields_role(enum frole role)
 /* Roles whose values are of different kinds: a field is one of them. */
 static const enum frole value_roles[] = { FR_GROUP, FR_REWARD, FR_LOGPROBS,
 	FR_MASK, FR_TOKENS, FR_LENGTH, FR_SPANS, FR_PROMPT_LEN, FR_SAMPLE_MASK,
-	FR_REMOVE, FR_BASELINE };
+	FR_REMOVE, FR_BASELINE, FR_EXPECT };
 #define NVALUE_ROLES (sizeof(value_roles) / sizeof(value_roles[0]))
 
 /*

@@ -22,7 +22,7 @@ enum frole {
 	FR_GROUP, FR_REWARD, FR_LOGPROBS, FR_MASK, FR_TOKENS, FR_STRATUM,
 	FR_NLISTED,
 	FR_LENGTH = FR_NLISTED, FR_SPANS, FR_PROMPT_LEN, FR_SAMPLE_MASK,
-	FR_REMOVE, FR_BATCH, FR_TRAJ, FR_TRAJ_LAST, FR_BASELINE,
+	FR_REMOVE, FR_BATCH, FR_TRAJ, FR_TRAJ_LAST, FR_BASELINE, FR_EXPECT,
 	FR_NROLES
 };
 #define FN(role)	(1u << (role))
@@ -52,6 +52,7 @@ struct fields {
 	const char	*batch;
 	const char	*traj, *traj_last;
 	const char	*baseline;	/* remax's: read with need_baseline */
+	const char	*expect;	/* the framework's own advantage */
 	/*
 	 * FN() bits of the roles an option (or a profile) named: their
 	 * field must be present, and no alias is tried for them.  A named

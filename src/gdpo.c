@@ -86,6 +86,22 @@ gdpo_part(const double *rk, size_t K, size_t k, size_t n, double w,
 }
 
 int
+gdpo_check(const struct adv_params *p, struct diag *d)
+{
+	if (p->rscale != 0)
+		return diag_set(d, EXIT_USAGE, "-a gdpo reads each reward "
+		    "field, and --like areal's reward transform maps their "
+		    "sum: give -a gdpo without that preset");
+	if (p->std_scope != STD_GROUP)
+		return diag_set(d, EXIT_USAGE, "--std-scope %s: -a gdpo "
+		    "divides each reward field by its group's deviation and "
+		    "the sums by the batch's (TRL's normalize_then_sum ignores "
+		    "scale_rewards); drop --std-scope", p->std_scope ==
+		    STD_BATCH ? "batch" : "none");
+	return 0;
+}
+
+int
 gdpo_advantages(const struct batch *b, struct adv_params *p, double *adv,
     struct diag *d)
 {

@@ -8,6 +8,9 @@
 
 #include "advantage.h"
 
+/* What gdpo refuses of p, status 2 in d: AReaL's reward transform (of
+ * the summed reward), --std-scope (its deviations are fixed). */
+int	gdpo_check(const struct adv_params *p, struct diag *d);
 /* advantage_table's fn for gdpo: b's advantages into adv; 0, or the
  * status in d (out of memory). */
 int	gdpo_advantages(const struct batch *b, struct adv_params *p,

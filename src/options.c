@@ -201,6 +201,10 @@ const struct opt options_table[] = {
 	    .help = "stratum values >= n share one stratum" },
 	FIELD("baseline-key", "field", FR_BASELINE, baseline,
 	    .help = "remax: the greedy response's reward"),
+	/* Changes no number: not recorded in an index. */
+	FIELD("expect-key", "field", FR_EXPECT, expect, .local = 1,
+	    .help = "the framework's own advantage (a number, or an array "
+	    "of it): warn where rladv's differs"),
 	FIELD("batch-key", "field", FR_BATCH, batch,
 	    .help = "a change of its value starts a new batch"),
 	{ "batch-groups", 0, OK_INT, "n", C_IN, OS_INPUT,
@@ -590,7 +594,10 @@ out_clash(const struct prefs *p, struct diag *d)
 	int i, j, n, r;
 
 	for (r = 0; r < FR_NROLES; r++) {
-		if ((names = fields_names(&p->fields, r, &n)) == NULL)
+		/* The framework's advantage is read to be compared, then
+		 * written over (TRL's log has rladv's own name). */
+		if (r == FR_EXPECT ||
+		    (names = fields_names(&p->fields, r, &n)) == NULL)
 			continue;
 		for (j = 0; j < n; j++) {
 			len = strcspn(names[j], ".[");
@@ -725,23 +732,6 @@ options_reachable(unsigned mode)
 	return m;
 }
 
-/* What gdpo cannot take: it reads each reward field, where an index and
- * AReaL's transform hold or map their sum. */
-static int
-gdpo_check(const struct prefs *p, struct diag *d)
-{
-	if (p->mode == OPT_INDEX || p->index != NULL)
-		return diag_set(d, EXIT_USAGE, "-a gdpo reads each reward "
-		    "field, and an index holds their sum only: run rladv over "
-		    "the shards at once instead (rladv -a gdpo FILE...)");
-	if (p->ap.rscale != 0)
-		return diag_set(d, EXIT_USAGE, "-a gdpo reads each reward "
-		    "field, and --like %s's reward transform maps their sum: "
-		    "give -a gdpo without that preset", p->like != NULL ?
-		    p->like->name : "areal");
-	return 0;
-}
-
 int
 options_check(struct prefs *p, struct diag *d)
 {
@@ -756,8 +746,6 @@ options_check(struct prefs *p, struct diag *d)
 		    "skip");
 	if (advantage_check(p->est, &p->ap, d) != 0)
 		return d->status;
-	if (p->est->kind == EST_GDPO && gdpo_check(p, d) != 0)
-		return d->status;
 	if (p->fields.columnar && p->skip)
 		return diag_set(d, EXIT_USAGE, "--columnar writes each line "
 		    "whole, so --on-error skip cannot leave a record out of "
@@ -769,6 +757,11 @@ options_check(struct prefs *p, struct diag *d)
 	if (fields_check(&p->fields, d) != 0 || out_clash(p, d) != 0)
 		return d->status;
 	if ((p->mode == OPT_INDEX || p->index != NULL) &&
+	    p->est->kind == EST_GDPO)
+		return diag_set(d, EXIT_USAGE, "-a gdpo reads each reward "
+		    "field, and an index holds their sum only: run rladv over "
+		    "the shards at once instead (rladv -a gdpo FILE...)");
+	if ((p->mode == OPT_INDEX || p->index != NULL) &&
 	    (p->fields.columnar || p->fields.traj != NULL))
 		return diag_set(d, EXIT_USAGE, "%s cannot take %s: an index "
 		    "holds one record per line, each on its own; run rladv "
@@ -779,6 +772,10 @@ options_check(struct prefs *p, struct diag *d)
 	p->fields.need_stratum = (p->est->flags & ADV_STRATA) != 0;
 	p->fields.need_baseline = (p->est->flags & ADV_BASE) != 0;
 	p->fields.need_parts = p->est->kind == EST_GDPO;
+	/* Compared with the advantages compute writes; no other command
+	 * reads it. */
+	if (p->mode != OPT_COMPUTE)
+		p->fields.expect = NULL;
 	memcpy(p->ap.rweight, p->fields.weight, sizeof(p->ap.rweight));
 	p->ap.nrweight = p->fields.nweight;
 	/* The stratum is read only where it is used (an index holds it for

@@ -39,7 +39,7 @@ const struct profile profile_table[] = {
 	{ "TRL", "GRPOTrainer completions log (log_completions), "
 	    "as JSONL",
 	    WORDS("--null-reward", "unscored", "--batch-key", "step",
-	    "--like", "trl", "--no-tokens"),
+	    "--expect-key", "advantage", "--like", "trl", "--no-tokens"),
 	    .has = WORDS("step", "prompt", "completion", "advantage"),
 	    .hint_role = FR_REWARD,
 	    .hint = "--from trl: name TRL's reward columns (its "
@@ -58,7 +58,8 @@ const struct profile profile_table[] = {
 	    WORDS("--unwrap", "--group-key", "content[0]", "--logprobs-key",
 	    "generation_logprobs", "--mask-key", "token_loss_mask",
 	    "--tokens-key", "token_ids", "--sample-mask-key",
-	    "sample_loss_mask", "--like", "nemo-rl"),
+	    "sample_loss_mask", "--expect-key", "advantages", "--like",
+	    "nemo-rl"),
 	    .has = WORDS("token_ids", "token_loss_mask", "sample_loss_mask"),
 	    .alias_role = FR_REWARD,
 	    .aliases = WORDS("filtered_rewards", "rewards") },

@@ -567,6 +567,36 @@ take_baseline(struct rctx *c, struct record *r)
 	return 0;
 }
 
+/*
+ * The framework's own advantage (--expect-key): a number, or the first
+ * number of an array (NeMo-RL's advantages, one per token, in a batch of
+ * one); NaN where the record has none, or null, to compare with nothing.
+ */
+static int
+take_expect(struct rctx *c, struct record *r)
+{
+	const struct rval *v;
+	const char *p, *q;
+	int s;
+
+	if (c->rd->f->expect == NULL)
+		return 0;
+	r->has_expect = 1;
+	r->expect = NAN;
+	if ((s = recfields_pick(c, FR_EXPECT, 0, 0)) < 0)
+		return 0;
+	v = &c->rd->val[s];
+	for (p = v->beg; p < v->end && (*p == '[' || *p == ' ' ||
+	    *p == '\t' || *p == '\n' || *p == '\r'); p++)
+		;
+	for (q = p; q < v->end && (*q == '-' || *q == '+' || *q == '.' ||
+	    *q == 'e' || *q == 'E' || (*q >= '0' && *q <= '9')); q++)
+		;
+	if (q > p)
+		r->expect = json_strtod(p, q - p);
+	return 0;
+}
+
 /* Stratum: the first alias present, or every part named. */
 static int
 take_strata(struct rctx *c, struct record *r, struct buf *keys)
@@ -697,7 +727,8 @@ recfields_take(struct rctx *c, struct record *r, struct buf *keys,
     struct buf *runs)
 {
 	if (take_group(c, r, keys) != 0 || take_reward(c, r, keys) != 0 ||
-	    take_baseline(c, r) != 0 || rectokens_take(c, r, runs) != 0 ||
+	    take_baseline(c, r) != 0 || take_expect(c, r) != 0 ||
+	    rectokens_take(c, r, runs) != 0 ||
 	    take_strata(c, r, keys) != 0 || take_keys(c, r, keys) != 0)
 		return c->d->status;
 	unused_masks(c, r);

@@ -28,6 +28,8 @@ struct span {
 struct record {
 	double		reward;
 	double		baseline;	/* with need_baseline, else 0 */
+	double		expect;		/* the framework's advantage, NaN
+					   where the record has none */
 	size_t		L;		/* response length (0 when unknown) */
 	size_t		T;		/* trained tokens (1 when L is unknown
 					   and the record trains) */
@@ -61,6 +63,7 @@ struct record {
 	char		remove_absent;	/* --remove-key's field is not there
 					   (the profile made it optional):
 					   not removed */
+	unsigned char	has_expect;	/* expect read (--expect-key) */
 	unsigned	unused_mask;	/* bits: mask aliases present, unused
 					   (fields_alias(FR_MASK, bit)) */
 	int		has_mask;

@@ -39,13 +39,13 @@
 const char *const stats_role_names[STATS_NROLES] = { "group", "reward",
 	"logprobs", "mask", "tokens", "stratum", "length", "spans",
 	"prompt_len", "sample_mask", "remove", "batch", "trajectory",
-	"traj_last", "baseline" };
+	"traj_last", "baseline", "expect" };
 
 const enum stats_role stats_role_order[STATS_NSHOWN] = { STATS_GROUP,
 	STATS_TRAJ, STATS_TRAJ_LAST, STATS_REWARD, STATS_BASELINE,
 	STATS_LOGPROBS, STATS_MASK, STATS_SPANS, STATS_PROMPT_LEN,
 	STATS_SAMPLE_MASK, STATS_REMOVE, STATS_TOKENS, STATS_LENGTH,
-	STATS_STRATUM };
+	STATS_STRATUM, STATS_EXPECT };
 
 const struct strata_mom *
 stats_rewards(const struct stats_acc *a, size_t k)

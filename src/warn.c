@@ -8,6 +8,7 @@
  * steps read as one batch normalizes across steps, a prompt text shared
  * by two dataset rows makes one group of twice the size.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,48 @@ say(const char *file, unsigned long long lineno, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+/*
+ * A framework computes in float32 and can leave a residue where rladv's
+ * rule gives exactly 0 (equal rewards: (r - mean) / (std + 1e-4) of a
+ * mean off by 1e-8 is 1e-4); a log made with other settings (group
+ * size, reward fields or weights, estimator, scale) is off by far more.
+ */
+#define EXPECT_TOL	1e-3
+
+void
+warn_expect(struct warn_expect *x, const char *field, const struct gbatch *b,
+    const struct batch *v, const double *adv)
+{
+	unsigned long long line;
+	const char *file;
+	size_t k;
+	double e;
+
+	for (k = 0; k < v->n; k++) {
+		e = batch_expect(b, k);
+		if (isnan(e) || batch_elsewhere(b, k))
+			continue;
+		x->n++;
+		if (fabs(adv[k] - e) <= EXPECT_TOL * (1 + fabs(e)))
+			continue;
+		if (x->bad++ > 0)
+			continue;
+		file = batch_where(b, k, &line);
+		say(file, line, "rladv's advantage is %.9g, the record's \"%s\" "
+		    "%.9g: the log was made with other settings than these "
+		    "options (group size, reward fields and weights, "
+		    "estimator, --like, --std-scope)", adv[k], field, e);
+	}
+}
+
+void
+warn_expect_end(const struct warn_expect *x, const char *field)
+{
+	if (x->bad > 0)
+		fprintf(stderr, "rladv: warning: %llu of %llu advantages "
+		    "differ from the records' \"%s\"\n", x->bad, x->n, field);
 }
 
 /* What the mask is, in words, for the warning about another one. */

@@ -75,4 +75,15 @@ void	warn_batch(struct warn *w, const struct gbatch *b);
 void	warn_end(struct warn *w);
 void	warn_free(struct warn *w);
 
+/* --expect-key: rladv's advantages against the framework's own. */
+struct warn_expect {
+	unsigned long long	n, bad;		/* compared, differing */
+};
+/* Compares the advantages adv of b's view v with those its records hold
+ * in field, and says where the first differs. */
+void	warn_expect(struct warn_expect *x, const char *field,
+	    const struct gbatch *b, const struct batch *v, const double *adv);
+/* At the end of the input: how many differed, where any did. */
+void	warn_expect_end(const struct warn_expect *x, const char *field);
+
 #endif

@@ -73,6 +73,48 @@ done <"$tmp/commands"
 expect=nemo-rl-dynamic profile nemo-rl \
     samples/nemo_rl_dynamic_train_data_step5.jsonl --digits 17
 
+# --expect-key (set by --from trl and nemo-rl): silent above, where the
+# options are the run's; a log made with other settings is told, at its
+# first record that differs and at the end with the count, and the
+# output is the same bytes.  TRL's sample with groups of 6 (it has 4):
+# line 1 gets 0.645372249 where TRL logged 0.4999000132.
+# expect_warn NAME FIRST LAST ARGS...: stderr is the two lines.
+expect_warn() {
+	name=$1 first=$2 last=$3
+	shift 3
+	"$rladv" "$@" >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	if [ $st -ne 0 ] || [ "$(wc -l <"$tmp/err")" -ne 2 ] ||
+	    ! head -1 "$tmp/err" | grep -qF "$first" ||
+	    ! tail -1 "$tmp/err" | grep -qF "$last"; then
+		fail=$((fail + 1))
+		echo "FAIL expect-key: $name: exit $st: $(head -c 400 "$tmp/err")"
+	else
+		pass=$((pass + 1))
+	fi
+}
+T="--from trl --reward-key math_reward_func,coding_reward_func samples/trl_completions_00005.jsonl"
+expect_warn "TRL, groups of 6" \
+    "trl_completions_00005.jsonl:1: warning: rladv's advantage is 0.645372249, the record's \"advantage\" 0.499900013" \
+    'rladv: warning: 7 of 12 advantages differ from the records'"'"' "advantage"' \
+    --group-size 6 $T
+"$rladv" --group-size 6 $T --expect-key x 2>/dev/null >"$tmp/plain"
+if cmp -s "$tmp/out" "$tmp/plain"; then pass=$((pass + 1)); else
+	fail=$((fail + 1)); echo "FAIL expect-key: the output changed"; fi
+expect_warn "TRL, gdpo on a sum_then_normalize log" \
+    "rladv's advantage is 0.7069992, the record's \"advantage\" 0.499900013" \
+    "7 of 12 advantages differ" --group-size 4 -a gdpo $T
+# NeMo-RL's advantages, one per token in a batch of one: GRPO's
+# deviation of all four is not its leave-one-out one.
+expect_warn "NeMo-RL, -a grpo" "warning: rladv's advantage is" \
+    "advantages differ from the records' \"advantages\"" --from nemo-rl \
+    -a grpo samples/nemo_rl_train_data_step3.jsonl
+# stats does not read it.
+"$rladv" stats --group-size 6 $T >/dev/null 2>"$tmp/err"
+if [ -s "$tmp/err" ]; then fail=$((fail + 1))
+	echo "FAIL expect-key: stats said $(head -c 200 "$tmp/err")"
+else pass=$((pass + 1)); fi
+
 # The expected files are what reference.py computes from the samples.
 if python3 tests/frameworks/reference.py --check; then
 	pass=$((pass + 1))
