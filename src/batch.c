@@ -203,17 +203,24 @@ grow_recs(struct gbatch *b)
 		b->ex = diag_realloc(b->ex, b->cap * sizeof(*b->ex));
 }
 
-/* Record i's reward parts (gdpo): every record of a run has as many
- * (the reward fields named). */
+/* Record i's reward parts (gdpo: every record of a run has as many, the
+ * reward fields named) and the framework's advantage (--expect-key). */
 static void
-hold_parts(struct gbatch *b, size_t i, const struct record *r,
+hold_extra(struct gbatch *b, size_t i, const struct record *r,
     const struct buf *keys)
 {
-	if (b->rk == NULL) {
-		b->K = (size_t)r->nrpart;
-		b->rk = diag_malloc(b->cap * b->K * sizeof(*b->rk));
+	if (r->nrpart > 0) {
+		if (b->rk == NULL) {
+			b->K = (size_t)r->nrpart;
+			b->rk = diag_malloc(b->cap * b->K * sizeof(*b->rk));
+		}
+		memcpy(b->rk + i * b->K, keys->p + r->rpart,
+		    b->K * sizeof(*b->rk));
 	}
-	memcpy(b->rk + i * b->K, keys->p + r->rpart, b->K * sizeof(*b->rk));
+	if (r->has_expect && b->ex == NULL)
+		b->ex = diag_malloc(b->cap * sizeof(*b->ex));
+	if (b->ex != NULL)
+		b->ex[i] = r->has_expect ? r->expect : NAN;
 }
 
 /* Notes the file and line of record n. */
@@ -317,12 +324,10 @@ batch_add(struct gbatch *b, const struct record *r, const struct buf *keys,
 	}
 	if (b->bl != NULL)
 		b->bl[i] = r->baseline;
-	if (r->nrpart > 0)
-		hold_parts(b, i, r, keys);
-	if (r->has_expect && b->ex == NULL)
-		b->ex = diag_malloc(b->cap * sizeof(*b->ex));
-	if (b->ex != NULL)
-		b->ex[i] = r->has_expect ? r->expect : NAN;
+	/* One test for what few runs read (gdpo, --expect-key). */
+	if (__builtin_expect((r->nrpart | r->has_expect) != 0 ||
+	    b->ex != NULL, 0))
+		hold_extra(b, i, r, keys);
 	h->group = (uint32_t)g;
 	if (!pack(b, h, r, keys, runs, len))
 		keep_whole(b, h, r, keys, runs, len);
