@@ -697,7 +697,7 @@ const struct estimator advantage_table[] = {
 	/* Each part tamed on its own (gdpo.c): ADV_MIXED, never the
 	 * batch's prescaling of the summed rewards. */
 	{ "gdpo", .fn = gdpo_advantages, .kind = EST_GDPO,
-	    .flags = ADV_BATCH | ADV_DEV | ADV_MIXED,
+	    .flags = ADV_BATCH | ADV_DEV | ADV_MIXED | ADV_PARTS,
 	    .help = "each reward field normalized in the group, summed, "
 	    "whitened over the batch (GDPO)" },
 	{ NULL }

@@ -61,6 +61,7 @@ struct adv_params {
 				   --eps-inside can take */
 #define ADV_WHITEN	128	/* then whitened over the batch's trained
 				   tokens (advmath_whiten) */
+#define ADV_PARTS	256	/* reads each reward field (gdpo) */
 
 /* One group as advantage.c's group estimators see it. */
 struct adv_group;

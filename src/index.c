@@ -4,10 +4,7 @@
  * --merge.
  *
  * A record's line holds only what the numbers are computed from, one
- * column per row of the table below, so that a new input (another
- * reward form, a baseline field) is one more row.  Keys are written as
- * their canonical bytes (record.h), escaped so that a line stays a line;
- * the reward in the fewest digits that read back to the same double.
+ * column per row of indexcol.c's table.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -19,301 +16,10 @@
 #include "advantage.h"
 #include "batch.h"
 #include "index.h"
+#include "indexcol.h"
 #include "input.h"
 #include "json.h"
 #include "keymap.h"
-
-/* ---- Columns -------------------------------------------------------- */
-
-/* The key columns: one key of the record each (key_ref()). */
-enum colkey { K_NONE, K_GROUP, K_STRATUM, K_BATCH };
-
-struct column {
-	const char	*name;
-	unsigned	 need;	/* an estimator flag (ADV_*): written only for
-				   estimators that have it; 0: always */
-	enum colkey	 key;	/* a key column's key; put, get NULL */
-	/* The record's line: for its hash (put_tie()) */
-	void		(*put)(struct buf *o, const struct record *r,
-			    const char *line, size_t len);
-	/* 0, or -1 when the text is not the column's */
-	int		(*get)(const char *s, size_t n, struct record *r);
-};
-
-/* Key bytes as index text: tab, newline, backslash and the other
- * control bytes escaped. */
-static void
-put_bytes(struct buf *o, const char *s, size_t n)
-{
-	static const char hex[] = "0123456789abcdef";
-	char esc[4] = { '\\', 'x', 0, 0 };
-	size_t i, from = 0;
-
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c >= 0x20 && c != 0x7f && c != '\\')
-			continue;
-		buf_add(o, s + from, i - from);
-		if (c == '\\')
-			buf_add(o, "\\\\", 2);
-		else if (c == '\t')
-			buf_add(o, "\\t", 2);
-		else if (c == '\n')
-			buf_add(o, "\\n", 2);
-		else {
-			esc[2] = hex[c >> 4];
-			esc[3] = hex[c & 15];
-			buf_add(o, esc, 4);
-		}
-		from = i + 1;
-	}
-	buf_add(o, s + from, n - from);
-}
-
-/* A digit of the hex that put_bytes() and put_tie() write: lower case
- * only, so that a record has one text (index_differs() compares them). */
-static int
-hexval(char c)
-{
-	return c >= 'A' && c <= 'F' ? -1 : json_hexval(c);
-}
-
-/* The inverse of put_bytes, appended to keys; -1 on a bad escape. */
-static int
-get_bytes(const char *s, size_t n, struct buf *keys)
-{
-	size_t i;
-	char c;
-	int h, l;
-
-	for (i = 0; i < n; i++) {
-		c = s[i];
-		if (c == '\\') {
-			if (++i == n)
-				return -1;
-			switch (s[i]) {
-			case '\\': c = '\\'; break;
-			case 't': c = '\t'; break;
-			case 'n': c = '\n'; break;
-			case 'x':
-				if (i + 2 >= n)
-					return -1;
-				if ((h = hexval(s[i + 1])) < 0 ||
-				    (l = hexval(s[i + 2])) < 0)
-					return -1;
-				c = (char)(h << 4 | l);
-				i += 2;
-				break;
-			default:
-				return -1;
-			}
-		}
-		buf_add(keys, &c, 1);
-	}
-	return 0;
-}
-
-static int
-get_double(const char *s, size_t n, double *v)
-{
-	char num[40], *end;
-
-	if (n == 0 || n >= sizeof(num))
-		return -1;
-	memcpy(num, s, n);
-	num[n] = '\0';
-	*v = strtod(num, &end);
-	return *end == '\0' && isfinite(*v) ? 0 : -1;
-}
-
-/* The reward; "null" for a record left unscored (--null-reward). */
-static void
-put_reward(struct buf *o, const struct record *r, const char *line,
-    size_t len)
-{
-	(void)line;
-	(void)len;
-	if (r->unscored)
-		buf_add(o, "null", 4);
-	else
-		options_show_num(o, r->reward);
-}
-
-static int
-get_reward(const char *s, size_t n, struct record *r)
-{
-	r->has_reward = 1;
-	if (n == 4 && memcmp(s, "null", 4) == 0) {
-		r->unscored = 1;
-		r->reward = 0;
-		return 0;
-	}
-	return get_double(s, n, &r->reward);
-}
-
-/* remax: the greedy response's reward, from --baseline-key. */
-static void
-put_baseline(struct buf *o, const struct record *r, const char *line,
-    size_t len)
-{
-	(void)line;
-	(void)len;
-	options_show_num(o, r->baseline);
-}
-
-static int
-get_baseline(const char *s, size_t n, struct record *r)
-{
-	return get_double(s, n, &r->baseline);
-}
-
-static void
-put_tokens(struct buf *o, const struct record *r, const char *line,
-    size_t len)
-{
-	char num[24];
-
-	(void)line;
-	(void)len;
-	/* A record without a length: "~" and its T (1, or "masked"). */
-	if (!r->has_len)
-		buf_add(o, "~", 1);
-	if (r->sample_off)
-		buf_add(o, INDEX_SAMPLE_OFF, strlen(INDEX_SAMPLE_OFF));
-	else
-		buf_add(o, num, snprintf(num, sizeof(num), "%zu", r->T));
-}
-
-/* A decimal count, without sign or leading zero. */
-static int
-get_count(const char *s, size_t n, unsigned long long *v)
-{
-	size_t i;
-
-	if (n == 0 || n > 19 || (n > 1 && s[0] == '0'))
-		return -1;
-	for (*v = 0, i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		*v = *v * 10 + (unsigned)(s[i] - '0');
-	}
-	return 0;
-}
-
-static int
-get_tokens(const char *s, size_t n, struct record *r)
-{
-	unsigned long long v;
-
-	r->has_len = !(n > 0 && *s == '~');
-	if (!r->has_len) {
-		s++;
-		n--;
-	}
-	r->sample_off = n == strlen(INDEX_SAMPLE_OFF) &&
-	    memcmp(s, INDEX_SAMPLE_OFF, n) == 0;
-	if (r->sample_off)
-		v = 0;
-	else if (get_count(s, n, &v) != 0)
-		return -1;
-	r->T = (size_t)v;
-	r->L = r->has_len ? r->T : 0;
-	return 0;
-}
-
-/* Where a record keeps key k: its presence, and its bytes in keys. */
-struct keyref {
-	int	*has;
-	size_t	*off, *len;
-};
-
-static struct keyref
-key_ref(struct record *r, enum colkey k)
-{
-	switch (k) {
-	case K_GROUP:
-		return (struct keyref){ &r->has_group, &r->gkey, &r->gkeylen };
-	case K_STRATUM:
-		return (struct keyref){ &r->has_stratum, &r->skey,
-		    &r->skeylen };
-	default:
-		return (struct keyref){ &r->has_batch, &r->bkey, &r->bkeylen };
-	}
-}
-
-/* A key column: empty when the record has no such key (a present key
- * is never empty: it begins with its type tag). */
-static void
-put_key(struct buf *o, const struct record *r, enum colkey k,
-    const char *keys)
-{
-	/* Read through alone: r stays as it is. */
-	struct keyref kr = key_ref((struct record *)r, k);
-
-	if (*kr.has)
-		put_bytes(o, keys + *kr.off, *kr.len);
-}
-
-static int
-get_key(const char *s, size_t n, struct record *r, enum colkey k,
-    struct buf *keys)
-{
-	struct keyref kr = key_ref(r, k);
-
-	*kr.off = keys->len;
-	if (get_bytes(s, n, keys) != 0)
-		return -1;
-	*kr.len = keys->len - *kr.off;
-	*kr.has = *kr.len > 0;
-	return 0;
-}
-
-/* MS-GRPO orders equal responses by their identity, the line's hash. */
-static void
-put_tie(struct buf *o, const struct record *r, const char *line,
-    size_t len)
-{
-	char num[24];
-
-	buf_add(o, num, snprintf(num, sizeof(num), "%016" PRIx64,
-	    r->has_tie ? r->tie : batch_tie(line, len)));
-}
-
-static int
-get_tie(const char *s, size_t n, struct record *r)
-{
-	size_t i;
-	int h;
-
-	if (n != 16)
-		return -1;
-	for (r->tie = 0, i = 0; i < n; i++) {
-		if ((h = hexval(s[i])) < 0)
-			return -1;
-		r->tie = r->tie << 4 | (uint64_t)h;
-	}
-	r->has_tie = 1;
-	return 0;
-}
-
-static const struct column columns[] = {
-	{ "reward", 0, K_NONE, put_reward, get_reward },
-	{ "tokens", 0, K_NONE, put_tokens, get_tokens },
-	{ "group", 0, K_GROUP, NULL, NULL },
-	{ "stratum", 0, K_STRATUM, NULL, NULL },
-	{ "batch", 0, K_BATCH, NULL, NULL },
-	{ "baseline", ADV_BASE, K_NONE, put_baseline, get_baseline },
-	{ "tie", ADV_TIE, K_NONE, put_tie, get_tie },
-};
-
-#define NCOLUMNS	(sizeof(columns) / sizeof(columns[0]))
-
-static int
-wanted(const struct column *c, const struct prefs *p)
-{
-	return c->need == 0 || (p->est->flags & c->need);
-}
 
 /* ---- Writing -------------------------------------------------------- */
 
@@ -350,14 +56,14 @@ index_put_header(struct buf *out, const struct prefs *p)
 			struct buf v = { 0 };
 
 			options_show(p, o, &v);
-			put_bytes(out, v.p ? v.p : "", v.len);
+			indexcol_put_bytes(out, v.p ? v.p : "", v.len);
 			buf_free(&v);
 		}
 		put_str(out, "\n");
 	}
 	put_str(out, "columns line");
-	for (c = columns; c < columns + NCOLUMNS; c++)
-		if (wanted(c, p)) {
+	for (c = indexcol_table; c < indexcol_table + indexcol_n; c++)
+		if (indexcol_wanted(c, p)) {
 			put_str(out, " ");
 			put_str(out, c->name);
 		}
@@ -368,7 +74,7 @@ void
 index_put_shard(struct buf *out, const char *name)
 {
 	put_str(out, "shard ");
-	put_bytes(out, name, strlen(name));
+	indexcol_put_bytes(out, name, strlen(name));
 	put_str(out, "\n");
 }
 
@@ -388,13 +94,13 @@ index_put_record(struct buf *out, const struct prefs *p,
 	const struct column *c;
 
 	put_lineno(out, lineno);
-	for (c = columns; c < columns + NCOLUMNS; c++)
-		if (wanted(c, p)) {
+	for (c = indexcol_table; c < indexcol_table + indexcol_n; c++)
+		if (indexcol_wanted(c, p)) {
 			buf_add(out, "\t", 1);
 			if (c->key != K_NONE)
-				put_key(out, r, c->key, keys);
+				indexcol_put_key(out, r, c->key, keys);
 			else
-				c->put(out, r, line, len);
+				c->put(out, r, keys, line, len);
 		}
 	buf_add(out, "\n", 1);
 }
@@ -431,7 +137,7 @@ struct index_reader {
 	struct line		 ln;
 	int			 headers;	/* seen so far */
 	int			 state;		/* S_* below */
-	const struct column	*col[NCOLUMNS];	/* in the header's order */
+	const struct column	*col[INDEXCOL_MAX];	/* in the header's order */
 	size_t			 ncol;
 	struct buf		 want;		/* this run's header */
 	size_t			 nopt;		/* option lines of a header */
@@ -586,8 +292,8 @@ columns_line(struct index_reader *x, struct diag *d)
 	if (x->ln.len != n || memcmp(x->ln.text, w, n) != 0)
 		return bad(x, d, "not the columns this rladv reads");
 	x->ncol = 0;
-	for (c = columns; c < columns + NCOLUMNS; c++)
-		if (wanted(c, x->p))
+	for (c = indexcol_table; c < indexcol_table + indexcol_n; c++)
+		if (indexcol_wanted(c, x->p))
 			x->col[x->ncol++] = c;
 	return 0;
 }
@@ -602,7 +308,7 @@ shard_line(struct index_reader *x, const char *rest, struct index_entry *e,
 	size_t k;
 	int added;
 
-	if (get_bytes(rest, x->ln.len - (rest - x->ln.text), &name) != 0 ||
+	if (indexcol_get_bytes(rest, x->ln.len - (rest - x->ln.text), &name) != 0 ||
 	    name.len == 0 || memchr(name.p, '\0', name.len) != NULL) {
 		buf_free(&name);
 		return bad(x, d, "a shard line without a valid name");
@@ -637,7 +343,7 @@ entry_record(struct index_reader *x, struct index_entry *e, struct record *r,
 	size_t i, n;
 
 	tab = memchr(s, '\t', end - s);
-	if (tab == NULL || get_count(s, tab - s, &e->lineno) != 0 ||
+	if (tab == NULL || indexcol_count(s, tab - s, &e->lineno) != 0 ||
 	    e->lineno <= x->last)
 		return bad(x, d, "a record line without a line number above "
 		    "the last");
@@ -655,8 +361,8 @@ entry_record(struct index_reader *x, struct index_entry *e, struct record *r,
 		tab = memchr(s, '\t', end - s);
 		n = (tab ? tab : end) - s;
 		if ((tab == NULL) != (i + 1 == x->ncol) ||
-		    (c->key != K_NONE ? get_key(s, n, r, c->key, keys) :
-		    c->get(s, n, r)) != 0) {
+		    (c->key != K_NONE ? indexcol_get_key(s, n, r, c->key, keys) :
+		    c->get(s, n, r, keys)) != 0) {
 			char what[80];
 
 			snprintf(what, sizeof(what), "the record's column "
@@ -675,7 +381,7 @@ end_line(struct index_reader *x, const char *rest, struct index_entry *e,
 {
 	unsigned long long n;
 
-	if (get_count(rest, x->ln.len - (rest - x->ln.text), &n) != 0 ||
+	if (indexcol_count(rest, x->ln.len - (rest - x->ln.text), &n) != 0 ||
 	    n != x->count) {
 		char what[160];
 

@@ -2,8 +2,9 @@
  * index.h - the index that rladv index writes and rladv compute --index
  * reads: for every record, the projection that every number rladv writes
  * depends on (its shard and line, reward, trained tokens, group, stratum
- * and batch keys, and its identity in its group where the estimator
- * needs one), after a header that records the options.  The writers
+ * and batch keys, its identity in its group where the estimator needs
+ * one, each reward field for gdpo), after a header that records the
+ * options.  The writers
  * append to the caller's buffer; an index_reader owns its input and the
  * shard names it returns until index_close().
  *

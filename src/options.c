@@ -757,11 +757,6 @@ options_check(struct prefs *p, struct diag *d)
 	if (fields_check(&p->fields, d) != 0 || out_clash(p, d) != 0)
 		return d->status;
 	if ((p->mode == OPT_INDEX || p->index != NULL) &&
-	    p->est->kind == EST_GDPO)
-		return diag_set(d, EXIT_USAGE, "-a gdpo reads each reward "
-		    "field, and an index holds their sum only: run rladv over "
-		    "the shards at once instead (rladv -a gdpo FILE...)");
-	if ((p->mode == OPT_INDEX || p->index != NULL) &&
 	    (p->fields.columnar || p->fields.traj != NULL))
 		return diag_set(d, EXIT_USAGE, "%s cannot take %s: an index "
 		    "holds one record per line, each on its own; run rladv "
@@ -771,7 +766,7 @@ options_check(struct prefs *p, struct diag *d)
 		    p->fields.columnar ? "--columnar" : "--trajectory-key");
 	p->fields.need_stratum = (p->est->flags & ADV_STRATA) != 0;
 	p->fields.need_baseline = (p->est->flags & ADV_BASE) != 0;
-	p->fields.need_parts = p->est->kind == EST_GDPO;
+	p->fields.need_parts = (p->est->flags & ADV_PARTS) != 0;
 	/* Compared with the advantages compute writes; no other command
 	 * reads it. */
 	if (p->mode != OPT_COMPUTE)

@@ -435,7 +435,6 @@ check "gdpo: a record whose fields all add 0 is exactly 0" \
     grep -q '"math_reward_func":1.0,"coding_reward_func":null,"advantage":0}' "$tmp/o"
 runs "gdpo: rladv diff against grpo" 0 "" diff --a "-a grpo" --b "-a gdpo" -g seq-sum \
     $G "$T"
-runs "gdpo: no index" 2 'an index holds their sum only' index -a gdpo $G "$T"
 runs "gdpo: not under AReaL's transform" 2 "reward transform maps their sum" \
     --like areal -a gdpo --reward-key math_reward_func,coding_reward_func \
     --group-size 4 --null-reward unscored --no-tokens "$T"

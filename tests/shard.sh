@@ -207,6 +207,11 @@ sharded "--from trl" trl.jsonl "--from trl --group-size 4 --reward-key \
     math_reward_func,coding_reward_func" ""
 sharded "--from trl, weights" trl.jsonl "--from trl --group-size 4 \
     --reward-key math_reward_func,coding_reward_func -g seq-sum" "" gz
+# gdpo: each reward field goes through the index ("parts"; null where
+# None), the unscored rows too.
+sharded "--from trl -a gdpo" trl.jsonl "--from trl --group-size 4 \
+    --reward-key math_reward_func,coding_reward_func -a gdpo \
+    --reward-weights 1,0.5" "" gz
 sharded "--from verl" "$S/verl_rollout_dump.jsonl" "--from verl" ""
 sharded "--from nemo-rl" "$S/nemo_rl_train_data_step3.jsonl" \
     "--from nemo-rl" ""
