@@ -168,7 +168,8 @@ common = ["", "--std sample", "--std-scope batch", "--std-scope none",
           "-a san --std-scope none", "-a san --std-scope batch",
           "--eps-inside", "-a stratified --eps-inside --std sample",
           "-a drgrpo --gn-scope batch", "--gn-scope batch --std-scope none",
-          "--drop-zero-std -g balanced", "-a san --random-strata --seed 3"]
+          "--drop-zero-std -g balanced", "-a san --random-strata --seed 3",
+          "-a gdpo -g balanced"]
 for name in ("binary8", "cont16", "pass12", "single"):
     for opts in common:
         cases.append((f"{name}/{opts or 'grpo'}", opts, f(name)))
