@@ -105,11 +105,12 @@ int
 gdpo_advantages(const struct batch *b, struct adv_params *p, double *adv,
     struct diag *d)
 {
-	struct advmath_dev v = gdpo_dev(p, 0);
+	struct advmath_dev v;
 	struct advmath_mom m;
 	const double *rk = b->rk != NULL ? b->rk : b->r;
 	size_t K = b->rk != NULL ? b->K : 1, g, i, k, o, n, most = 1;
-	double *x;
+	double *x, mx = 0;
+	int e;
 
 	for (g = 0; g < b->ngroups; g++)
 		if (b->goff[g + 1] - b->goff[g] > most)
@@ -126,19 +127,25 @@ gdpo_advantages(const struct batch *b, struct adv_params *p, double *adv,
 			    p->rweight[k] : 1, p, x, adv + o);
 	}
 	free(x);
-	m.equal = 1;
-	m.var = 0;
-	for (i = 0; i < b->n; i++) {
-		m.equal &= adv[i] == 0;
-		m.var += adv[i] * adv[i];
-	}
-	if (m.equal || (p->sample && b->n < 2)) {
+	for (i = 0; i < b->n; i++)
+		if (fabs(adv[i]) > mx)
+			mx = fabs(adv[i]);
+	if (mx == 0 || (p->sample && b->n < 2)) {
 		for (i = 0; i < b->n; i++)
 			adv[i] = 0;
 		return 0;
 	}
+	/* The sums over 2^e, their largest (weights can make them any
+	 * size): their squares neither overflow nor underflow. */
+	(void)frexp(mx, &e);
+	m.var = 0;
+	for (i = 0; i < b->n; i++) {
+		adv[i] = ldexp(adv[i], -e);
+		m.var += adv[i] * adv[i];
+	}
 	m.var /= (double)(p->sample ? b->n - 1 : b->n);
 	m.std = sqrt(m.var);
+	v = gdpo_dev(p, e);
 	for (i = 0; i < b->n; i++)
 		adv[i] = adv[i] == 0 ? 0 : adv[i] / advmath_den(&m, &v);
 	return 0;

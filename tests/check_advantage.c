@@ -1092,6 +1092,25 @@ START_TEST(gdpo)
 		ck_assert_rel(t.adv[i], A[i] / (sqrt(v) + EPS), 1e-12);
 	ck_assert_pos_zero(t.adv[3]);
 	ck_assert_pos_zero(t.adv[4]);
+	/* Weights 1e200 (sums near 1e200, whose squares overflow): the
+	 * same sums over their deviation, eps now negligible; 1e-200:
+	 * the sums (near 1e-200) over eps alone, not 0. */
+	p.rweight[0] = 1e200;
+	p.rweight[1] = 2e200;
+	tb_make(&t, NULL, NULL, 5, sz, 2, NULL);
+	t.b.rk = rk;
+	t.b.K = 2;
+	run("gdpo", &t, &p);
+	for (i = 0; i < 3; i++)
+		ck_assert_rel(t.adv[i], A[i] / sqrt(v), 1e-12);
+	p.rweight[0] = 1e-200;
+	p.rweight[1] = 2e-200;
+	tb_make(&t, NULL, NULL, 5, sz, 2, NULL);
+	t.b.rk = rk;
+	t.b.K = 2;
+	run("gdpo", &t, &p);
+	for (i = 0; i < 3; i++)
+		ck_assert_rel(t.adv[i], A[i] * 1e-200 / EPS, 1e-9);
 	/* Sums all equal (every part equal in its group): exactly 0. */
 	tb_make(&t, NULL, NULL, 5, sz, 2, NULL);
 	t.b.rk = (const double[]){ 1, 3, 1, 3, 1, 3, 0, 5, 0, 5 };
