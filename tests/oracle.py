@@ -3,7 +3,8 @@
 modes written again here from the man page alone (nothing shared with
 rladv's C): GRPO and its scopes, Dr. GRPO, RLOO, SAN, Stratified GRPO,
 OPO, exact MS-GRPO (subset by subset), REINFORCE++ and its baseline,
-NeMo-RL's leave-one-out, GPG, pass@k, AReaL's grpo-whiten; the six loss
+NeMo-RL's leave-one-out, GPG, pass@k, AReaL's grpo-whiten, GDPO (each reward
+field of a two-field layout normalized apart); the six loss
 modes over the batch or the group; --drop-zero-std, --eps-inside,
 --std sample, --eps 0.  Rewards are binary, thirds, tenths (0.1 three
 times must give 0), integers, decimals, millions or ten-millionths; masks
@@ -157,9 +158,42 @@ def msgrpo(rs, T, o):
     return out
 
 
+def gdpo(batch, o):
+    """GDPO: each reward field normalized in the group over the records
+    that have it (a field of fewer than two numbers, or of equal ones,
+    adds 0), summed with the weights (one field: the reward itself), then
+    over the batch's live records A / (std about 0 + eps): the sums'
+    mean is 0 by construction."""
+    live = [g for g in batch if not (o['drop'] and alleq([x['r'] for x in g]))]
+    A = {}
+    for g in live:
+        for x in g:
+            A[id(x)] = 0.0
+        K = len(g[0]['parts']) if 'parts' in g[0] else 1
+        for k in range(K):
+            has = [(x, x['parts'][k] if 'parts' in x
+                    else x['r']) for x in g
+                   if 'parts' not in x or x['parts'][k] is not None]
+            xs = [v for _, v in has]
+            if len(xs) < 2 or alleq(xs):
+                continue
+            for x, v in has:
+                w = x['w'][k] if 'parts' in x else 1.0
+                A[id(x)] += w * norm(v, xs, o)
+    xs = list(A.values())
+    if all(a == 0 for a in xs) or (o['sample'] and len(xs) < 2):
+        return [[Z] * len(g) for g in batch]
+    var = sum(a * a for a in xs) / (len(xs) - 1 if o['sample'] else len(xs))
+    den = math.sqrt(var + o['eps']) if o['eps_inside'] else math.sqrt(var) + o['eps']
+    return [[A[id(x)] / den if id(x) in A and A[id(x)] != 0 else Z for x in g]
+            for g in batch]
+
+
 def advantages(batch, o):
     """batch: list of groups; group: list of records (dicts r, s, T)."""
     est = o['a']
+    if est == 'gdpo':
+        return gdpo(batch, o)
     live = [g for g in batch if not (o['drop'] and alleq([x['r'] for x in g]))]
     allr = [x['r'] for g in live for x in g]
     res = []
@@ -375,7 +409,7 @@ def gen(rng):
 def opts(rng):
     est = rng.choice(['grpo', 'drgrpo', 'rloo', 'san', 'stratified', 'opo',
                       'msgrpo', 'rpp-baseline', 'rpp', 'loo', 'gpg', 'passk',
-                      'grpo-whiten'])
+                      'grpo-whiten', 'gdpo'])
     o = {'a': est, 'sample': rng.random() < 0.4, 'eps': rng.choice([1e-6, 1e-6, 0.01, 0.5, 0.0]),
          'alpha': rng.choice([0.6, 0.0, 1.0, 0.3]), 'std_scope': 'group',
          'gn_scope': 'group', 'eps_inside': False, 'drop': rng.random() < 0.25,
@@ -390,7 +424,7 @@ def opts(rng):
         o['std_scope'] = rng.choice(['batch', 'none'])
     if est in ('grpo', 'drgrpo', 'stratified', 'grpo-whiten') and rng.random() < 0.3:
         o['gn_scope'] = 'batch'
-    if est in ('grpo', 'san', 'stratified', 'msgrpo', 'grpo-whiten') and rng.random() < 0.3:
+    if est in ('grpo', 'san', 'stratified', 'msgrpo', 'grpo-whiten', 'gdpo') and rng.random() < 0.3:
         # (--std-scope none divides by nothing: --eps-inside is refused)
         o['eps_inside'] = o['std_scope'] != 'none'
     return o
@@ -539,6 +573,7 @@ def layout(batches, o, rng):
                     obj['format'] = c
                     x['scored'] = u != 'none'
                     x['r'] = (a or 0.0) * wts[0] + (c or 0.0) * wts[1]
+                    x['parts'], x['w'] = (a, c), wts
                 else:
                     obj['reward'] = x['r']
                 if not traj or x['L'] < 2 or rng.random() < 0.4:
