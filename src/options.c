@@ -205,6 +205,10 @@ const struct opt options_table[] = {
 	FIELD("expect-key", "field", FR_EXPECT, expect, .local = 1,
 	    .help = "the framework's own advantage (a number, or an array "
 	    "of it): warn where rladv's differs"),
+	{ "no-expect", 0, OK_FLAG, NULL, OPT_COMPUTE, OS_INPUT,
+	    .off = P(no_expect), .ival = 1,
+	    .help = "compare with no --expect-key field (--from trl and "
+	    "nemo-rl set one)" },
 	FIELD("batch-key", "field", FR_BATCH, batch,
 	    .help = "a change of its value starts a new batch"),
 	{ "batch-groups", 0, OK_INT, "n", C_IN, OS_INPUT,
@@ -769,7 +773,7 @@ options_check(struct prefs *p, struct diag *d)
 	p->fields.need_parts = (p->est->flags & ADV_PARTS) != 0;
 	/* Compared with the advantages compute writes; no other command
 	 * reads it. */
-	if (p->mode != OPT_COMPUTE)
+	if (p->mode != OPT_COMPUTE || p->no_expect)
 		p->fields.expect = NULL;
 	memcpy(p->ap.rweight, p->fields.weight, sizeof(p->ap.rweight));
 	p->ap.nrweight = p->fields.nweight;

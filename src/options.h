@@ -57,6 +57,7 @@ struct prefs {
 	struct fields		 fields;
 	struct gopts		 go;
 	int			 tokens;	/* not --no-tokens */
+	int			 no_expect;	/* --no-expect */
 	/* --output-names and --prefix, which fields.out is made of:
 	 * prefix + name, in whichever order they were given. */
 	const char		*out_name[OUT_ANN];	/* NULL: the default */

@@ -107,7 +107,8 @@ warn_expect_end(const struct warn_expect *x, const char *field)
 {
 	if (x->bad > 0)
 		fprintf(stderr, "rladv: warning: %llu of %llu advantages "
-		    "differ from the records' \"%s\"\n", x->bad, x->n, field);
+		    "differ from the records' \"%s\" (--no-expect compares "
+		    "none)\n", x->bad, x->n, field);
 }
 
 /* What the mask is, in words, for the warning about another one. */

@@ -109,6 +109,11 @@ expect_warn "TRL, gdpo on a sum_then_normalize log" \
 expect_warn "NeMo-RL, -a grpo" "warning: rladv's advantage is" \
     "advantages differ from the records' \"advantages\"" --from nemo-rl \
     -a grpo samples/nemo_rl_train_data_step3.jsonl
+# --no-expect: nothing said, whatever --from set.
+"$rladv" --group-size 6 $T --no-expect >/dev/null 2>"$tmp/err"
+if [ -s "$tmp/err" ]; then fail=$((fail + 1))
+	echo "FAIL expect-key: --no-expect said $(head -c 200 "$tmp/err")"
+else pass=$((pass + 1)); fi
 # stats does not read it.
 "$rladv" stats --group-size 6 $T >/dev/null 2>"$tmp/err"
 if [ -s "$tmp/err" ]; then fail=$((fail + 1))
