@@ -76,6 +76,7 @@ struct dctx {
 	struct side		 s[2];
 	struct keymap		 keys;	/* values: struct dstr */
 	unsigned long long	 records, groups, flips;
+	unsigned long long	 unscored;	/* records left out */
 	/* For the correlation of the two vectors. */
 	struct strata_cov	 cov;
 	struct top		*top;
@@ -208,6 +209,34 @@ group_exp(const struct dctx *x, const struct batch *v, size_t g, int s)
 	return advmath_tame(mx, 0, 0);
 }
 
+/* Whether view record k is unscored (--null-reward unscored): its
+ * advantage is 0 by rule, no estimator's, and stays out of the figures
+ * of the advantages (stats' of the rewards leave it out too). */
+#define UNSCORED(v, k)	((v)->unscored != NULL && (v)->unscored[k])
+
+/* The cells of group g counted over its scored records alone: their
+ * counts and whether their rewards are equal. */
+static void
+cells_scored(struct strata_cells *c, const struct batch *v, size_t g)
+{
+	size_t j, k;
+	uint32_t s;
+
+	for (j = 0; j < v->nstrat[g]; j++) {
+		c->cnt[j] = 0;
+		c->eq[j] = 1;
+	}
+	for (k = v->goff[g]; k < v->goff[g + 1]; k++) {
+		if (UNSCORED(v, k))
+			continue;
+		s = v->strat[k];
+		if (c->cnt[s]++ == 0)
+			c->first[s] = v->r[k];
+		else if (v->r[k] != c->first[s])
+			c->eq[s] = 0;
+	}
+}
+
 /* Group g of v into the sums: per stratum, per side, both. */
 static void
 diff_group(struct dctx *x, const struct gbatch *b, const struct batch *v,
@@ -216,19 +245,27 @@ diff_group(struct dctx *x, const struct gbatch *b, const struct batch *v,
 	struct strata_cells *c = &x->cells;
 	struct dstr *ds;
 	size_t k, o = v->goff[g], n = v->goff[g + 1] - o, ns = v->nstrat[g], j;
+	size_t live;
 	double A, As, m;
 	int s, ka[2];
 
 	strata_cells_fill(c, &x->keys, b, v, g);
+	if (v->unscored != NULL)
+		cells_scored(c, v, g);
 	for (s = 0; s < 2; s++)
 		ka[s] = group_exp(x, v, g, s);
 	for (k = o; k < o + n; k++)
-		for (s = 0; s < 2; s++)
+		for (s = 0; s < 2 && !UNSCORED(v, k); s++)
 			c->sum[s][v->strat[k]] += ka[s] ? ldexp(x->s[s].adv[k],
 			    -ka[s]) : x->s[s].adv[k];
 	for (k = o; k < o + n; k++) {
 		uint32_t t = v->strat[k];
 		double a0 = x->s[0].adv[k], a1 = x->s[1].adv[k];
+
+		if (UNSCORED(v, k)) {
+			x->unscored++;
+			continue;
+		}
 
 		ds = dstr_of(x, c->loc[t]);
 		for (s = 0; s < 2; s++) {
@@ -259,11 +296,14 @@ diff_group(struct dctx *x, const struct gbatch *b, const struct batch *v,
 		top_add(x, a0, a1, b, k, v, g);
 	}
 	/* The offset between strata of one group (Theorem 4's
-	 * E[A | k] - 0): a group of one stratum has none. */
-	if (ns < 2)
+	 * E[A | k] - 0): a group of one stratum (with a scored record) has
+	 * none. */
+	for (j = 0, live = 0; j < ns; j++)
+		live += c->cnt[j] > 0;
+	if (live < 2)
 		return;
 	for (j = 0; j < ns; j++)
-		for (s = 0; s < 2; s++) {
+		for (s = 0; s < 2 && c->cnt[j] > 0; s++) {
 			m = c->sum[s][j] / (double)c->cnt[j];
 			xsum_add(&x->s[s].off_ss, m * m * (double)c->cnt[j],
 			    2 * ka[s]);
@@ -342,7 +382,11 @@ print_json(const void *ctx)
 	char *str;
 	int s;
 
-	cJSON_AddNumberToObject(root, "records", (double)x->records);
+	cJSON_AddNumberToObject(root, "records", (double)(x->records +
+	    x->unscored));
+	if (x->unscored > 0)
+		cJSON_AddNumberToObject(root, "unscored",
+		    (double)x->unscored);
 	cJSON_AddNumberToObject(root, "groups", (double)x->groups);
 	for (s = 0; s < 2; s++) {
 		const struct side *sd = &x->s[s];
@@ -437,8 +481,13 @@ print_human(const void *ctx)
 		printf("%c  %s  (-a %s -g %s)\n", "AB"[s], *x->s[s].opts ?
 		    report_text(x->s[s].opts) : "(no options)",
 		    x->s[s].c.est->name, x->s[s].c.loss->name);
-	printf("%llu record%s, %llu group%s\n\n", x->records,
-	    x->records == 1 ? "" : "s", x->groups, x->groups == 1 ? "" : "s");
+	printf("%llu record%s, %llu group%s", x->records + x->unscored,
+	    x->records + x->unscored == 1 ? "" : "s", x->groups,
+	    x->groups == 1 ? "" : "s");
+	if (x->unscored > 0)
+		printf("; %llu unscored (every reward null), out of the "
+		    "figures", x->unscored);
+	printf("\n\n");
 	skey_name(x, name, sizeof(name));
 	printf("advantage per stratum (%s)   [Theorem 4: SAN has mean 0, "
 	    "cellvar 1]\n", report_text(name));
@@ -524,7 +573,7 @@ print_page(const void *ctx, FILE *f, struct diag *d)
 
 	memset(&p, 0, sizeof(p));
 	p.c = x->outer;
-	p.records = (double)x->records;
+	p.records = (double)(x->records + x->unscored);
 	p.groups = (double)x->groups;
 	p.flips = (double)x->flips;
 	p.corr = correlation(x);

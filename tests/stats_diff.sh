@@ -888,6 +888,39 @@ for x in t["strata"]:
     assert x["records"] == n and close(x["reward_mean"], m), (x, m)
     assert close(x["reward_std"], sd), (x, sd)
 '
+# rladv diff: an unscored record's advantage is 0 by rule, on both sides,
+# so it is out of the figures of the advantages (each side's mean,
+# deviation and offsets, the strata's, Theorem 4's cells, the sign
+# flips, the correlation, the largest differences): they are those of
+# the log without it.  The masses and losses keep its tokens (TRL trains
+# them), as compute's weights do; the header counts it.
+"$RLADV" diff --json --a "-a grpo" --b "-a san" u1s.jsonl >d_u1s.json 2>err
+expect_rc 0 "diff unscored u1" "$RLADV" diff --json --a "-a grpo" \
+    --b "-a san" --null-reward unscored u1.jsonl
+py "diff unscored u1: the figures of the log without them" out '
+o = json.load(open("d_u1s.json"))
+assert d["records"] == 10 and d["unscored"] == 4 and "unscored" not in o, d
+for k in ("correlation", "sign_flips"):
+    assert close(d[k], o[k]), (k, d[k], o[k])
+for s in "ab":
+    for k in ("mean", "var", "offset_rms", "offset_range"):
+        assert close(d[s][k], o[s][k]), (s, k, d[s][k], o[s][k])
+assert len(d["strata"]) == len(o["strata"])
+for x, y in zip(d["strata"], o["strata"]):
+    assert (x["stratum"], x["records"], x["cell_records"]) == \
+        (y["stratum"], y["records"], y["cell_records"]), (x, y)
+    for s in "ab":
+        for k in ("mean", "var", "cell_var"):
+            assert (x[s][k] is None) == (y[s][k] is None), (x, y)
+            assert x[s][k] is None or close(x[s][k], y[s][k]), (s, k, x, y)
+assert [(t["a"], t["b"]) for t in d["largest"]] == \
+    [(t["a"], t["b"]) for t in o["largest"]], (d["largest"], o["largest"])
+'
+LC_ALL=C expect_rc 0 "diff unscored u1: text" "$RLADV" diff --a "-a grpo" \
+    --b "-a san" --null-reward unscored u1.jsonl
+has "diff unscored text: the count" out \
+    "10 records, 3 groups; 4 unscored (every reward null), out of the figures"
+
 # Every reward figure is that of the log without the unscored records,
 # under each estimator (MS-GRPO's subgroups too).
 for est in grpo san msgrpo; do
