@@ -214,29 +214,6 @@ group_exp(const struct dctx *x, const struct batch *v, size_t g, int s)
  * of the advantages (stats' of the rewards leave it out too). */
 #define UNSCORED(v, k)	((v)->unscored != NULL && (v)->unscored[k])
 
-/* The cells of group g counted over its scored records alone: their
- * counts and whether their rewards are equal. */
-static void
-cells_scored(struct strata_cells *c, const struct batch *v, size_t g)
-{
-	size_t j, k;
-	uint32_t s;
-
-	for (j = 0; j < v->nstrat[g]; j++) {
-		c->cnt[j] = 0;
-		c->eq[j] = 1;
-	}
-	for (k = v->goff[g]; k < v->goff[g + 1]; k++) {
-		if (UNSCORED(v, k))
-			continue;
-		s = v->strat[k];
-		if (c->cnt[s]++ == 0)
-			c->first[s] = v->r[k];
-		else if (v->r[k] != c->first[s])
-			c->eq[s] = 0;
-	}
-}
-
 /* Group g of v into the sums: per stratum, per side, both. */
 static void
 diff_group(struct dctx *x, const struct gbatch *b, const struct batch *v,
@@ -251,7 +228,7 @@ diff_group(struct dctx *x, const struct gbatch *b, const struct batch *v,
 
 	strata_cells_fill(c, &x->keys, b, v, g);
 	if (v->unscored != NULL)
-		cells_scored(c, v, g);
+		strata_cells_scored(c, v, g);
 	for (s = 0; s < 2; s++)
 		ka[s] = group_exp(x, v, g, s);
 	for (k = o; k < o + n; k++)

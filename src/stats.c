@@ -296,32 +296,6 @@ add_records(struct stats *st, struct stats_acc *a, const struct gbatch *b,
 	}
 }
 
-/*
- * The cells of group g of the scored view u (its rewards prescaled), of
- * a group that strata_cells_fill() gave the keys of every record's
- * stratum: the counts, first rewards and sums of its scored records
- * alone (a stratum of none has none).
- */
-static void
-cells_scored(struct strata_cells *c, const struct batch *u, size_t g)
-{
-	size_t j, k;
-	uint32_t s;
-
-	for (j = 0; j < u->nstrat[g]; j++) {
-		c->cnt[j] = 0;
-		c->eq[j] = 1;
-		c->first[j] = c->sum[0][j] = c->sum[1][j] = 0;
-	}
-	for (k = u->goff[g]; k < u->goff[g + 1]; k++) {
-		s = u->strat[k];
-		if (c->cnt[s]++ == 0)
-			c->first[s] = u->r[k];
-		else if (u->r[k] != c->first[s])
-			c->eq[s] = 0;
-	}
-}
-
 /* The rewards of group g of u, its scored records: the cells' sums
  * (prescaled), the strata's moments and the batch's. */
 static void
@@ -504,7 +478,7 @@ stats_add(void *ctx, const struct gbatch *b, const struct batch *v,
 		strata_cells_fill(&s->cells, &a->strata, b, u == v ? &sv : v,
 		    g);
 		if (u != v && own)
-			cells_scored(&s->cells, &sv, j);
+			strata_cells_scored(&s->cells, &sv, j);
 		add_records(s, a, b, v, o, n);
 		stats_papers_group(s, a, b, v, g, s->adv);
 		if (own)

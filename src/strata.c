@@ -221,6 +221,28 @@ strata_cells_fill(struct strata_cells *c, struct keymap *t,
 }
 
 void
+strata_cells_scored(struct strata_cells *c, const struct batch *v, size_t g)
+{
+	size_t j, k;
+	uint32_t s;
+
+	for (j = 0; j < v->nstrat[g]; j++) {
+		c->cnt[j] = 0;
+		c->eq[j] = 1;
+		c->first[j] = c->sum[0][j] = c->sum[1][j] = 0;
+	}
+	for (k = v->goff[g]; k < v->goff[g + 1]; k++) {
+		if (v->unscored != NULL && v->unscored[k])
+			continue;
+		s = v->strat[k];
+		if (c->cnt[s]++ == 0)
+			c->first[s] = v->r[k];
+		else if (v->r[k] != c->first[s])
+			c->eq[s] = 0;
+	}
+}
+
+void
 strata_cells_free(struct strata_cells *c)
 {
 	free(c->mem);

@@ -79,6 +79,15 @@ void	 strata_field_name(char *buf, size_t size, const char *const *names,
  */
 void	 strata_cells_fill(struct strata_cells *c, struct keymap *t,
 	    const struct gbatch *b, const struct batch *v, size_t g);
+/*
+ * After strata_cells_fill() (which gave every record's stratum its
+ * key): the counts, first rewards and equal flags of group g of v
+ * counted again over its scored records alone, those v->unscored does
+ * not mark (every one of a view without it, bview_scored()'s), and the
+ * sums zeroed; a stratum of none has none.
+ */
+void	 strata_cells_scored(struct strata_cells *c, const struct batch *v,
+	    size_t g);
 void	 strata_cells_free(struct strata_cells *c);
 
 void	 strata_mom_add(struct strata_mom *m, double x);
