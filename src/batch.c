@@ -209,6 +209,8 @@ static void
 hold_extra(struct gbatch *b, size_t i, const struct record *r,
     const struct buf *keys)
 {
+	size_t k;
+
 	if (r->nrpart > 0) {
 		if (b->rk == NULL) {
 			b->K = (size_t)r->nrpart;
@@ -217,8 +219,13 @@ hold_extra(struct gbatch *b, size_t i, const struct record *r,
 		memcpy(b->rk + i * b->K, keys->p + r->rpart,
 		    b->K * sizeof(*b->rk));
 	}
-	if (r->has_expect && b->ex == NULL)
+	if (r->has_expect && b->ex == NULL) {
+		/* The records before it (another shard's, from an index)
+		 * have none. */
 		b->ex = diag_malloc(b->cap * sizeof(*b->ex));
+		for (k = 0; k < i; k++)
+			b->ex[k] = NAN;
+	}
 	if (b->ex != NULL)
 		b->ex[i] = r->has_expect ? r->expect : NAN;
 }

@@ -6,9 +6,6 @@
  * A record's line holds only what the numbers are computed from, one
  * column per row of indexcol.c's table.
  */
-#include <errno.h>
-#include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -28,8 +28,6 @@ struct span {
 struct record {
 	double		reward;
 	double		baseline;	/* with need_baseline, else 0 */
-	double		expect;		/* the framework's advantage, NaN
-					   where the record has none */
 	size_t		L;		/* response length (0 when unknown) */
 	size_t		T;		/* trained tokens (1 when L is unknown
 					   and the record trains) */
@@ -86,13 +84,17 @@ struct record {
 					   line, spans or runs; not written */
 	unsigned	outs;		/* bits 1 << f: the line has the
 					   field f rladv writes, at out[f] */
-	/* With the fields' need_parts (gdpo): nrpart doubles in keys at
-	 * rpart (unaligned: memcpy them), each reward part as read,
-	 * unweighted, NaN where it is null (or the row has no reward). */
-	size_t		rpart;
 	/* Last: a span is set only where outs has its bit, and a record
 	 * is cleared up to here. */
 	struct span	out[OUT_NFIELDS];
+	/* Past the clearing, each set where its count or flag (above)
+	 * says: with the fields' need_parts (gdpo), nrpart doubles in keys
+	 * at rpart (unaligned: memcpy them), each reward part as read,
+	 * unweighted, NaN where it is null (or the row has no reward);
+	 * with has_expect, the framework's advantage, NaN where the record
+	 * has none. */
+	size_t		rpart;
+	double		expect;
 };
 
 struct record_reader;
