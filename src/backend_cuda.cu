@@ -231,7 +231,9 @@ backend_cuda_loss_weights(const struct loss_mode *m,
 	struct advmath_lscope bs;
 	size_t n = v->n, ng = v->ngroups, blocks;
 
-	if (n == 0 || ng == 0)
+	/* Rollouts (--rollout-key) join records across groups: the CPU
+	 * has them. */
+	if (n == 0 || ng == 0 || loss_weights_by_rollout(m, v))
 		return 1;
 	blocks = (ng + G_THREADS - 1) / G_THREADS;
 	if (blocks > 0x7fffffff)

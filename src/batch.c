@@ -30,6 +30,7 @@ batch_new(void)
 	buf_reserve(&b->text, 64);
 	buf_reserve(&b->runs, 64);
 	keymap_init(&b->strata, 0);
+	keymap_init(&b->rolls, 0);
 	b->starts = 1;
 	return b;
 }
@@ -48,6 +49,8 @@ batch_free(struct gbatch *b)
 	free(b->bl);
 	free(b->rk);
 	free(b->ex);
+	free(b->roll);
+	keymap_free(&b->rolls);
 	free(b->full);
 	free(b->flen);
 	free(b->lr);
@@ -115,7 +118,7 @@ pack(struct gbatch *b, struct hrec *h, const struct record *r,
 {
 	size_t rbase = b->runs.len / sizeof(uint32_t);
 
-	_Static_assert(sizeof(void *) != 8 || sizeof(struct record) == 392,
+	_Static_assert(sizeof(void *) != 8 || sizeof(struct record) == 408,
 	    "struct record changed: pack its new member in batch.c, or "
 	    "keep a record that has it whole");
 	if (r->outs != 0 || r->has_traj || r->ncol > 0 || r->unscored ||
@@ -201,10 +204,13 @@ grow_recs(struct gbatch *b)
 		b->rk = diag_realloc(b->rk, b->cap * b->K * sizeof(*b->rk));
 	if (b->ex != NULL)
 		b->ex = diag_realloc(b->ex, b->cap * sizeof(*b->ex));
+	if (b->roll != NULL)
+		b->roll = diag_realloc(b->roll, b->cap * sizeof(*b->roll));
 }
 
 /* Record i's reward parts (gdpo: every record of a run has as many, the
- * reward fields named) and the framework's advantage (--expect-key). */
+ * reward fields named), the framework's advantage (--expect-key) and its
+ * rollout (--rollout-key). */
 static void
 hold_extra(struct gbatch *b, size_t i, const struct record *r,
     const struct buf *keys)
@@ -228,6 +234,15 @@ hold_extra(struct gbatch *b, size_t i, const struct record *r,
 	}
 	if (b->ex != NULL)
 		b->ex[i] = r->has_expect ? r->expect : NAN;
+	if (r->has_roll && b->roll == NULL) {
+		b->roll = diag_malloc(b->cap * sizeof(*b->roll));
+		for (k = 0; k < i; k++)
+			b->roll[k] = BATCH_ROLL_OWN;
+	}
+	if (b->roll != NULL)
+		b->roll[i] = r->has_roll ? (uint32_t)keymap_get(&b->rolls,
+		    keys->p + r->okey, r->okeylen, NULL) : BATCH_ROLL_OWN;
+	b->nrollrec += r->has_roll != 0;
 }
 
 /* Notes the file and line of record n. */
@@ -331,9 +346,10 @@ batch_add(struct gbatch *b, const struct record *r, const struct buf *keys,
 	}
 	if (b->bl != NULL)
 		b->bl[i] = r->baseline;
-	/* One test for what few runs read (gdpo, --expect-key). */
-	if (__builtin_expect((r->nrpart | r->has_expect) != 0 ||
-	    b->ex != NULL, 0))
+	/* One test for what few runs read (gdpo, --expect-key,
+	 * --rollout-key). */
+	if (__builtin_expect((r->nrpart | r->has_expect | r->has_roll) != 0 ||
+	    ((uintptr_t)b->ex | (uintptr_t)b->roll) != 0, 0))
 		hold_extra(b, i, r, keys);
 	h->group = (uint32_t)g;
 	if (!pack(b, h, r, keys, runs, len))
@@ -525,6 +541,10 @@ batch_reset(struct gbatch *b, int starts)
 	b->rk = NULL;
 	free(b->ex);
 	b->ex = NULL;
+	free(b->roll);
+	b->roll = NULL;
+	keymap_clear(&b->rolls);
+	b->nrollrec = 0;
 	b->starts = starts;
 }
 
@@ -550,6 +570,30 @@ const char *
 batch_line(const struct gbatch *b, size_t k, size_t *len)
 {
 	return batch_hline(b, at(b, k), len);
+}
+
+const char *
+batch_roll_shared(const struct gbatch *b, unsigned long long *line,
+    const char **key, size_t *len)
+{
+	unsigned char *seen;
+	const char *file = NULL;
+	size_t i;
+
+	if (b->roll == NULL || b->nrollrec == keymap_count(&b->rolls))
+		return NULL;
+	seen = diag_calloc(keymap_count(&b->rolls), 1);
+	for (i = 0; i < b->n && file == NULL; i++) {
+		if (b->roll[i] == BATCH_ROLL_OWN)
+			continue;
+		if (seen[b->roll[i]]) {
+			file = line_of(b, i, line);
+			*key = keymap_key(&b->rolls, b->roll[i], len);
+		}
+		seen[b->roll[i]] = 1;
+	}
+	free(seen);
+	return file;
 }
 
 double

@@ -18,6 +18,9 @@ struct record;
 struct gbatch;		/* the gathered batch; only batch.c sees inside */
 
 /* One batch as flat arrays, records in group order. */
+/* A record whose rollout field is absent or null: a rollout of its own. */
+#define BATCH_ROLL_OWN	UINT32_MAX
+
 struct batch {
 	size_t		 n;		/* records */
 	size_t		 ngroups;
@@ -35,6 +38,12 @@ struct batch {
 	const uint64_t	*ghash;		/* [ngroups] group key hashes, mixed
 					   with the batch key's (MS-GRPO) */
 	const uint64_t	*tie;		/* [n] record hashes (MS-GRPO) */
+	const uint32_t	*roll;		/* [n] each record's rollout
+					   (--rollout-key), 0 ..  nroll - 1,
+					   or BATCH_ROLL_OWN (none given: a
+					   rollout of its own); NULL when no
+					   record has one */
+	size_t		 nroll;
 	const unsigned char *unscored;	/* [n] 1: out of its group's
 					   baseline (--null-reward
 					   unscored); NULL when none is */
@@ -141,6 +150,11 @@ const char	*batch_where(const struct gbatch *b, size_t k,
 /* The framework's advantage it holds (--expect-key), NaN where none:
  * a trajectory's is its last row's. */
 double		 batch_expect(const struct gbatch *b, size_t k);
+/* The file and *line of the first record whose rollout (--rollout-key)
+ * an earlier record of b has, and that rollout's canonical key (b's);
+ * NULL when no two records share one. */
+const char	*batch_roll_shared(const struct gbatch *b,
+		    unsigned long long *line, const char **key, size_t *len);
 /* Its canonical stratum key, "" (len 0) when it has none. */
 const char	*batch_skey(const struct gbatch *b, size_t k, size_t *len);
 /* The view index of the j-th row in input order. */

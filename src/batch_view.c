@@ -47,7 +47,8 @@ enum {
 	V_UNSCORED = 2,		/* records left out of their baselines */
 	V_PERM = 4,		/* not in group order: perm, ..., T */
 	V_BASE = 8,		/* and baselines */
-	V_RK = 16		/* and reward parts */
+	V_RK = 16,		/* and reward parts */
+	V_ROLL = 32		/* and rollouts */
 };
 
 /* Places the view's arrays, those vhave names among them, in s (the
@@ -72,6 +73,7 @@ view_take(struct gbatch *b, struct slab *s)
 	}
 	b->base = f & V_BASE ? slab_take(s, n, sizeof(*b->base)) : NULL;
 	b->rkv = f & V_RK ? slab_take(s, n * b->K, sizeof(*b->rkv)) : NULL;
+	b->rollv = f & V_ROLL ? slab_take(s, n, sizeof(*b->rollv)) : NULL;
 	b->goff = slab_take(s, ng + 1, sizeof(*b->goff));
 	b->nstrat = slab_take(s, ng, sizeof(*b->nstrat));
 	b->ghash = slab_take(s, ng, sizeof(*b->ghash));
@@ -97,7 +99,8 @@ grow_view(struct gbatch *b, int need_tie)
 	want = (need_tie ? V_TIE : 0) | (b->nunscored > 0 ? V_UNSCORED : 0);
 	if (!b->ident) {
 		want |= V_PERM | (b->bl != NULL ? V_BASE : 0) |
-		    (b->rk != NULL ? V_RK : 0);
+		    (b->rk != NULL ? V_RK : 0) |
+		    (b->roll != NULL ? V_ROLL : 0);
 		room(&b->scratch, &b->scap, b->n, sizeof(*b->scratch));
 	}
 	if (b->vmem != NULL && b->n <= vcap && b->ngroups <= gvcap &&
@@ -279,6 +282,8 @@ view_group(struct gbatch *b, size_t g, size_t ng, size_t o, size_t e,
 			if (b->rk != NULL)
 				memcpy(b->rkv + k * b->K, b->rk + i * b->K,
 				    b->K * sizeof(*b->rkv));
+			if (b->roll != NULL)
+				b->rollv[k] = b->roll[i];
 		}
 		if (b->nunscored > 0)
 			b->unscored[k] = (unsigned char)unscored(b, i);
@@ -374,6 +379,8 @@ batch_view(struct gbatch *b, struct batch *v, int need_tie)
 	v->base = b->bl == NULL ? NULL : b->ident ? b->bl : b->base;
 	v->rk = b->rk == NULL ? NULL : b->ident ? b->rk : b->rkv;
 	v->K = b->K;
+	v->roll = b->roll == NULL ? NULL : b->ident ? b->roll : b->rollv;
+	v->nroll = keymap_count(&b->rolls);
 	v->goff = b->goff;
 	v->strat = b->strat;
 	v->nstrat = b->nstrat;

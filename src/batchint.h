@@ -96,6 +96,10 @@ struct gbatch {
 					   NULL: none kept */
 	double		*ex;		/* the framework's advantages
 					   (NaN: none), NULL: none read */
+	uint32_t	*roll;		/* rollouts (struct batch's roll),
+					   NULL: no record has one */
+	struct keymap	 rolls;		/* their keys */
+	size_t		 nrollrec;	/* records with a rollout key */
 	size_t		 K;
 	size_t		 n, cap;
 	struct record	*full;		/* records kept whole */
@@ -134,6 +138,7 @@ struct gbatch {
 	size_t		 nrows;		/* rows in the view */
 	double		*r, *T, *base;
 	double		*rkv;		/* [nv * K] when rk, not ident */
+	uint32_t	*rollv;		/* [nv] when roll, not ident */
 	unsigned char	*unscored;	/* [nv] when nunscored */
 	uint32_t	*strat;
 	uint64_t	*tie;

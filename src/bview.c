@@ -68,8 +68,12 @@ bview_alloc(struct bview *w, const struct batch *b, size_t n, size_t ng)
 		if (b->rk != NULL)
 			w->v.rk = w->rk = slab_take(&s, n * b->K,
 			    sizeof(*w->rk));
+		if (b->roll != NULL)
+			w->v.roll = w->roll = slab_take(&s, n,
+			    sizeof(*w->roll));
 	}
 	w->v.K = b->K;
+	w->v.nroll = b->nroll;
 	if ((w->mem = s.mem) == NULL) {
 		memset(w, 0, sizeof(*w));
 		return -1;
@@ -122,6 +126,8 @@ bview_take(struct bview *w, const struct batch *b, size_t g, size_t ng,
 		if (w->rk != NULL)
 			memcpy(w->rk + n * b->K, b->rk + i * b->K,
 			    b->K * sizeof(*w->rk));
+		if (w->roll != NULL)
+			w->roll[n] = b->roll[i];
 		n++;
 	}
 	return n - n0;

@@ -23,7 +23,7 @@ struct bview {
 	size_t		*vk;
 	double		*r, *T, *base, *rk;
 	size_t		*goff;
-	uint32_t	*strat, *nstrat;
+	uint32_t	*strat, *nstrat, *roll;
 	uint64_t	*ghash, *tie;
 	const char	**gname, **gfile;
 	size_t		*gidx;

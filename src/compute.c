@@ -133,6 +133,8 @@ one_group(const struct batch *v, size_t g, size_t goff[2], struct batch *o)
 	o->base = v->base ? v->base + at : NULL;
 	o->rk = v->rk ? v->rk + at * v->K : NULL;
 	o->K = v->K;
+	o->roll = v->roll ? v->roll + at : NULL;
+	o->nroll = v->nroll;
 	o->goff = goff;
 	o->strat = v->strat ? v->strat + at : NULL;
 	o->nstrat = v->nstrat ? v->nstrat + g : NULL;

@@ -40,14 +40,14 @@ static const char *const options[FR_NROLES] = {
 	"--tokens-key", "--stratum-key", "--length-key", "--mask-spans",
 	"--prompt-len-key", "--sample-mask-key", "--remove-key", "--batch-key",
 	"--trajectory-key", "--trajectory-last-key", "--baseline-key",
-	"--expect-key"
+	"--expect-key", "--rollout-key"
 };
 
 static const char *const roles[FR_NROLES] = {
 	"group", "reward", "logprobs", "mask", "tokens", "stratum", "length",
 	"mask spans", "prompt length", "sample mask", "removal", "batch",
 	"trajectory", "trajectory end", "baseline of remax",
-	"framework's advantage"
+	"framework's advantage", "rollout"
 };
 
 /* The one name of a role that has one. */
@@ -64,6 +64,7 @@ single(struct fields *f, enum frole role)
 	case FR_TRAJ:		return &f->traj;
 	case FR_TRAJ_LAST:	return &f->traj_last;
 	case FR_BASELINE:	return &f->baseline;
+	case FR_ROLLOUT:	return &f->rollout;
 	default:		return &f->expect;
 	}
 }
@@ -279,6 +280,12 @@ fields_check(const struct fields *f, struct diag *d)
 		return diag_set(d, EXIT_USAGE, "--trajectory-last-key needs "
 		    "--trajectory-key (the field that ties a trajectory's "
 		    "rows)");
+	/* A trajectory is one sample already; rows of one are not
+	 * rollouts' samples. */
+	if (f->rollout != NULL && f->traj != NULL)
+		return diag_set(d, EXIT_USAGE, "--rollout-key and "
+		    "--trajectory-key both join rows into one sequence; give "
+		    "one");
 	if (f->spans != NULL && (f->named & FN(FR_MASK)) &&
 	    f->list[FR_MASK].n > 0)
 		return diag_set(d, EXIT_USAGE, "--mask-spans and --mask-key "

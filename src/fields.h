@@ -23,7 +23,7 @@ enum frole {
 	FR_NLISTED,
 	FR_LENGTH = FR_NLISTED, FR_SPANS, FR_PROMPT_LEN, FR_SAMPLE_MASK,
 	FR_REMOVE, FR_BATCH, FR_TRAJ, FR_TRAJ_LAST, FR_BASELINE, FR_EXPECT,
-	FR_NROLES
+	FR_ROLLOUT, FR_NROLES
 };
 #define FN(role)	(1u << (role))
 
@@ -53,6 +53,9 @@ struct fields {
 	const char	*traj, *traj_last;
 	const char	*baseline;	/* remax's: read with need_baseline */
 	const char	*expect;	/* the framework's own advantage */
+	const char	*rollout;	/* records of one rollout (slime's
+					   rollout_id): one sequence of the
+					   seq modes */
 	/*
 	 * FN() bits of the roles an option (or a profile) named: their
 	 * field must be present, and no alias is tried for them.  A named

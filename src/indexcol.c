@@ -220,6 +220,8 @@ key_ref(struct record *r, enum colkey k)
 	case K_STRATUM:
 		return (struct keyref){ &r->has_stratum, &r->skey,
 		    &r->skeylen };
+	case K_ROLLOUT:
+		return (struct keyref){ &r->has_roll, &r->okey, &r->okeylen };
 	default:
 		return (struct keyref){ &r->has_batch, &r->bkey, &r->bkeylen };
 	}
@@ -334,6 +336,8 @@ const struct column indexcol_table[] = {
 	{ "baseline", ADV_BASE, K_NONE, put_baseline, get_baseline },
 	{ "tie", ADV_TIE, K_NONE, put_tie, get_tie },
 	{ "parts", ADV_PARTS, K_NONE, put_parts, get_parts },
+	/* --rollout-key's (wanted below): the seq modes' rollouts. */
+	{ "rollout", 0, K_ROLLOUT, NULL, NULL },
 };
 
 const size_t indexcol_n = sizeof(indexcol_table) / sizeof(indexcol_table[0]);
@@ -341,6 +345,8 @@ const size_t indexcol_n = sizeof(indexcol_table) / sizeof(indexcol_table[0]);
 int
 indexcol_wanted(const struct column *c, const struct prefs *p)
 {
+	if (c->key == K_ROLLOUT)
+		return p->fields.rollout != NULL;
 	return c->need == 0 || (p->est->flags & c->need);
 }
 

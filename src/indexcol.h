@@ -13,7 +13,7 @@
 #include "record.h"
 
 /* The key columns: one key of the record each (key_ref()). */
-enum colkey { K_NONE, K_GROUP, K_STRATUM, K_BATCH };
+enum colkey { K_NONE, K_GROUP, K_STRATUM, K_BATCH, K_ROLLOUT };
 
 struct column {
 	const char	*name;

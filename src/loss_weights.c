@@ -5,9 +5,11 @@
  * Each mode's formula is an advmath_lw.h function, shared with the CUDA
  * backend; this file holds the table and walks the scopes.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "alias.h"
+#include "diag.h"
 #include "loss_weights.h"
 
 const struct loss_mode loss_weights_table[] = {
@@ -71,6 +73,85 @@ loss_weights_scope(const struct batch *b, size_t g0, size_t g1,
 		    s);
 }
 
+int
+loss_weights_by_rollout(const struct loss_mode *m, const struct batch *b)
+{
+	return b->roll != NULL && (m->kind == ADVMATH_LW_SEQ ||
+	    m->kind == ADVMATH_LW_SEQ_SUM ||
+	    m->kind == ADVMATH_LW_SEQ_SUM_NORM);
+}
+
+/* Rollout k's marks in a scope: a record of it is a sample (not sample
+ * masked), and it is counted. */
+#define R_SAMPLE	1
+#define R_COUNTED	2
+
+/*
+ * The seq modes over rollouts (--rollout-key).  slime from 0.3.0 divides
+ * a sample's token losses by the trained tokens M_r of every sample of
+ * its rollout (get_sum_of_sample_mean's rollout_mask_sums) and the
+ * step's loss by its rollouts R (step_global_batch_size), so that an
+ * agent's rollout split into several samples weighs as one sequence:
+ * c_i = 1/(R M_r).  Each mode's formula then reads M_r for T_i (where T_i
+ * > 0: a sample without a trained token keeps weight 0) and counts
+ * rollouts in n; a record whose rollout is its own is one as before.
+ * M_r sums trained-token counts, so it is exact.
+ */
+static void
+apply_rollouts(const struct loss_mode *m, const struct batch *b,
+    int scope_group, const double *adv, const struct advmath_lw *p,
+    double *w)
+{
+	struct advmath_lscope s;
+	double *M = diag_calloc(b->nroll + 1, sizeof(*M));
+	double *Tr = diag_malloc((b->n + 1) * sizeof(*Tr));
+	unsigned char *st = diag_calloc(b->nroll + 1, 1);
+	size_t g, g0, g1, o, i, lo, hi;
+	uint32_t k;
+
+	for (g0 = 0; g0 < b->ngroups; g0 = g1) {
+		g1 = scope_group ? g0 + 1 : b->ngroups;
+		loss_weights_scope(b, g0, g1, &s);
+		lo = b->goff[g0];
+		hi = b->goff[g1];
+		for (i = lo; i < hi; i++)
+			if ((k = b->roll[i]) != BATCH_ROLL_OWN &&
+			    !advmath_lw_sample_off(b->T[i])) {
+				M[k] += b->T[i];
+				st[k] |= R_SAMPLE;
+			}
+		s.n = s.all = 0;
+		for (i = lo; i < hi; i++) {
+			Tr[i] = b->T[i];
+			if ((k = b->roll[i]) == BATCH_ROLL_OWN) {
+				s.all += !advmath_lw_sample_off(b->T[i]);
+				s.n += b->T[i] > 0;
+				continue;
+			}
+			if (b->T[i] > 0)
+				Tr[i] = M[k];
+			if (!(st[k] & R_COUNTED) && (st[k] & R_SAMPLE)) {
+				s.all++;
+				s.n += M[k] > 0;
+			}
+			st[k] |= R_COUNTED;
+		}
+		for (g = g0; g < g1; g++) {
+			o = b->goff[g];
+			m->fn(p, &s, Tr + o, adv + o, b->goff[g + 1] - o,
+			    w + o);
+		}
+		for (i = lo; i < hi; i++)
+			if ((k = b->roll[i]) != BATCH_ROLL_OWN) {
+				M[k] = 0;
+				st[k] = 0;
+			}
+	}
+	free(M);
+	free(Tr);
+	free(st);
+}
+
 void
 loss_weights_apply(const struct loss_mode *m, const struct batch *b,
     int scope_group, const double *adv, const struct advmath_lw *p,
@@ -79,6 +160,10 @@ loss_weights_apply(const struct loss_mode *m, const struct batch *b,
 	struct advmath_lscope s;
 	size_t g, g0, g1, o;
 
+	if (loss_weights_by_rollout(m, b)) {
+		apply_rollouts(m, b, scope_group, adv, p, w);
+		return;
+	}
 	for (g0 = 0; g0 < b->ngroups; g0 = g1) {
 		g1 = scope_group ? g0 + 1 : b->ngroups;
 		loss_weights_scope(b, g0, g1, &s);

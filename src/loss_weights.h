@@ -41,6 +41,10 @@ void	loss_weights_scope(const struct batch *b, size_t g0, size_t g1,
 int	loss_weights_check(const struct loss_mode *m,
 	    const struct advmath_lw *p, const struct batch *b,
 	    const char *who, const char *release, struct diag *d);
+/* Whether m weighs b's records by rollout (b has --rollout-key's
+ * rollouts and m is a seq mode): a rollout is then one sequence. */
+int	loss_weights_by_rollout(const struct loss_mode *m,
+	    const struct batch *b);
 /* Runs m over the whole batch (scope_group 0) or group by group. */
 void	loss_weights_apply(const struct loss_mode *m, const struct batch *b,
 	    int scope_group, const double *adv, const struct advmath_lw *p,

@@ -224,6 +224,9 @@ const struct opt options_table[] = {
 	    .help = "consecutive rows with equal values are one response"),
 	FIELD("trajectory-last-key", "field", FR_TRAJ_LAST, traj_last,
 	    .help = "true on a trajectory's last row"),
+	FIELD("rollout-key", "field", FR_ROLLOUT, rollout,
+	    .help = "records with equal values are one sequence of the seq "
+	    "modes (slime's rollout_id)"),
 	{ "columnar", 0, OK_FLAG, NULL, C_IN, OS_INPUT,
 	    .off = P(fields.columnar), .ival = 1,
 	    .help = "a line is columns of equal length, one record per index" },

@@ -330,6 +330,16 @@ pipeline_run_src(const struct prefs *c, const struct pipeline_src *src,
 	return run_source(c, src, need_tie, stream, fn, ctx, st, 0, d);
 }
 
+/* The warnings of a run of c (on: give them). */
+static void
+run_warn(struct warn *w, const struct prefs *c, int group_size, int on)
+{
+	warn_init(w, &c->fields, group_size, on);
+	/* slime's GN by prompt: its split rollouts are worth a word. */
+	w->slime_groups = c->like != NULL && strcmp(c->like->name,
+	    "slime") == 0 && !c->ap.gn_batch;
+}
+
 /* The loop; warn: give the warnings (warn.h). */
 static int
 run_source(const struct prefs *c, const struct pipeline_src *src,
@@ -369,7 +379,7 @@ run_source(const struct prefs *c, const struct pipeline_src *src,
 	if (c->skip)
 		u.gs.bad = &u.bad;
 	keymap_init(&u.failed, sizeof(size_t));
-	warn_init(&u.w, &c->fields, go.group_size != 0, warn);
+	run_warn(&u.w, c, go.group_size != 0, warn);
 	u.b = b = batch_new();
 	buf_reserve(&keys, 64);
 	buf_reserve(&runs, 64);

@@ -67,11 +67,12 @@ const struct profile profile_table[] = {
 	    WORDS("--group-key", "group_index", "--reward-key", "reward",
 	    "--logprobs-key", "rollout_log_probs", "--mask-key", "loss_mask",
 	    "--length-key", "response_length", "--remove-key",
-	    "remove_sample", "--stratum-key", "tool_call_count", "--like",
-	    "slime"),
+	    "remove_sample", "--stratum-key", "tool_call_count",
+	    "--rollout-key", "rollout_id", "--like", "slime"),
 	    .has = WORDS("group_index", "index", "tokens", "response_length"),
-	    /* remove_sample came with slime 0.2.0.post1 */
-	    .optional = FN(FR_REMOVE) },
+	    /* remove_sample came with slime 0.2.0.post1, rollout_id with
+	     * 0.3.1 (0.3.0 named it group_id) */
+	    .optional = FN(FR_REMOVE) | FN(FR_ROLLOUT) },
 	{ "AReaL", "rollout dump (dump_to_file)",
 	    WORDS("--group-key", "task_id", "--reward-key", "reward",
 	    "--length-key", "seqlen", "--prompt-len-key", "prompt_len",

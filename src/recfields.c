@@ -654,6 +654,19 @@ take_keys(struct rctx *c, struct record *r, struct buf *keys)
 		r->tkeylen = KEY_AT(c, keys) - r->tkey;
 		r->has_traj = 1;
 	}
+	/* Absent (a profile's optional field) or null: a rollout of its
+	 * own, as slime gives each null rollout_id one. */
+	if (f->rollout != NULL) {
+		if (recfields_needed(c, FR_ROLLOUT, &s) != 0)
+			return c->d->status;
+		if (s >= 0 && c->rd->val[s].type != JSON_NULL) {
+			r->okey = KEY_AT(c, keys);
+			if (key_of(c, s, keys, K_SCALAR, NULL) != 0)
+				return c->d->status;
+			r->okeylen = KEY_AT(c, keys) - r->okey;
+			r->has_roll = 1;
+		}
+	}
 	if (f->traj_last != NULL) {
 		if (recfields_needed(c, FR_TRAJ_LAST, &s) != 0)
 			return c->d->status;

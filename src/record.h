@@ -42,6 +42,9 @@ struct record {
 	int		strat_frac;	/* a stratum value with a fraction */
 	int		has_batch;
 	size_t		bkey, bkeylen;	/* canonical batch key in keys */
+	int		has_roll;	/* --rollout-key: a value at okey
+					   (absent or null: a rollout of
+					   its own) */
 	int		has_traj;	/* --trajectory-key */
 	size_t		tkey, tkeylen;	/* canonical trajectory key in keys */
 	int		traj_last;	/* --trajectory-last-key: 1 true,
@@ -92,9 +95,10 @@ struct record {
 	 * at rpart (unaligned: memcpy them), each reward part as read,
 	 * unweighted, NaN where it is null (or the row has no reward);
 	 * with has_expect, the framework's advantage, NaN where the record
-	 * has none. */
+	 * has none; with has_roll, its rollout's canonical key in keys. */
 	size_t		rpart;
 	double		expect;
+	size_t		okey, okeylen;
 };
 
 struct record_reader;
@@ -160,6 +164,7 @@ record_keys_move(struct record *r, size_t by)
 	r->bkey += by;
 	r->tkey += by;
 	r->rpart += by;
+	r->okey += by;
 }
 
 #endif

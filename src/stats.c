@@ -39,10 +39,10 @@
 const char *const stats_role_names[STATS_NROLES] = { "group", "reward",
 	"logprobs", "mask", "tokens", "stratum", "length", "spans",
 	"prompt_len", "sample_mask", "remove", "batch", "trajectory",
-	"traj_last", "baseline", "expect" };
+	"traj_last", "baseline", "expect", "rollout" };
 
 const enum stats_role stats_role_order[STATS_NSHOWN] = { STATS_GROUP,
-	STATS_TRAJ, STATS_TRAJ_LAST, STATS_REWARD, STATS_BASELINE,
+	STATS_TRAJ, STATS_TRAJ_LAST, STATS_ROLLOUT, STATS_REWARD, STATS_BASELINE,
 	STATS_LOGPROBS, STATS_MASK, STATS_SPANS, STATS_PROMPT_LEN,
 	STATS_SAMPLE_MASK, STATS_REMOVE, STATS_TOKENS, STATS_LENGTH,
 	STATS_STRATUM, STATS_EXPECT };
@@ -129,6 +129,7 @@ acc_merge(struct stats_acc *t, const struct stats_acc *o)
 	t->scored_groups += o->scored_groups;
 	t->with_stratum += o->with_stratum;
 	t->remove_absent += o->remove_absent;
+	t->roll_own += o->roll_own;
 	for (i = 0; i < FR_NLISTED; i++) {
 		t->noalias[i] += o->noalias[i];
 		for (j = 0; j < FIELD_MAXNAMES; j++)
@@ -273,6 +274,8 @@ add_records(struct stats *st, struct stats_acc *a, const struct gbatch *b,
 			a->with_stratum++;
 		if (r->remove_absent)
 			a->remove_absent++;
+		if (v->roll == NULL || v->roll[k] == BATCH_ROLL_OWN)
+			a->roll_own++;
 		for (i = 0; i < FR_NLISTED; i++)
 			if (r->alias[i] >= 0)
 				a->alias[i][(int)r->alias[i]]++;
@@ -521,15 +524,17 @@ stats_uses(const struct stats *s, const struct stats_acc *a,
 			/*
 			 * The field an option names is required of every
 			 * record (recfields_needed()): each record counted
-			 * had it, but for the removal where the profile made
-			 * it optional (--from slime), whose records without
-			 * it have a row of their own.  remax's baseline has
+			 * had it, but for the removal and the rollout where
+			 * the profile made them optional (--from slime),
+			 * whose records without one (or, for the rollout,
+			 * with null) have a row of their own.  remax's baseline has
 			 * a name even where no estimator reads it.
 			 */
 			if (nn == 0 || a->records == 0 || (i == FR_BASELINE &&
 			    !f->need_baseline))
 				continue;
-			absent = i == FR_REMOVE ? a->remove_absent : 0;
+			absent = i == FR_REMOVE ? a->remove_absent :
+			    i == FR_ROLLOUT ? a->roll_own : 0;
 			if (a->records > absent) {
 				u[n].role = (enum stats_role)i;
 				u[n].name = names[0];

@@ -53,6 +53,9 @@ struct stats_acc {
 	/* Records without the removal field, which --from slime makes
 	 * optional (record.h's remove_absent). */
 	unsigned long long	 remove_absent;
+	/* Records whose --rollout-key field is absent or null: a rollout
+	 * each. */
+	unsigned long long	 roll_own;
 	struct stats_hbin	*hist;		/* sorted by size */
 	size_t			 nhist, hcap;
 	struct keymap		 strata;	/* values: struct stats_sval */
@@ -116,6 +119,7 @@ enum stats_role {
 	STATS_REMOVE = FR_REMOVE,
 	STATS_TRAJ = FR_TRAJ, STATS_TRAJ_LAST = FR_TRAJ_LAST,
 	STATS_BASELINE = FR_BASELINE, STATS_EXPECT = FR_EXPECT,
+	STATS_ROLLOUT = FR_ROLLOUT,
 	STATS_NROLES = FR_NROLES
 };
 /* Each role's name in the table and in --json ("prompt_len"). */

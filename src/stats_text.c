@@ -122,6 +122,8 @@ print_fields(const struct stats *s, const struct stats_acc *a)
 				name = report_text(u[i].name);
 			else if (role == STATS_REMOVE)
 				name = "(absent: not removed)";
+			else if (role == STATS_ROLLOUT)
+				name = "(null or absent: one each)";
 			else
 				name = role == STATS_MASK && cut ?
 				    "(absent)" : none[role];

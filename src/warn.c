@@ -261,6 +261,33 @@ label(const struct gbatch *b, size_t g)
 	return diag_strdup(q);
 }
 
+/*
+ * slime normalizes rewards by prompt only where the rollout holds
+ * n_samples_per_prompt samples of each prompt (_post_process_rewards'
+ * reshape); an agent's rollout split into several samples makes them
+ * more, and slime then normalizes the whole batch as one group.
+ */
+static void
+split_rollouts(struct warn *w, const struct gbatch *b)
+{
+	struct buf lab = { 0 };
+	unsigned long long line;
+	const char *file, *key;
+	char q[256];
+	size_t len;
+
+	if ((file = batch_roll_shared(b, &line, &key, &len)) == NULL)
+		return;
+	record_key_label(key, len, &lab);
+	fieldpath_quote(lab.p, lab.len, q, sizeof(q));
+	buf_free(&lab);
+	say(file, line, "\"%s\" %s has several samples, a rollout split "
+	    "in parts: slime then normalizes the rewards of the whole batch "
+	    "as one group, not by prompt; give --gn-scope batch for its "
+	    "advantages", w->f->rollout, q);
+	w->split_said = 1;
+}
+
 void
 warn_batch(struct warn *w, const struct gbatch *b)
 {
@@ -270,6 +297,8 @@ warn_batch(struct warn *w, const struct gbatch *b)
 	char where[512];
 	size_t g, i, n;
 
+	if (w->slime_groups && w->on && !w->split_said)
+		split_rollouts(w, b);
 	if (w->group_size || !w->on)
 		return;
 	for (g = 0; g < batch_ngroups(b); g++) {

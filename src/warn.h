@@ -36,6 +36,10 @@ struct warn {
 	struct warn_step	 step[2];	/* by a record's wname */
 	struct wsize		*sizes;		/* group sizes seen */
 	size_t			 nsizes, cap;
+	int			 slime_groups;	/* --like slime, GN by
+						   group: split rollouts
+						   are worth a word */
+	int			 split_said;
 };
 
 /* on 0: a warn that says nothing. */

@@ -543,6 +543,74 @@ START_TEST(sample_masked)
 }
 END_TEST
 
+START_TEST(rollouts)
+{
+	/*
+	 * --rollout-key (slime's rollout_id): rollout 0 is i0, i1 and i6
+	 * (across the groups), M = 2 + 4 + 5 = 11; rollout 1 is i2 alone,
+	 * no trained token; rollout 2 is i3 and i5, M = 3 + 6 = 9; i4 is a
+	 * rollout of its own (null id), T = 1.  A sample weighs 1/(n M) of
+	 * its rollout: n = 3 rollouts with tokens, or 4 that are samples
+	 * under slime's count_all.
+	 */
+	static const uint32_t roll[NREC] = { 0, 0, 1, 2, BATCH_ROLL_OWN, 2,
+	    0 };
+	const struct advmath_lw slime = { .count_all = 1, .tok_floor = 1 },
+	    len8 = { .max_len = 8 };
+	const double want_seq[NREC] = { 1.0 / 33, 1.0 / 33, 0, 1.0 / 27,
+	    1.0 / 3, 1.0 / 27, 1.0 / 33 };
+	const double want_slime[NREC] = { 1.0 / 44, 1.0 / 44, 0, 1.0 / 36,
+	    1.0 / 4, 1.0 / 36, 1.0 / 44 };
+	const double k = 1.0 / 3, kn = 1.0 / 24;
+	const double want_ss[NREC] = { k, k, 0, k, k, k, k };
+	const double want_ssn[NREC] = { kn, kn, 0, kn, kn, kn, kn };
+	/* per group: q0 holds rollout 0's i0 and i1 (M = 6) and rollout 1
+	 * (no token): n = 1; q1 holds rollout 2, i4, and rollout 0's i6
+	 * (M = 5): n = 3 */
+	const double want_grp[NREC] = { 1.0 / 6, 1.0 / 6, 0, 1.0 / 27,
+	    1.0 / 3, 1.0 / 27, 1.0 / 15 };
+	/* i1 and i2 sample-masked: rollout 0 is M = 7, rollout 1 no sample
+	 * at all: 3 rollouts are samples */
+	static const double sm_T[NREC] = { 2, -0.0, -0.0, 3, 1, 6, 5 };
+	const double want_sm[NREC] = { 1.0 / 21, 0, 0, 1.0 / 27, 1.0 / 3,
+	    1.0 / 27, 1.0 / 21 };
+	double plain[NREC];
+	struct tb t;
+
+	lt_make(&t, batch_T, batch_A);
+	t.b.roll = roll;
+	t.b.nroll = 3;
+	ck_assert(loss_weights_by_rollout(loss_weights_find("seq"), &t.b));
+	ck_assert(!loss_weights_by_rollout(loss_weights_find("token"),
+	    &t.b));
+	apply(&t, "seq", 0, &lp0);
+	expect(&t, want_seq, "seq/rollouts");
+	/* each rollout with tokens carries 1/n of the loss */
+	ck_assert_rel(mass(&t, 0, NREC), 1, REL);
+	apply(&t, "seq", 0, &slime);
+	expect(&t, want_slime, "seq/rollouts, slime");
+	apply(&t, "seq-sum", 0, &lp0);
+	expect(&t, want_ss, "seq-sum/rollouts");
+	apply(&t, "seq-sum-norm", 0, &len8);
+	expect(&t, want_ssn, "seq-sum-norm/rollouts");
+	apply(&t, "seq", 1, &lp0);
+	expect(&t, want_grp, "seq/rollouts/group");
+	/* the token and balanced modes weigh records as without them */
+	apply(&t, "token", 0, &lp0);
+	ck_assert_rel(t.w[0], 1.0 / 21, REL);
+	apply(&t, "balanced", 0, &lp0);
+	memcpy(plain, t.w, sizeof(plain));
+	t.b.roll = NULL;
+	apply(&t, "balanced", 0, &lp0);
+	expect(&t, plain, "balanced/rollouts");
+	lt_make(&t, sm_T, batch_A);
+	t.b.roll = roll;
+	t.b.nroll = 3;
+	apply(&t, "seq", 0, &slime);
+	expect(&t, want_sm, "seq/rollouts, sample-masked");
+}
+END_TEST
+
 START_TEST(presets_from_options)
 {
 	/* --like sets count_all and seq_eps as each framework counts:
@@ -665,6 +733,7 @@ loss_suite(void)
 	tcase_add_test(tc, framework_rules);
 	tcase_add_test(tc, refuse_masked_seq);
 	tcase_add_test(tc, sample_masked);
+	tcase_add_test(tc, rollouts);
 	tcase_add_test(tc, refuse_untrained_batch);
 	tcase_add_test(tc, presets_from_options);
 	tcase_add_test(tc, empty_batch);

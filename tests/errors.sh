@@ -307,6 +307,24 @@ printf '%s\n%s\n' "$S" '{"prompt_id":"a","tool_calls":null,"reward":1,"logprobs"
 run -a san stratnull.jsonl
 data_error stratum_null stratnull.jsonl 2 'tool_calls'
 
+# --- Rollouts (--rollout-key) ---------------------------------------------
+R='{"group_index":0,"index":0,"rollout_id":3,"response_length":1,"reward":1,"loss_mask":[1],"rollout_log_probs":[-0.5]}'
+printf '%s\n%s\n' "$R" '{"group_index":0,"index":1,"rollout_id":{"id":3},"response_length":1,"reward":0,"loss_mask":[1],"rollout_log_probs":[-0.5]}' >rollobj.jsonl
+run --rollout-key rollout_id -g seq rollobj.jsonl
+data_error rollout_object rollobj.jsonl 2 'rollout_id'
+printf '%s\n%s\n' "$R" '{"group_index":0,"index":1,"response_length":1,"reward":0,"loss_mask":[1],"rollout_log_probs":[-0.5]}' >rollnone.jsonl
+run --rollout-key rollout_id -g seq rollnone.jsonl
+data_error rollout_missing rollnone.jsonl 2 'rollout_id'
+# Absent where --from slime made it optional (slime before 0.3.0): a
+# rollout of its own.
+run --from slime rollnone.jsonl
+if [ "$st" -eq 0 ] && [ ! -s err ]; then ok; else
+	no rollout_optional "status $st: $(head -c 300 err)"; fi
+run --rollout-key rollout_id --trajectory-key t rollobj.jsonl
+if [ "$st" -eq 2 ] && grep -q -- '--rollout-key and --trajectory-key' err &&
+    [ "$(wc -l <err)" -eq 1 ]; then ok; else
+	no rollout_traj "status $st: $(head -c 300 err)"; fi
+
 # --- What a framework gives NaN for or raises on (--like); remax's -------
 # --- baseline field -------------------------------------------------------
 V='{"uid":"a","reward_score":1.0,"response_logprobs":[-0.5,-0.2],"response_mask":[1,1]}'

@@ -73,6 +73,52 @@ done <"$tmp/commands"
 expect=nemo-rl-dynamic profile nemo-rl \
     samples/nemo_rl_dynamic_train_data_step5.jsonl --digits 17
 
+# slime's agents split rollouts 1, 5 and 9 in two (rollout_id shared):
+# slime normalizes the whole batch as one group, and its per-rollout
+# mean weighs a sample 1/(R max(M, 1)), R = 12 rollouts, M the trained
+# tokens of the sample's whole rollout (cp_utils.py get_sum_of_sample_mean
+# with rollout_mask_sums, loss.py's / step_global_batch_size).
+SL="--reward-key reward.score samples/slime_rollout_data_9.jsonl"
+expect=slime-split profile slime --gn-scope batch $SL --digits 17
+"$rladv" --from slime --gn-scope batch $SL --digits 17 >"$tmp/out" 2>&1
+if python3 - samples/slime_rollout_data_9.jsonl "$tmp/out" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+out = [json.loads(l) for l in open(sys.argv[2])]
+ids = [r["rollout_id"] for r in recs]
+taken, tmp = set(i for i in ids if i is not None), 0
+for k, rid in enumerate(ids):
+    if rid is None:
+        while tmp in taken:
+            tmp += 1
+        ids[k] = tmp
+        taken.add(tmp)
+T = [0 if r["remove_sample"] else sum(r["loss_mask"]) for r in recs]
+M = {}
+for rid, t in zip(ids, T):
+    M[rid] = M.get(rid, 0) + t
+assert len(M) == 12, M
+bad = 0
+for k, (o, rid, t) in enumerate(zip(out, ids, T)):
+    want = 1 / (len(M) * max(M[rid], 1)) if t else 0.0
+    if abs(o["loss_weight"] - want) > 1e-12 * want:
+        print("  line %d: loss_weight %r, slime's %r" % (k + 1, o["loss_weight"], want))
+        bad = 1
+sys.exit(bad)
+PY
+then pass=$((pass + 1)); else fail=$((fail + 1))
+	echo "FAIL slime-split: loss weights are not slime's per-rollout mean"; fi
+# Without --gn-scope batch: rladv keeps the prompts' groups, and says
+# that slime does not.
+"$rladv" --from slime $SL >/dev/null 2>"$tmp/err"
+if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -qF \
+    'slime_rollout_data_9.jsonl:3: warning: "rollout_id" "1" has several samples' \
+    "$tmp/err" && grep -qF "give --gn-scope batch" "$tmp/err"; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1)); echo "FAIL slime-split: no warning: $(head -c 300 "$tmp/err")"
+fi
+
 # --expect-key (set by --from trl and nemo-rl): silent above, where the
 # options are the run's; a log made with other settings is told, at its
 # first record that differs and at the end with the count, and the

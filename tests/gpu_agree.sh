@@ -197,6 +197,12 @@ for opts in ("--from nemo-rl -g seq", "--from nemo-rl -g seq --scope group",
              "--from nemo-rl -g seq-sum --scope group",
              "--from nemo-rl --like slime -g token --scope group"):
     cases.append((f"nemo-rl/{opts}", opts, nemo))
+# slime's split rollouts (--rollout-key): the CPU weighs them, the GPU the
+# advantages.
+slime = os.path.join(root, "samples", "slime_rollout_data_9.jsonl")
+for opts in ("--gn-scope batch", "-g seq-sum --scope group", "-g token"):
+    opts = "--from slime --reward-key reward.score " + opts
+    cases.append((f"slime/{opts}", opts, slime))
 
 
 def run(opts, inp, device):

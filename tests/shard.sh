@@ -224,6 +224,17 @@ sharded "--from nemo-rl -g seq" "$S/nemo_rl_train_data_step3.jsonl" \
 sharded "--from nemo-rl -g seq-sum --scope group" \
     "$S/nemo_rl_train_data_step3.jsonl" "--from nemo-rl -g seq-sum \
     --scope group" "" gz
+# slime's split rollouts: a rollout's samples in several shards are one
+# sequence of the seq modes (the index's "rollout" column), over the
+# batch and per group.
+for c in 1 2 3; do
+	sed "s/^{\"group_index\": \([0-9]\)/{\"group_index\": $c\1/" \
+	    "$S/slime_rollout_data_9.jsonl"
+done > slime.jsonl
+sharded "--from slime rollouts" slime.jsonl "--from slime --reward-key \
+    reward.score --gn-scope batch --batch-groups 3" "" gz
+sharded "--from slime rollouts, seq-sum by group" slime.jsonl "--from slime \
+    --reward-key reward.score -g seq-sum --scope group --batch-groups 3" ""
 # A group of the wrong size cut by the shards' boundary: reported once.
 head -n 126 bad.jsonl > part-a.jsonl
 tail -n +127 bad.jsonl > part-b.jsonl

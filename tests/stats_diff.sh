@@ -590,6 +590,7 @@ ${I}sample_mask  sample_loss_mask 12
 ${I}tokens       token_ids 12
 ${I}stratum      (none) 12" --from nemo-rl "$S/nemo_rl_train_data_step3.jsonl"
 fields "fields: slime's length and removal" "fields used            group     group_index 12
+${I}rollout   (null or absent: one each) 12
 ${I}reward    reward.score 12
 ${I}logprobs  rollout_log_probs 12
 ${I}mask      loss_mask 12
@@ -598,6 +599,19 @@ ${I}tokens    (none) 12
 ${I}length    response_length 12
 ${I}stratum   tool_call_count 12" \
     --from slime --reward-key reward.score "$S/slime_rollout_data_4.jsonl"
+# slime's split rollouts: 6 samples share an id (3 rollouts of 2), 9 have
+# null (one each).
+fields "fields: slime's rollouts" "fields used            group     group_index 15
+${I}rollout   rollout_id 6, (null or absent: one each) 9
+${I}reward    reward.score 15
+${I}logprobs  rollout_log_probs 15
+${I}mask      loss_mask 15
+${I}remove    remove_sample 15
+${I}tokens    (none) 15
+${I}length    response_length 15
+${I}stratum   tool_call_count 15" \
+    --from slime --reward-key reward.score --gn-scope batch \
+    "$S/slime_rollout_data_9.jsonl"
 fields "fields: areal's length and prompt" "fields used            group       task_id 12
 ${I}reward      reward 12
 ${I}logprobs    (none) 12
@@ -677,6 +691,7 @@ for i, l in enumerate(open(sys.argv[1])):
     print(json.dumps(r) if i % 3 == 0 else l.rstrip("\n"), file=some)
 ' "$S/slime_rollout_data_4.jsonl"
 fields "fields: slime's removal, absent from some" "fields used            group     group_index 12
+${I}rollout   (null or absent: one each) 12
 ${I}reward    reward.score 12
 ${I}logprobs  rollout_log_probs 12
 ${I}mask      loss_mask 12
@@ -686,6 +701,7 @@ ${I}length    response_length 12
 ${I}stratum   tool_call_count 12" \
     --from slime --reward-key reward.score slime_some.jsonl
 fields "fields: slime's removal, absent from all" "fields used            group     group_index 12
+${I}rollout   (null or absent: one each) 12
 ${I}reward    reward.score 12
 ${I}logprobs  rollout_log_probs 12
 ${I}mask      loss_mask 12
@@ -698,6 +714,9 @@ fjson "fields json: slime's removal, absent from some" '
 assert f["remove"] == {"remove_sample": 8, "(absent)": 4}, f
 assert d["batches"][0]["fields"]["remove"] == f["remove"], d["batches"]
 ' --from slime --reward-key reward.score slime_some.jsonl
+fjson "fields json: slime's rollouts" '
+assert f["rollout"] == {"rollout_id": 6, "(none)": 9}, f
+' --from slime --reward-key reward.score --gn-scope batch "$S/slime_rollout_data_9.jsonl"
 fjson "fields json: slime's removal, absent from all" '
 assert f["remove"] == {"(absent)": 12}, f
 ' --from slime --reward-key reward.score slime_none.jsonl

@@ -31,6 +31,7 @@ SAMPLES = {
     "nemo-rl": "samples/nemo_rl_train_data_step3.jsonl",
     "nemo-rl-dynamic": "samples/nemo_rl_dynamic_train_data_step5.jsonl",
     "slime": "samples/slime_rollout_data_4.jsonl",
+    "slime-split": "samples/slime_rollout_data_9.jsonl",
     "areal": "samples/areal_dump_v12.jsonl",
     "roll": "samples/roll_rollout_dump_data.step_3.jsonl",
     "skyrl": "samples/skyrl_generator_output.jsonl",
@@ -220,16 +221,21 @@ def p_slime(recs):
     # with rewards_normalization and grpo_std_normalization on (defaults,
     # slime/utils/arguments.py): the reward is reward[args.reward_key]
     # (Sample.get_reward_value; the retool example sets --reward-key score);
-    # groups are consecutive blocks of n_samples_per_prompt (when the count
-    # is n * rollout_batch_size, else the whole batch is one row);
-    # r - mean, then / (torch.std + 1e-6) (Bessel-corrected).
-    # n_samples_per_prompt == 1 turns the std division off.
+    # groups are consecutive blocks of n_samples_per_prompt when the count
+    # is n * rollout_batch_size, else the whole batch is one row (an
+    # agent's rollout split into several samples, which share rollout_id,
+    # makes the count larger); r - mean, then / (torch.std + 1e-6)
+    # (Bessel-corrected).  n_samples_per_prompt == 1 turns the std
+    # division off.
     r = []
     for x in recs:
         rw = x["reward"]
         r.append(rw["score"] if isinstance(rw, dict) else rw)
     adv = [0.0] * len(r)
-    for g in groups_by_blocks(len(r), SLIME_N_SAMPLES):
+    prompts = len(set(x["group_index"] for x in recs))
+    rows = groups_by_blocks(len(r), SLIME_N_SAMPLES) \
+        if len(r) == SLIME_N_SAMPLES * prompts else [list(range(len(r)))]
+    for g in rows:
         v = [r[i] for i in g]
         m = mean(v)
         s = std_sample(v, m) if len(v) > 1 else None
@@ -322,7 +328,7 @@ def p_verifiers(recs):
 RULES = {
     "verl": p_verl, "verl-agent": p_verl_agent, "trl": p_trl,
     "openrlhf": p_openrlhf, "nemo-rl": p_nemo_rl,
-    "nemo-rl-dynamic": p_nemo_rl, "slime": p_slime,
+    "nemo-rl-dynamic": p_nemo_rl, "slime": p_slime, "slime-split": p_slime,
     "areal": p_areal, "roll": p_roll, "skyrl": p_skyrl,
     "verifiers": p_verifiers,
 }

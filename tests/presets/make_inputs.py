@@ -423,6 +423,54 @@ def make_untrained():
     ]))
 
 
+def make_slime_split():
+    # slime 0.3.1's agents that split one rollout into several training
+    # samples (docs/en/get_started/customization.md, "Returning multiple
+    # training samples for one prompt"; slime/agent/trajectory.py): each
+    # segment is a copy of the sample with its own tokens, loss_mask and
+    # reward, and rollout_id = the sample's index on every sibling.  A
+    # rollout not split keeps rollout_id None.  n_samples_per_prompt = 4,
+    # so the three prompts hold 6, 5 and 4 samples.  Rollout 1 spreads its
+    # reward 1.0 over two segments (reward / K, as the docs suggest); the
+    # context compaction of rollout 5 ends in a segment with no trained
+    # token; rollout 9's second segment has remove_sample set.
+    rollouts = [
+        # (group_index, index, [(reward, mask), ...]), one entry a segment
+        (0, 0, [(1.0, "1x7 0x9 1x5")]),
+        (0, 1, [(0.5, "1x9"), (0.5, "1x4 0x3 1x6")]),
+        (0, 2, [(0.0, "1x12"), (0.0, "1x3 0x5 1x2"), (0.0, "1x8")]),
+        (0, 3, [(1.0, "1x10")]),
+        (1, 4, [(0.0, "1x6")]),
+        (1, 5, [(1.0, "1x9 0x4 1x3"), (1.0, "0x7")]),
+        (1, 6, [(0.0, "1x15")]),
+        (1, 7, [(1.0, "1x4 0x2 1x4")]),
+        (2, 8, [(0.2, "1x11")]),
+        (2, 9, [(0.7, "1x3 0x8 1x9"), (0.7, "1x5")]),
+        (2, 10, [(1.0, "1x13")]),
+    ]
+    out = []
+    for g, k, segs in rollouts:
+        for j, (r, m) in enumerate(segs):
+            mask = pattern(m)
+            removed = (k, j) == (9, 1)
+            out.append({
+                "group_index": g,
+                "index": k,
+                "rollout_id": k if len(segs) > 1 else None,
+                "prompt": QUESTIONS[(g + 2) % len(QUESTIONS)],
+                "response": "<tool_call>search</tool_call>" + " ..." * (len(mask) // 3),
+                "response_length": len(mask),
+                "label": str(rng.randrange(100)),
+                "reward": r,
+                "loss_mask": [0] * len(mask) if removed else mask,
+                "rollout_log_probs": logprobs(len(mask)),
+                "remove_sample": removed,
+                "status": "completed",
+                "metadata": {"segment": j},
+            })
+    write("slime_split.jsonl", out)
+
+
 if __name__ == "__main__":
     OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "inputs")
     os.makedirs(OUT, exist_ok=True)
@@ -435,3 +483,4 @@ if __name__ == "__main__":
     make_skyrl()
     make_untrained()
     make_trl_multi()
+    make_slime_split()

@@ -90,11 +90,16 @@ class Rec:
         lp = pick(obj, o.get("--logprobs-key"), LOGPROB_KEYS)
         mask = pick(obj, o.get("--mask-key"), MASK_KEYS)
         self.m = [1 if x else 0 for x in mask] if mask is not None else [1] * len(lp)
+        # slime's remove_sample: _convert_samples_to_train_data sets the
+        # loss mask to zeros (after the dump is written).
+        if "--remove-key" in o and obj.get(o["--remove-key"]) is True:
+            self.m = [0] * len(self.m)
         assert len(self.m) == len(lp)
         self.L = len(lp)
         self.T = sum(self.m)
         self.batch = obj.get(o["--batch-key"]) if "--batch-key" in o else None
         self.b = float(obj[o["--baseline-key"]]) if "--baseline-key" in o else None
+        self.rollout = obj.get(o["--rollout-key"]) if "--rollout-key" in o else None
 
 
 def pick(obj, named, defaults):
@@ -112,7 +117,7 @@ def options(opts):
     o = {}
     for flag in ("--group-key", "--reward-key", "--logprobs-key", "--mask-key",
                  "--batch-key", "--batch-groups", "--group-size", "--baseline-key",
-                 "--reward-weights"):
+                 "--reward-weights", "--rollout-key", "--remove-key"):
         if flag in words:
             o[flag] = words[words.index(flag) + 1]
     return o
@@ -749,18 +754,41 @@ def slime_rpp(batch):
     return slime_whiten([rec.r for rec in batch.recs], trained(batch))
 
 
+def slime_rollout_ids(batch):
+    """_convert_samples_to_train_data: each None rollout_id becomes the
+    smallest integer no sample has (tmp_id), so every such sample is a
+    rollout of its own."""
+    ids = [rec.rollout for rec in batch.recs]
+    taken = set(i for i in ids if i is not None)
+    tmp = 0
+    for k, rid in enumerate(ids):
+        if rid is None:
+            while tmp in taken:
+                tmp += 1
+            ids[k] = tmp
+            taken.add(tmp)
+    return ids
+
+
 def slime_agg(batch, mode):
     """Default (calculate_per_token_loss off): get_sum_of_sample_mean sums
-    sum_t / clamp_min(denom, 1) with denom = the rollout's loss-mask total
-    (each sample its own rollout unless rollout_id says otherwise), and
-    loss_function scales by num_microbatches / step_global_batch_size:
-    1/(B max(T_i, 1)), every sample of the step in B.
+    sum_t / clamp_min(denom, 1) with denom = rollout_mask_sums, the
+    loss-mask total of every sample of the sample's rollout (rollout_id),
+    and loss_function scales by num_microbatches / step_global_batch_size,
+    the step's rollouts R (dp_schedule keeps a rollout's samples in one
+    step): 1/(R max(M_r, 1)); with an id of its own per sample,
+    1/(B max(T_i, 1)).
     calculate_per_token_loss: sum of tokens / num_tokens, num_tokens =
     sum_i clamp_min(T_i, 1): a fully masked sample adds 1."""
     T = trained(batch)
     B = len(T)
     if mode == "seq":
-        c = [1.0 / (B * max(t, 1)) for t in T]
+        ids = slime_rollout_ids(batch)
+        M = {}
+        for rid, t in zip(ids, T):
+            M[rid] = M.get(rid, 0) + t
+        R = len(M)
+        c = [1.0 / (R * max(M[rid], 1)) for rid in ids]
     else:
         d = sum(max(t, 1) for t in T)
         c = [1.0 / d] * B
@@ -963,6 +991,16 @@ CASES = [
          slime_rpp, lambda b: slime_agg(b, "seq"), code=1),
     case("slime_one_sample", "slime_n1", "--like slime",
          slime_grpo, lambda b: slime_agg(b, "seq")),
+    # slime's agents split a rollout into samples that share rollout_id:
+    # one sequence of the per-rollout mean.  Its prompts then hold 6, 5
+    # and 4 samples, and slime normalizes the whole batch as one group.
+    case("slime_split", "slime_split",
+         "--like slime --rollout-key rollout_id --remove-key remove_sample "
+         "--gn-scope batch", slime_grpo, lambda b: slime_agg(b, "seq")),
+    case("slime_split_token", "slime_split",
+         "--like slime -g token --rollout-key rollout_id --remove-key "
+         "remove_sample --gn-scope batch", slime_grpo,
+         lambda b: slime_agg(b, "token")),
     # SkyRL: verl's GRPO, its own rloo and loss reductions.
     case("skyrl_default", "skyrl", "--like skyrl " + SKY,
          skyrl_grpo, lambda b: skyrl_agg(b, "token")),
