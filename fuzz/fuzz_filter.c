@@ -311,7 +311,8 @@ on_batch(void *ctx, const struct gbatch *b, const struct batch *v,
  * The options of the frameworks' dumps (after the others, so that they
  * override a profile's): s3 bits 4-7 --unwrap, --null-reward unscored,
  * --trajectory-key, --columnar; s4 bits 0-1 a group key path, 2-3 a
- * reward path (or two fields weighed), 4 --reward-reduce last, 5
+ * reward path (or two fields weighed), 4 --reward-reduce last (and,
+ * without a trajectory, --rollout-key: slime's split rollouts), 5
  * --mask-spans, 6 a prompt length and a sample mask, 7 --length-key (and
  * the trajectory's last-row field).  Returns the new argc.
  */
@@ -352,6 +353,10 @@ dump_options(char **argv, int argc, unsigned s3, unsigned s4)
 	if (s4 & 0x10) {
 		argv[argc++] = "--reward-reduce";
 		argv[argc++] = "last";
+		if (!(s3 & 0x40)) {
+			argv[argc++] = "--rollout-key";
+			argv[argc++] = "roll";
+		}
 	}
 	if (s4 & 0x20) {
 		argv[argc++] = "--mask-spans";

@@ -13,7 +13,8 @@ The records come in the layouts rladv reads: batches by a step field,
 --batch-groups or the whole input; groups by a key, --group-size blocks
 or shuffled under --unsorted; one reward field, or TRL's two weighted,
 with nulls (--null-reward unscored); SkyRL's step-wise rows
-(--trajectory-key); --stratum-cap; masks as 0/1, booleans, floats,
+(--trajectory-key); slime's split rollouts (--rollout-key, ids shared
+across groups, some null); --stratum-cap; masks as 0/1, booleans, floats,
 absent, or OpenRLHF's spans; lengths from log-probs, token ids or the
 mask; NeMo-RL's sample_loss_mask; every value a batch of one (--unwrap);
 ROLL's lines of columns (--columnar).
@@ -353,10 +354,23 @@ def weights(batch, adv, o):
                         c /= ng
                     out[gi][j] = c
             continue
+        # --rollout-key (slime's rollout_id): the seq modes' sequence is
+        # the rollout, its tokens M the sum of its samples' in the scope
+        # (a null id: a rollout of its own), n the rollouts with tokens.
+        M = {}
+        for gi, j in recs:
+            x = batch[gi][j]
+            if x.get('rk') is not None:
+                M[x['rk']] = M.get(x['rk'], 0) + x['T']
+        if M:
+            n = sum(1 for gi, j in recs if batch[gi][j].get('rk') is None
+                    and batch[gi][j]['T'] > 0) + sum(1 for v in M.values() if v > 0)
         for gi, j in recs:
             t = batch[gi][j]['T']
             if t == 0:
                 continue
+            if batch[gi][j].get('rk') is not None:
+                t = M[batch[gi][j]['rk']]
             if mode == 'token':
                 c = 1.0 / Nt
             elif mode == 'seq':
@@ -504,6 +518,11 @@ def layout(batches, o, rng):
     traj = rew == 'one' and not columnar and rng.random() < 0.25
     if traj:
         extra += ['--trajectory-key', 'trajectory_id']
+    # slime's rollouts split in samples (--rollout-key): a few ids shared
+    # across the groups of a batch, some null (a rollout each).
+    roll = not traj and rng.random() < 0.3
+    if roll:
+        extra += ['--rollout-key', 'rollout_id']
     if o['a'] in ('san', 'stratified') and rng.random() < 0.3:
         extra += ['--stratum-cap', '2']
         for g in groups:
@@ -565,6 +584,11 @@ def layout(batches, o, rng):
                 if how == 'key':
                     obj['step'] = bi
                 obj['tool_calls'] = x['s']
+                if roll:
+                    v = rng.choice([None, None, 0, 1, 2, 'r0', 'r1'])
+                    obj['rollout_id'] = v
+                    # per batch, by type: 1 and "1" are two rollouts
+                    x['rk'] = None if v is None else (bi, type(v).__name__, v)
                 if rew == 'two':
                     u = rng.choice(['both', 'both', 'a', 'b', 'none'])
                     a = float(rng.randint(0, 2)) if u in ('both', 'a') else None
