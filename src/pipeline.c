@@ -335,9 +335,9 @@ static void
 run_warn(struct warn *w, const struct prefs *c, int group_size, int on)
 {
 	warn_init(w, &c->fields, group_size, on);
-	/* slime's GN by prompt: its split rollouts are worth a word. */
+	/* slime's GRPO by prompt: its split rollouts are worth a word. */
 	w->slime_groups = c->like != NULL && strcmp(c->like->name,
-	    "slime") == 0 && !c->ap.gn_batch;
+	    "slime") == 0 && c->est->kind == EST_GRPO && !c->ap.gn_batch;
 }
 
 /* The loop; warn: give the warnings (warn.h). */

@@ -265,7 +265,9 @@ label(const struct gbatch *b, size_t g)
  * slime normalizes rewards by prompt only where the rollout holds
  * n_samples_per_prompt samples of each prompt (_post_process_rewards'
  * reshape); an agent's rollout split into several samples makes them
- * more, and slime then normalizes the whole batch as one group.
+ * more, and slime then normalizes the whole batch as one group.  Said
+ * under --like slime's GRPO (its rpp-baseline takes the same mean, which
+ * rladv keeps by group).
  */
 static void
 split_rollouts(struct warn *w, const struct gbatch *b)

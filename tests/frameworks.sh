@@ -118,6 +118,11 @@ if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -qF \
 else
 	fail=$((fail + 1)); echo "FAIL slime-split: no warning: $(head -c 300 "$tmp/err")"
 fi
+# slime's reinforce_plus_plus has no group mean to speak of.
+"$rladv" --from slime -a rpp $SL >/dev/null 2>"$tmp/err"
+if [ -s "$tmp/err" ]; then fail=$((fail + 1))
+	echo "FAIL slime-split: -a rpp warned: $(head -c 300 "$tmp/err")"
+else pass=$((pass + 1)); fi
 
 # --expect-key (set by --from trl and nemo-rl): silent above, where the
 # options are the run's; a log made with other settings is told, at its
