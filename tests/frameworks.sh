@@ -77,30 +77,22 @@ expect=nemo-rl-dynamic profile nemo-rl \
 # slime normalizes the whole batch as one group, and its per-rollout
 # mean weighs a sample 1/(R max(M, 1)), R = 12 rollouts, M the trained
 # tokens of the sample's whole rollout (cp_utils.py get_sum_of_sample_mean
-# with rollout_mask_sums, loss.py's / step_global_batch_size).
+# with rollout_mask_sums, loss.py's / step_global_batch_size), as
+# tests/presets/reference.py's slime_agg writes it.
 SL="--reward-key reward.score samples/slime_rollout_data_9.jsonl"
 expect=slime-split profile slime --gn-scope batch $SL --digits 17
 "$rladv" --from slime --gn-scope batch $SL --digits 17 >"$tmp/out" 2>&1
 if python3 - samples/slime_rollout_data_9.jsonl "$tmp/out" <<'PY'
-import json, sys
+import json, sys, types
+sys.path.insert(0, "tests/presets")
+from reference import slime_agg
 recs = [json.loads(l) for l in open(sys.argv[1])]
 out = [json.loads(l) for l in open(sys.argv[2])]
-ids = [r["rollout_id"] for r in recs]
-taken, tmp = set(i for i in ids if i is not None), 0
-for k, rid in enumerate(ids):
-    if rid is None:
-        while tmp in taken:
-            tmp += 1
-        ids[k] = tmp
-        taken.add(tmp)
-T = [0 if r["remove_sample"] else sum(r["loss_mask"]) for r in recs]
-M = {}
-for rid, t in zip(ids, T):
-    M[rid] = M.get(rid, 0) + t
-assert len(M) == 12, M
+batch = types.SimpleNamespace(recs=[types.SimpleNamespace(
+    rollout=r["rollout_id"],
+    T=0 if r["remove_sample"] else sum(r["loss_mask"])) for r in recs])
 bad = 0
-for k, (o, rid, t) in enumerate(zip(out, ids, T)):
-    want = 1 / (len(M) * max(M[rid], 1)) if t else 0.0
+for k, (o, want) in enumerate(zip(out, slime_agg(batch, "seq"))):
     if abs(o["loss_weight"] - want) > 1e-12 * want:
         print("  line %d: loss_weight %r, slime's %r" % (k + 1, o["loss_weight"], want))
         bad = 1
