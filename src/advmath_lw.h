@@ -44,6 +44,8 @@ struct advmath_lscope {
 	double	N1;		/* sum max(T_i, 1), sample-masked ones
 				   left out */
 	double	live;		/* groups with a trained token */
+	double	groups;		/* groups with a sample (a record not
+				   sample-masked) */
 };
 
 /*
@@ -89,11 +91,12 @@ ADV_HD static inline void
 advmath_lw_scope(const double *T, size_t n, struct advmath_lscope *s)
 {
 	size_t i;
-	int live = 0;
+	int live = 0, sample = 0;
 
 	for (i = 0; i < n; i++) {
 		if (advmath_lw_sample_off(T[i]))
 			continue;
+		sample = 1;
 		s->all++;
 		s->N1 += T[i] > 1 ? T[i] : 1;
 		if (T[i] > 0) {
@@ -103,6 +106,7 @@ advmath_lw_scope(const double *T, size_t n, struct advmath_lscope *s)
 		}
 	}
 	s->live += live;
+	s->groups += sample;
 }
 
 /* The n of the seq modes: records with tokens, or every record that is a
@@ -171,6 +175,38 @@ advmath_lw_seq_sum_norm(const struct advmath_lw *p,
 	 * weight itself is still a double. */
 	for (i = 0; i < n; i++)
 		w[i] = T[i] > 0 ? 1 / sn / p->max_len : 0;
+}
+
+/* The P of prompt: the groups with a trained token, or every group that
+ * has a sample under the presets that count every record (SkyRL's
+ * num_prompts, every prompt of the mini-batch). */
+ADV_HD static inline double
+advmath_lw_prompt_n(const struct advmath_lw *p,
+    const struct advmath_lscope *s)
+{
+	return p->count_all ? s->groups : s->live;
+}
+
+/* prompt: c_i = 1/(P N_g), N_g the trained tokens of record i's group:
+ * a token mean within each prompt, then the mean over the prompts
+ * (SkyRL's prompt_mean, skyrl-v0.3.0 ppo_utils.py
+ * apply_loss_reduction_to_advantages_minibatch). */
+ADV_HD static inline void
+advmath_lw_prompt(const struct advmath_lw *p,
+    const struct advmath_lscope *s, const double *T, const double *adv,
+    size_t n, double *w)
+{
+	double P = advmath_lw_prompt_n(p, s), Ng = 0;
+	size_t i;
+
+	(void)adv;
+	for (i = 0; i < n; i++)
+		if (T[i] > 0)
+			Ng += T[i];
+	/* 1/P/Ng, not 1/(P Ng): as seq-sum-norm's, no product to
+	 * overflow first. */
+	for (i = 0; i < n; i++)
+		w[i] = T[i] > 0 ? 1 / P / Ng : 0;
 }
 
 /*
@@ -304,6 +340,9 @@ advmath_lw_group(enum advmath_lw_kind kind, const struct advmath_lw *p,
 		break;
 	case ADVMATH_LW_BALANCED_GEN:
 		advmath_lw_balanced_gen(p, s, T, adv, n, w);
+		break;
+	case ADVMATH_LW_PROMPT:
+		advmath_lw_prompt(p, s, T, adv, n, w);
 		break;
 	}
 }

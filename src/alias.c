@@ -36,6 +36,7 @@ const struct alias alias_table[] = {
 	{ ALIAS_LOSS, "seq-sum", { { "seq-mean-token-sum", "verl" } } },
 	{ ALIAS_LOSS, "seq-sum-norm", { { "seq-mean-token-sum-norm", "verl" },
 	    { "seq_mean_token_sum_norm", "SkyRL" } } },
+	{ ALIAS_LOSS, "prompt", { { "prompt_mean", "SkyRL" } } },
 	{ 0, NULL, { { NULL, NULL } } }
 };
 

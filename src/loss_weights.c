@@ -26,6 +26,8 @@ const struct loss_mode loss_weights_table[] = {
 	    "positive and negative tokens averaged apart (Balanced Aggregation)" },
 	{ "balanced-gen", advmath_lw_balanced_gen, ADVMATH_LW_BALANCED_GEN, 0,
 	    "advantage-weighted balanced (Balanced Aggregation, App. B)" },
+	{ "prompt", advmath_lw_prompt, ADVMATH_LW_PROMPT, 0,
+	    "1/(P N_g): token mean in each prompt, mean over prompts" },
 	{ NULL, NULL, 0, 0, NULL }
 };
 

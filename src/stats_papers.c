@@ -83,6 +83,8 @@ normalizer(const struct loss_mode *m, const struct advmath_lw *lp,
 	case ADVMATH_LW_BALANCED:
 	case ADVMATH_LW_BALANCED_GEN:
 		return s->live;
+	case ADVMATH_LW_PROMPT:
+		return advmath_lw_prompt_n(lp, s);
 	default:
 		return advmath_lw_seq_n(lp, s);
 	}

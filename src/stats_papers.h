@@ -25,7 +25,8 @@ struct prefs;
 struct stats;
 struct stats_acc;
 
-/* Loss modes summed (rows of loss_weights_table, in its order). */
+/* Loss modes summed (rows of loss_weights_table, in its order; the loss
+ * chart has a series for each, SVG_MAXSERIES). */
 #define STATS_NLOSS	8
 
 /*

@@ -22,9 +22,10 @@
 #define DOTS	60	/* most steps that get a dot each */
 #define CATMAX	14	/* most characters of a category label */
 
-/* Paul Tol's "bright" scheme: told apart with any colour vision. */
+/* Paul Tol's "bright" scheme, its seven colours: told apart with any
+ * colour vision. */
 static const char *const palette[SVG_MAXSERIES] = { "#4477aa", "#ee6677",
-    "#228833", "#ccbb44", "#66ccee", "#aa3377" };
+    "#228833", "#ccbb44", "#66ccee", "#aa3377", "#bbbbbb" };
 
 /* Where a chart draws and what its axes span. */
 struct frame {

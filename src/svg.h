@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 #define SVG_MAXTICKS	16
-#define SVG_MAXSERIES	6
+#define SVG_MAXSERIES	7	/* the loss chart: every loss mode */
 #define SVG_WIDTH	470	/* of a chart, in CSS pixels */
 #define SVG_HEIGHT	290
 

@@ -17,6 +17,8 @@
 #include "alias.h"
 #include "loss_weights.h"
 #include "optparse.h"
+#include "stats_papers.h"
+#include "svg.h"
 #include "testbatch.h"
 #include "testutil.h"
 
@@ -83,7 +85,7 @@ static const struct advmath_lw lp0 = { .max_len = 0 };
 START_TEST(table)
 {
 	static const char *const names[] = { "token", "seq", "seq-sum",
-	    "seq-sum-norm", "balanced", "balanced-gen" };
+	    "seq-sum-norm", "balanced", "balanced-gen", "prompt" };
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -105,7 +107,8 @@ START_TEST(framework_names)
 		{ "seq-mean-token-mean", "seq" }, { "sequence_mean", "seq" },
 		{ "seq-mean-token-sum", "seq-sum" },
 		{ "seq-mean-token-sum-norm", "seq-sum-norm" },
-		{ "seq_mean_token_sum_norm", "seq-sum-norm" } };
+		{ "seq_mean_token_sum_norm", "seq-sum-norm" },
+		{ "prompt_mean", "prompt" } };
 	const struct alias *a;
 	size_t i, n = 0;
 	int j;
@@ -543,6 +546,49 @@ START_TEST(sample_masked)
 }
 END_TEST
 
+START_TEST(prompt_mean)
+{
+	/*
+	 * c = 1/(P N_g): q0 has N = 2 + 4 = 6 trained tokens, q1 N = 3 + 1
+	 * + 6 + 5 = 15, P = 2 groups: 1/12 in q0, 1/30 in q1; each group
+	 * carries 1/P of the loss.  Per group P = 1: 1/6 and 1/15.
+	 */
+	const double want[NREC] = { 1.0 / 12, 1.0 / 12, 0, 1.0 / 30,
+	    1.0 / 30, 1.0 / 30, 1.0 / 30 };
+	const double wantg[NREC] = { 1.0 / 6, 1.0 / 6, 0, 1.0 / 15,
+	    1.0 / 15, 1.0 / 15, 1.0 / 15 };
+	/* q0 with no trained token (i2 sample-masked too): plain P counts
+	 * the live groups (1), SkyRL's every prompt of the mini-batch (2,
+	 * count_all); a group all sample-masked is no prompt of it. */
+	static const double dead_T[NREC] = { 0, 0, -0.0, 3, 1, 6, 5 };
+	static const double off_T[NREC] = { -0.0, -0.0, -0.0, 3, 1, 6, 5 };
+	const double want_live[NREC] = { 0, 0, 0, 1.0 / 15, 1.0 / 15,
+	    1.0 / 15, 1.0 / 15 };
+	const double want_all[NREC] = { 0, 0, 0, 1.0 / 30, 1.0 / 30,
+	    1.0 / 30, 1.0 / 30 };
+	const struct advmath_lw skyrl = { .count_all = 1 };
+	struct tb t;
+
+	lt_make(&t, batch_T, batch_A);
+	apply(&t, "prompt", 0, &lp0);
+	expect(&t, want, "prompt");
+	ck_assert_rel(mass(&t, 0, 3), 0.5, REL);
+	ck_assert_rel(mass(&t, 3, NREC), 0.5, REL);
+	apply(&t, "prompt", 1, &lp0);
+	expect(&t, wantg, "prompt/group");
+	apply(&t, "prompt_mean", 0, &skyrl);
+	expect(&t, want, "prompt_mean, skyrl");
+	lt_make(&t, dead_T, batch_A);
+	apply(&t, "prompt", 0, &lp0);
+	expect(&t, want_live, "prompt, a dead group");
+	apply(&t, "prompt", 0, &skyrl);
+	expect(&t, want_all, "prompt, a dead group, skyrl");
+	lt_make(&t, off_T, batch_A);
+	apply(&t, "prompt", 0, &skyrl);
+	expect(&t, want_live, "prompt, a sample-masked group, skyrl");
+}
+END_TEST
+
 START_TEST(rollouts)
 {
 	/*
@@ -677,9 +723,10 @@ START_TEST(kind_dispatch)
 	lt_make(&t, batch_T, batch_A);
 	loss_weights_scope(&t.b, 0, 2, &s);
 	ck_assert(s.n == 6 && s.all == 7 && s.N == 21 && s.live == 2 &&
-	    s.N1 == 22);
+	    s.N1 == 22 && s.groups == 2);
 	loss_weights_scope(&t.b, 1, 2, &s);
-	ck_assert(s.n == 4 && s.all == 4 && s.N == 15 && s.live == 1);
+	ck_assert(s.n == 4 && s.all == 4 && s.N == 15 && s.live == 1 &&
+	    s.groups == 1);
 	for (m = loss_weights_table; m->name != NULL; m++, rows++) {
 		ck_assert_msg(!(seen & 1 << m->kind), "%s: kind %d twice",
 		    m->name, m->kind);
@@ -701,8 +748,11 @@ START_TEST(kind_dispatch)
 				    i, w[i], t.w[i]);
 		}
 	}
-	ck_assert_uint_eq(rows, 6);
-	ck_assert_int_eq(seen, 0x3f);
+	ck_assert_uint_eq(rows, 7);
+	ck_assert_int_eq(seen, 0x7f);
+	/* stats' loss chart draws a series for each, and sums them all */
+	ck_assert_uint_le(rows, SVG_MAXSERIES);
+	ck_assert_uint_le(rows, STATS_NLOSS);
 }
 END_TEST
 
@@ -734,6 +784,7 @@ loss_suite(void)
 	tcase_add_test(tc, refuse_masked_seq);
 	tcase_add_test(tc, sample_masked);
 	tcase_add_test(tc, rollouts);
+	tcase_add_test(tc, prompt_mean);
 	tcase_add_test(tc, refuse_untrained_batch);
 	tcase_add_test(tc, presets_from_options);
 	tcase_add_test(tc, empty_batch);

@@ -399,7 +399,7 @@ START_TEST(alias_lists)
 	ck_assert_str_eq(buf, "token-mean, token_mean (token), "
 	    "seq-mean-token-mean, sequence_mean (seq), seq-mean-token-sum "
 	    "(seq-sum), seq-mean-token-sum-norm, seq_mean_token_sum_norm "
-	    "(seq-sum-norm)");
+	    "(seq-sum-norm), prompt_mean (prompt)");
 	options_list(options_find("like"), options_find("like")->listdef,
 	    buf, sizeof(buf));
 	ck_assert_str_eq(buf, "verl, trl, openrlhf, nemo-rl, areal, slime, "

@@ -169,7 +169,8 @@ common = ["", "--std sample", "--std-scope batch", "--std-scope none",
           "--eps-inside", "-a stratified --eps-inside --std sample",
           "-a drgrpo --gn-scope batch", "--gn-scope batch --std-scope none",
           "--drop-zero-std -g balanced", "-a san --random-strata --seed 3",
-          "-a gdpo -g balanced"]
+          "-a gdpo -g balanced", "-g prompt", "--scope group -g prompt",
+          "--like skyrl -g prompt_mean"]
 for name in ("binary8", "cont16", "pass12", "single"):
     for opts in common:
         cases.append((f"{name}/{opts or 'grpo'}", opts, f(name)))

@@ -4,7 +4,7 @@ modes written again here from the man page alone (nothing shared with
 rladv's C): GRPO and its scopes, Dr. GRPO, RLOO, SAN, Stratified GRPO,
 OPO, exact MS-GRPO (subset by subset), REINFORCE++ and its baseline,
 NeMo-RL's leave-one-out, GPG, pass@k, AReaL's grpo-whiten, GDPO (each reward
-field of a two-field layout normalized apart); the six loss
+field of a two-field layout normalized apart); the seven loss
 modes over the batch or the group; --drop-zero-std, --eps-inside,
 --std sample, --eps 0.  Rewards are binary, thirds, tenths (0.1 three
 times must give 0), integers, decimals, millions or ten-millionths; masks
@@ -377,6 +377,11 @@ def weights(batch, adv, o):
                 c = 1.0 / (n * t)
             elif mode == 'seq-sum':
                 c = 1.0 / n
+            elif mode == 'prompt':
+                # a token mean in each group, the mean over the groups
+                # of the scope that have a trained token
+                P = sum(1 for gk in sc if any(x['T'] > 0 for x in batch[gk]))
+                c = 1.0 / P / sum(x['T'] for x in batch[gi])
             else:
                 c = 1.0 / (n * o['max_len'])
             out[gi][j] = c
@@ -428,7 +433,7 @@ def opts(rng):
          'alpha': rng.choice([0.6, 0.0, 1.0, 0.3]), 'std_scope': 'group',
          'gn_scope': 'group', 'eps_inside': False, 'drop': rng.random() < 0.25,
          'g': rng.choice(['token', 'seq', 'seq-sum', 'seq-sum-norm', 'balanced',
-                          'balanced-gen']),
+                          'balanced-gen', 'prompt']),
          'scope': rng.choice(['batch', 'group']), 'max_len': rng.choice([8, 10, 16]),
          'tau_min': rng.choice([2, 2, 3]), 'ms_weights': rng.choice(['uniform', 'global', 'local']),
          'ms_stats': rng.choice(['seq', 'token']),

@@ -175,7 +175,8 @@ for o in "--like verl" "--like verl@0.6.0" "--like trl" "--like openrlhf" \
     "-a msgrpo --ms-mode exact --ms-weights global" \
     "-a msgrpo --ms-mode sampled --seed 3" \
     "-a msgrpo --ms-mode sampled --ms-stats token --tau-min 3" \
-    "-a rpp-baseline --batch-key step" "-a opo -g balanced-gen"; do
+    "-a rpp-baseline --batch-key step" "-a opo -g balanced-gen" \
+    "-g prompt" "--like skyrl -g prompt_mean --batch-key step"; do
 	sharded "cont $o" cont.jsonl "$o" "" gz
 done
 # Output options are compute's own.

@@ -821,13 +821,21 @@ def skyrl_agg(batch, mode, max_len=None):
     """apply_loss_reduction_to_advantages_minibatch (the loss is then a plain
     masked sum): token_mean 1/max(N, 1); sequence_mean
     1/(B max(T_i, 1)); seq_mean_token_sum_norm 1/(B max_seq_len); B is the
-    mini-batch, fully masked rows included."""
+    mini-batch, fully masked rows included.  prompt_mean: each prompt's
+    tokens (compute_prompt_boundaries: consecutive runs of one uid) over
+    1/(P max(N_p, 1)), P the prompts of the mini-batch, N_p the prompt's
+    trained tokens."""
     T = trained(batch)
     B, N = len(T), sum(T)
     if mode == "token":
         c = [1.0 / max(N, 1)] * B
     elif mode == "seq":
         c = [1.0 / (B * max(t, 1)) for t in T]
+    elif mode == "prompt":
+        c = [0.0] * B
+        for g in batch.groups:
+            for i in g:
+                c[i] = 1.0 / (len(batch.groups) * max(sum(T[k] for k in g), 1))
     else:
         c = [1.0 / (B * max_len)] * B
     return [x if t else 0.0 for x, t in zip(c, T)]
@@ -1010,6 +1018,10 @@ CASES = [
          skyrl_grpo, lambda b: skyrl_agg(b, "seq-sum-norm", 32)),
     case("skyrl_rloo", "skyrl", "--like skyrl -a rloo " + SKY,
          skyrl_rloo, lambda b: skyrl_agg(b, "token")),
+    # prompt_mean: a token mean in each prompt, the mean over the prompts
+    # (its group of one and its group with a fully masked row included).
+    case("skyrl_prompt_mean", "skyrl", "--like skyrl -g prompt_mean " + SKY,
+         skyrl_grpo, lambda b: skyrl_agg(b, "prompt")),
 ]
 
 
