@@ -335,9 +335,11 @@ static void
 run_warn(struct warn *w, const struct prefs *c, int group_size, int on)
 {
 	warn_init(w, &c->fields, group_size, on);
-	/* slime's GRPO by prompt: its split rollouts are worth a word. */
-	w->slime_groups = c->like != NULL && strcmp(c->like->name,
-	    "slime") == 0 && c->est->kind == EST_GRPO && !c->ap.gn_batch;
+	/* slime's group means: its split rollouts are worth a word. */
+	if (c->like != NULL && strcmp(c->like->name, "slime") == 0)
+		w->slime_groups = c->est->kind == EST_RPP_BASELINE ?
+		    WARN_SLIME_RPP_BASELINE : c->est->kind == EST_GRPO &&
+		    !c->ap.gn_batch ? WARN_SLIME_GRPO : 0;
 }
 
 /* The loop; warn: give the warnings (warn.h). */

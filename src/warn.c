@@ -265,9 +265,11 @@ label(const struct gbatch *b, size_t g)
  * slime normalizes rewards by prompt only where the rollout holds
  * n_samples_per_prompt samples of each prompt (_post_process_rewards'
  * reshape); an agent's rollout split into several samples makes them
- * more, and slime then normalizes the whole batch as one group.  Said
- * under --like slime's GRPO (its rpp-baseline takes the same mean, which
- * rladv keeps by group).
+ * more, and slime then normalizes the whole batch as one group.  Its
+ * rpp-baseline takes that batch's mean as the baseline, which the
+ * whitening after it removes: its advantages are then the whitened
+ * rewards, rpp's (rpp itself refuses a fully masked sample, as slime's
+ * does).
  */
 static void
 split_rollouts(struct warn *w, const struct gbatch *b)
@@ -284,9 +286,13 @@ split_rollouts(struct warn *w, const struct gbatch *b)
 	fieldpath_quote(lab.p, lab.len, q, sizeof(q));
 	buf_free(&lab);
 	say(file, line, "\"%s\" %s has several samples, a rollout split "
-	    "in parts: slime then normalizes the rewards of the whole batch "
-	    "as one group, not by prompt; give --gn-scope batch for its "
-	    "advantages", w->f->rollout, q);
+	    "in parts: slime then %s of the whole batch, not of each prompt; "
+	    "%s", w->f->rollout, q, w->slime_groups == WARN_SLIME_GRPO ?
+	    "normalizes the rewards by the mean and deviation" : "takes "
+	    "the baseline", w->slime_groups == WARN_SLIME_GRPO ? "give "
+	    "--gn-scope batch for its advantages" : "its whitening removes "
+	    "that mean, and -a rpp gives its advantages where no sample is "
+	    "fully masked");
 	w->split_said = 1;
 }
 

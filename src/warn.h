@@ -27,6 +27,9 @@ struct warn_step {
 	char		*where;		/* "FILE:LINE" */
 };
 
+/* struct warn's slime_groups. */
+enum { WARN_SLIME_GRPO = 1, WARN_SLIME_RPP_BASELINE };
+
 struct warn {
 	const struct fields	*f;
 	int			 on;
@@ -36,9 +39,10 @@ struct warn {
 	struct warn_step	 step[2];	/* by a record's wname */
 	struct wsize		*sizes;		/* group sizes seen */
 	size_t			 nsizes, cap;
-	int			 slime_groups;	/* --like slime, GN by
-						   group: split rollouts
-						   are worth a word */
+	int			 slime_groups;	/* WARN_SLIME_*: --like
+						   slime's estimator whose
+						   group mean a split
+						   rollout changes, or 0 */
 	int			 split_said;
 };
 

@@ -110,11 +110,34 @@ if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -qF \
 else
 	fail=$((fail + 1)); echo "FAIL slime-split: no warning: $(head -c 300 "$tmp/err")"
 fi
-# slime's reinforce_plus_plus has no group mean to speak of.
-"$rladv" --from slime -a rpp $SL >/dev/null 2>"$tmp/err"
-if [ -s "$tmp/err" ]; then fail=$((fail + 1))
-	echo "FAIL slime-split: -a rpp warned: $(head -c 300 "$tmp/err")"
-else pass=$((pass + 1)); fi
+# slime's reinforce_plus_plus_baseline on such a step: the batch's mean,
+# which the whitening removes, so its numbers are -a rpp's (slime's
+# reinforce_plus_plus has no group mean, and rladv says nothing of it).
+"$rladv" --from slime -a rpp-baseline $SL >/dev/null 2>"$tmp/err"
+if [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+    grep -qF "takes the baseline of the whole batch" "$tmp/err" &&
+    grep -qF -- "-a rpp gives its advantages" "$tmp/err"; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1)); echo "FAIL slime-split rpp-baseline: $(head -c 300 "$tmp/err")"
+fi
+"$rladv" --from slime -a rpp $SL --digits 17 >"$tmp/out" 2>"$tmp/err"
+if [ ! -s "$tmp/err" ] && python3 - samples/slime_rollout_data_9.jsonl "$tmp/out" <<'PY'
+import json, sys, types
+sys.path.insert(0, "tests/presets")
+from reference import slime_center, slime_whiten
+recs = [json.loads(l) for l in open(sys.argv[1])]
+out = [json.loads(l)["advantage"] for l in open(sys.argv[2])]
+T = [0 if r["remove_sample"] else sum(r["loss_mask"]) for r in recs]
+# _post_process_rewards on 15 samples of 12 rollouts (not 4 x 3): one row.
+batch = types.SimpleNamespace(groups=[list(range(len(recs)))], recs=[
+    types.SimpleNamespace(r=r["reward"]["score"]) for r in recs])
+want = slime_whiten(slime_center(batch, False), T)
+bad = [k for k, (g, w) in enumerate(zip(out, want)) if abs(g - w) > 1e-9 * max(1, abs(w))]
+sys.exit(1 if bad or len(out) != len(want) else 0)
+PY
+then pass=$((pass + 1)); else fail=$((fail + 1))
+	echo "FAIL slime-split: -a rpp is not slime's rpp-baseline on the split step: $(head -c 300 "$tmp/err")"; fi
 
 # --expect-key (set by --from trl and nemo-rl): silent above, where the
 # options are the run's; a log made with other settings is told, at its
