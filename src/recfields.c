@@ -666,6 +666,11 @@ take_keys(struct rctx *c, struct record *r, struct buf *keys)
 			r->okeylen = KEY_AT(c, keys) - r->okey;
 			r->has_roll = 1;
 		}
+		if (!r->has_roll && c->rd->rn[SR_WATCH_ROLL] > 0) {
+			v = &c->rd->val[SLOT(c, SR_WATCH_ROLL, 0)];
+			r->roll_030 = v->state == RV_FOUND &&
+			    v->type != JSON_NULL;
+		}
 	}
 	if (f->traj_last != NULL) {
 		if (recfields_needed(c, FR_TRAJ_LAST, &s) != 0)

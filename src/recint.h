@@ -19,6 +19,7 @@
 /* Slot roles past enum frole's: names watched, not read as a role. */
 enum {
 	SR_WATCH_MASK = FR_NROLES,	/* a mask alias that is not the mask */
+	SR_WATCH_ROLL,			/* slime 0.3.0's name of rollout_id */
 	SR_STEP,			/* step, global_step */
 	SR_OUT,				/* a field rladv writes */
 	SR_NROLES

@@ -197,6 +197,14 @@ record_reader_new(const struct fields *f, struct diag *d)
 	}
 	if (add_watches(rd, d) != 0)
 		goto fail;
+	/* --from slime reads rollout_id, which slime 0.3.0 named
+	 * group_id: a warning if a dump has that one instead. */
+	rd->rfirst[SR_WATCH_ROLL] = rd->nslot;
+	if (f->rollout != NULL && (f->optional & FN(FR_ROLLOUT)) &&
+	    strcmp(f->rollout, SLIME_ROLL_030) != 0 &&
+	    add_slot(rd, SLIME_ROLL_030, SR_WATCH_ROLL, 0, d) != 0)
+		goto fail;
+	rd->rn[SR_WATCH_ROLL] = rd->nslot - rd->rfirst[SR_WATCH_ROLL];
 	rd->rfirst[SR_STEP] = rd->nslot;
 	if (f->watch_step)
 		for (i = 0; i < 2; i++)

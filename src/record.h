@@ -25,6 +25,9 @@ struct span {
 	size_t	prev;		/* end of the member before, or after '{' */
 };
 
+/* The name slime 0.3.0 gave the rollout id (rollout_id from 0.3.1). */
+#define SLIME_ROLL_030	"group_id"
+
 struct record {
 	double		reward;
 	double		baseline;	/* with need_baseline, else 0 */
@@ -65,6 +68,8 @@ struct record {
 					   (the profile made it optional):
 					   not removed */
 	unsigned char	has_expect;	/* expect read (--expect-key) */
+	unsigned char	roll_030;	/* no --rollout-key field but slime
+					   0.3.0's name of it, not null */
 	unsigned	unused_mask;	/* bits: mask aliases present, unused
 					   (fields_alias(FR_MASK, bit)) */
 	int		has_mask;

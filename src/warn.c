@@ -230,6 +230,13 @@ warn_record_say(struct warn *w, const struct record *r, const char *keys,
 	}
 	if (r->has_step && !w->step_said && !warn_same_step(w, r, line))
 		step_seen(w, r, line, file, lineno);
+	if (r->roll_030 && !w->roll_said) {
+		say(file, lineno, "field \"%s\" is there, \"%s\" is not: "
+		    "slime 0.3.0 named the rollout id %s; give --rollout-key "
+		    "%s to read it", SLIME_ROLL_030, w->f->rollout,
+		    SLIME_ROLL_030, SLIME_ROLL_030);
+		w->roll_said = 1;
+	}
 	if (r->strat_frac && !w->frac_said) {
 		record_key_label(keys + r->skey, r->skeylen, &a);
 		say(file, lineno, "the stratum is %.*s, not a count: each "

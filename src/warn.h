@@ -43,7 +43,7 @@ struct warn {
 						   slime's estimator whose
 						   group mean a split
 						   rollout changes, or 0 */
-	int			 split_said;
+	int			 split_said, roll_said;
 };
 
 /* on 0: a warn that says nothing. */
@@ -74,7 +74,8 @@ warn_record(struct warn *w, const struct record *r, const char *keys,
 {
 	if (w->on && !r->elsewhere && ((r->unused_mask & ~w->masks) != 0 ||
 	    (r->has_step && !w->step_said && !warn_same_step(w, r, line)) ||
-	    (r->strat_frac && !w->frac_said)))
+	    (r->strat_frac && !w->frac_said) ||
+	    (r->roll_030 && !w->roll_said)))
 		warn_record_say(w, r, keys, line, file, lineno);
 }
 /* The groups of a batch, as it is handed over. */

@@ -110,6 +110,24 @@ if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -qF \
 else
 	fail=$((fail + 1)); echo "FAIL slime-split: no warning: $(head -c 300 "$tmp/err")"
 fi
+# slime 0.3.0 named rollout_id group_id: such a dump is told, and read
+# with --rollout-key group_id it weighs as the 0.3.1 one.
+sed 's/"rollout_id": /"group_id": /' samples/slime_rollout_data_9.jsonl >"$tmp/s030.jsonl"
+"$rladv" --from slime --reward-key reward.score --gn-scope batch \
+    "$tmp/s030.jsonl" >/dev/null 2>"$tmp/err"
+if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -qF 's030.jsonl:2: warning: field "group_id" is there, "rollout_id" is not' \
+    "$tmp/err" && grep -qF -- "--rollout-key group_id" "$tmp/err"; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1)); echo "FAIL slime 0.3.0: $(head -c 300 "$tmp/err")"
+fi
+"$rladv" --from slime --reward-key reward.score --gn-scope batch \
+    --rollout-key group_id "$tmp/s030.jsonl" 2>"$tmp/err" |
+    sed 's/"group_id": /"rollout_id": /' >"$tmp/a"
+"$rladv" --from slime --reward-key reward.score --gn-scope batch \
+    samples/slime_rollout_data_9.jsonl >"$tmp/b" 2>/dev/null
+if [ ! -s "$tmp/err" ] && cmp -s "$tmp/a" "$tmp/b"; then pass=$((pass + 1)); else
+	fail=$((fail + 1)); echo "FAIL slime 0.3.0: --rollout-key group_id: $(head -c 300 "$tmp/err")"; fi
 # slime's reinforce_plus_plus_baseline on such a step: the batch's mean,
 # which the whitening removes, so its numbers are -a rpp's (slime's
 # reinforce_plus_plus has no group mean, and rladv says nothing of it).
