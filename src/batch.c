@@ -242,7 +242,6 @@ hold_extra(struct gbatch *b, size_t i, const struct record *r,
 	if (b->roll != NULL)
 		b->roll[i] = r->has_roll ? (uint32_t)keymap_get(&b->rolls,
 		    keys->p + r->okey, r->okeylen, NULL) : BATCH_ROLL_OWN;
-	b->nrollrec += r->has_roll != 0;
 }
 
 /* Notes the file and line of record n. */
@@ -544,7 +543,6 @@ batch_reset(struct gbatch *b, int starts)
 	free(b->roll);
 	b->roll = NULL;
 	keymap_clear(&b->rolls);
-	b->nrollrec = 0;
 	b->starts = starts;
 }
 
@@ -580,7 +578,7 @@ batch_roll_shared(const struct gbatch *b, unsigned long long *line,
 	const char *file = NULL;
 	size_t i;
 
-	if (b->roll == NULL || b->nrollrec == keymap_count(&b->rolls))
+	if (b->roll == NULL)
 		return NULL;
 	seen = diag_calloc(keymap_count(&b->rolls), 1);
 	for (i = 0; i < b->n && file == NULL; i++) {

@@ -17,10 +17,10 @@ struct buf;
 struct record;
 struct gbatch;		/* the gathered batch; only batch.c sees inside */
 
-/* One batch as flat arrays, records in group order. */
 /* A record whose rollout field is absent or null: a rollout of its own. */
 #define BATCH_ROLL_OWN	UINT32_MAX
 
+/* One batch as flat arrays, records in group order. */
 struct batch {
 	size_t		 n;		/* records */
 	size_t		 ngroups;

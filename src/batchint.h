@@ -99,7 +99,6 @@ struct gbatch {
 	uint32_t	*roll;		/* rollouts (struct batch's roll),
 					   NULL: no record has one */
 	struct keymap	 rolls;		/* their keys */
-	size_t		 nrollrec;	/* records with a rollout key */
 	size_t		 K;
 	size_t		 n, cap;
 	struct record	*full;		/* records kept whole */

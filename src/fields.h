@@ -12,6 +12,10 @@
 
 #define FIELD_MAXNAMES	12	/* aliases of one field, or parts of one */
 
+/* The name slime 0.3.0 gave the rollout id (rollout_id from 0.3.1):
+ * watched under --from slime, whose dumps of 0.3.0 have it. */
+#define SLIME_ROLL_030	"group_id"
+
 /*
  * The roles a field can play.  The first FR_NLISTED have lists of names:
  * aliases tried in order (the first present wins), or, when an option

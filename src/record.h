@@ -25,9 +25,6 @@ struct span {
 	size_t	prev;		/* end of the member before, or after '{' */
 };
 
-/* The name slime 0.3.0 gave the rollout id (rollout_id from 0.3.1). */
-#define SLIME_ROLL_030	"group_id"
-
 struct record {
 	double		reward;
 	double		baseline;	/* with need_baseline, else 0 */

@@ -281,6 +281,14 @@ label(const struct gbatch *b, size_t g)
 static void
 split_rollouts(struct warn *w, const struct gbatch *b)
 {
+	/* What slime does then, and what to type: GRPO's, rpp-baseline's. */
+	static const char *const said[2][2] = {
+		{ "normalizes the rewards by the mean and deviation",
+		  "give --gn-scope batch for its advantages" },
+		{ "takes the baseline", "its whitening removes that mean, "
+		  "and -a rpp gives its advantages where no sample is fully "
+		  "masked" } };
+	const char *const *s = said[w->slime_groups != WARN_SLIME_GRPO];
 	struct buf lab = { 0 };
 	unsigned long long line;
 	const char *file, *key;
@@ -294,12 +302,7 @@ split_rollouts(struct warn *w, const struct gbatch *b)
 	buf_free(&lab);
 	say(file, line, "\"%s\" %s has several samples, a rollout split "
 	    "in parts: slime then %s of the whole batch, not of each prompt; "
-	    "%s", w->f->rollout, q, w->slime_groups == WARN_SLIME_GRPO ?
-	    "normalizes the rewards by the mean and deviation" : "takes "
-	    "the baseline", w->slime_groups == WARN_SLIME_GRPO ? "give "
-	    "--gn-scope batch for its advantages" : "its whitening removes "
-	    "that mean, and -a rpp gives its advantages where no sample is "
-	    "fully masked");
+	    "%s", w->f->rollout, q, s[0], s[1]);
 	w->split_said = 1;
 }
 
