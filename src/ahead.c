@@ -1,16 +1,25 @@
 /*
  * ahead.c - parsing ahead of the pipeline on every thread.
  *
- * Parsing is most of rladv's time.  The lines are cut into chunks of
- * about CHUNK_BYTES (by the calling thread, which alone reads the input),
- * and each chunk is parsed by a task of the pool, with a record reader
- * of its own, into records (a --columnar line is several), their keys
- * and mask runs, or the message of a bad line; the pipeline then
- * takes them chunk by chunk in input order, groups and batches them as
- * it does one line at a time.  So whatever the number of threads, every
- * record, message and byte comes in the same order; -j 1 does not use
- * this file at all.  NCHUNK per thread are in flight: the lines of those
- * not yet taken stay held by the input (input_release_at).
+ * Parsing is most of rladv's time.  The input is cut into chunks of
+ * about CHUNK_BYTES, and each chunk is parsed by a task of the pool, with
+ * a record reader of its own, into records (a --columnar line is
+ * several), their keys and mask runs, or the message of a bad line; the
+ * pipeline then takes them chunk by chunk in input order, groups and
+ * batches them as it does one line at a time.  So whatever the number of
+ * threads, every record, message and byte comes in the same order; -j 1
+ * does not use this file at all.  NCHUNK per thread are in flight: the
+ * lines of those not yet taken stay held by the input
+ * (input_release_at).
+ *
+ * A mapped file's chunk is a span of whole lines (input_span), which
+ * the task cuts itself: the calling thread, which also groups and
+ * batches every record, would otherwise touch every byte first, and with
+ * small records it is what the other threads wait for.  The task does not
+ * know the number of its first line, so it numbers its lines from 1, and
+ * the calling thread adds the lines of the chunks before when it takes
+ * the chunk (rebase).  Other input (a pipe, gzip) is cut by the calling
+ * thread, which reads it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +55,10 @@ struct chunk {
 	size_t			 nwhy, whycap;
 	int			 end;	/* after these lines: 0 more,
 					   1 the end, -1 err */
+	int			 spanned; /* its lines are sp's, cut by
+					    the task and numbered from 1 */
+	struct linespan		 sp;
+	unsigned long long	 nlines; /* sp's, blank ones too */
 	struct diag		 err;
 	int			 busy;	/* submitted, not yet waited */
 };
@@ -56,6 +69,9 @@ struct ahead {
 	size_t			 nch, head, nfull;
 	int			 done;	/* the input said its last */
 	size_t			 file;	/* the last line taken's */
+	unsigned long long	 base;	/* added to the head chunk's numbers */
+	size_t			 sfile;	/* 1 + the file of the spans taken */
+	unsigned long long	 slines; /* their lines */
 	const char		*text;
 	struct buf		 keys, runs;	/* its record's, in its chunk */
 	char			 none[1];	/* where empty ones point */
@@ -98,6 +114,28 @@ done_item(struct chunk *c, struct item *it, const struct diag *d, int bad)
 	c->n++;
 }
 
+/* Cuts c's span into its lines, up to one too long (c->end -1). */
+static void
+cut_span(struct chunk *c)
+{
+	const char *pos = c->sp.p;
+	int k;
+
+	c->nlines = 0;
+	for (;;) {
+		if (c->nln == c->lncap) {
+			c->lncap = c->lncap ? 2 * c->lncap : 64;
+			c->ln = diag_realloc(c->ln, c->lncap * sizeof(*c->ln));
+		}
+		if ((k = input_cut(&c->sp, &pos, &c->nlines, &c->ln[c->nln],
+		    &c->err)) <= 0)
+			break;
+		c->nln++;
+	}
+	if (k < 0)
+		c->end = -1;
+}
+
 /* The task: parses every line of chunk arg into its records. */
 static void
 parse_chunk(void *arg)
@@ -109,6 +147,8 @@ parse_chunk(void *arg)
 	size_t i;
 	long m, k;
 
+	if (c->spanned)
+		cut_span(c);
 	c->keys.len = c->runs.len = 0;
 	c->nwhy = 0;
 	c->n = 0;
@@ -141,6 +181,20 @@ fill(struct ahead *a, struct chunk *c)
 
 	c->nln = c->n = c->pos = 0;
 	c->end = 0;
+	c->spanned = 0;
+	c->task.fn = parse_chunk;
+	c->task.arg = c;
+	c->busy = 1;
+	a->nfull++;
+	if ((k = input_span(a->in, CHUNK_BYTES, &c->sp, &c->err)) != 2) {
+		c->spanned = k == 1;
+		if (k <= 0) {
+			c->end = k < 0 ? -1 : 1;
+			a->done = 1;
+		}
+		pool_submit(a->pool, &c->task);
+		return;
+	}
 	while (c->nln < CHUNK_LINES && bytes < CHUNK_BYTES) {
 		/* A silent writer of a pipe is not waited for while there
 		 * are lines to parse: a bad one is then reported at once. */
@@ -158,10 +212,6 @@ fill(struct ahead *a, struct chunk *c)
 		bytes += c->ln[c->nln].len;
 		c->nln++;
 	}
-	c->task.fn = parse_chunk;
-	c->task.arg = c;
-	c->busy = 1;
-	a->nfull++;
 	pool_submit(a->pool, &c->task);
 }
 
@@ -230,6 +280,36 @@ top_up(struct ahead *a)
 		fill(a, &a->ch[(a->head + a->nfull) % a->nch]);
 }
 
+/*
+ * c, parsed, is the head now: the number of its first line, when it is
+ * a span's, is known, and so are its messages'.  A span's lines follow
+ * the lines of the spans of its file taken before, and those its file
+ * read before them.
+ */
+static void
+rebase(struct ahead *a, struct chunk *c)
+{
+	size_t i;
+
+	a->base = 0;
+	if (!c->spanned)
+		return;
+	if (a->sfile != c->sp.fileno + 1) {
+		a->sfile = c->sp.fileno + 1;
+		a->slines = 0;
+	}
+	a->base = c->sp.before + a->slines;
+	a->slines += c->nlines;
+	for (i = 0; i < c->n; i++)
+		if (c->it[i].why)
+			diag_reline(&c->why[c->it[i].why - 1], c->sp.file,
+			    c->ln[c->it[i].line].lineno,
+			    c->ln[c->it[i].line].lineno + a->base);
+	if (c->end < 0)
+		diag_reline(&c->err, c->sp.file, c->nlines,
+		    c->nlines + a->base);
+}
+
 static int
 ahead_next(void *ctx, struct pipeline_item *pi, struct record *r,
     struct buf *keys, struct buf *runs, struct diag *why, struct diag *d)
@@ -247,7 +327,10 @@ ahead_next(void *ctx, struct pipeline_item *pi, struct record *r,
 		if (a->nfull == 0)
 			return 0;	/* (the last chunk said why) */
 		c = &a->ch[a->head];
-		chunk_wait(a, c);
+		if (c->busy) {
+			chunk_wait(a, c);
+			rebase(a, c);
+		}
 		if (c->pos < c->n)
 			break;
 		/* The chunk is used up: it ends the input, or is read
@@ -266,7 +349,7 @@ ahead_next(void *ctx, struct pipeline_item *pi, struct record *r,
 	pi->len = ln->len;
 	pi->stable = ln->stable;
 	pi->file = ln->file;
-	pi->lineno = ln->lineno;
+	pi->lineno = ln->lineno + a->base;
 	a->file = ln->fileno;
 	a->text = ln->text;
 	/* The record, its keys and the chunk's runs where the chunk holds

@@ -44,6 +44,22 @@ diag_setl(struct diag *d, int status, const char *file,
 }
 
 void
+diag_reline(struct diag *d, const char *file, unsigned long long was,
+    unsigned long long now)
+{
+	char rest[sizeof(d->msg)];
+	int n;
+
+	/* diag_setl()'s prefix, which a message of line was starts with. */
+	n = snprintf(rest, sizeof(rest), "%s:%llu: ", file, was);
+	if (n < 0 || (size_t)n >= sizeof(rest) ||
+	    strncmp(d->msg, rest, (size_t)n) != 0)
+		return;
+	memcpy(rest, d->msg + n, sizeof(rest) - (size_t)n);
+	diag_setl(d, d->status, file, now, "%s", rest);
+}
+
+void
 diag_groups_add(struct diag_groups *l, const char *file,
     unsigned long long line, const char *msg)
 {

@@ -51,6 +51,10 @@ int	diag_set(struct diag *d, int status, const char *fmt, ...)
 int	diag_setl(struct diag *d, int status, const char *file,
 	    unsigned long long line, const char *fmt, ...)
 	    __attribute__((format(printf, 5, 6)));
+/* d, set by diag_setl() for line was of file, as if it had been for line
+ * now: the message of a line numbered before its place was known. */
+void	diag_reline(struct diag *d, const char *file, unsigned long long was,
+	    unsigned long long now);
 /*
  * d, just set (status 1), is about the group of the batch computed whose
  * first record is at file:line.  Returns 1 when d->groups noted it: the

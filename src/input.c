@@ -268,44 +268,123 @@ blank(const char *s, size_t n)
 	return 1;
 }
 
+/*
+ * The rules every line read passes, wherever it was cut: 1 and ln
+ * finished, 0 for a blank line (skipped), -1 with d set.
+ */
+static int
+finish_line(struct line *ln, size_t max_line, int keep_long,
+    struct diag *d)
+{
+	ln->stable = 1;
+	ln->toolong = ln->len > max_line ? max_line : 0;
+	if (ln->toolong && !keep_long) {
+		input_too_long(ln, d);
+		return -1;
+	}
+	if (ln->len > 0 && ln->text[ln->len - 1] == '\r')
+		ln->len--;
+	if (!ln->toolong && blank(ln->text, ln->len))
+		return 0;
+	return 1;
+}
+
+/* Makes the next file, if any, the current one: 1, 0 at the end of the
+ * input, -1 with d set. */
+static int
+current(struct input *in, struct diag *d)
+{
+	if (in->kind != K_NONE)
+		return 1;
+	if (in->cur >= in->nnames)
+		return 0;
+	return open_next(in, d) != 0 ? -1 : 1;
+}
+
+/* The current file has ended. */
+static void
+next_file(struct input *in)
+{
+	/* Standard input is left at the end we read to. */
+	if (in->seekend >= 0)
+		(void)lseek(in->fd, in->seekend, SEEK_SET);
+	close_file(in);
+	in->cur++;
+}
+
 int
 input_next(struct input *in, struct line *ln, struct diag *d)
 {
 	int k;
 
 	for (;;) {
-		if (in->kind == K_NONE) {
-			if (in->cur >= in->nnames)
-				return 0;
-			if (open_next(in, d) != 0)
-				return -1;
-		}
+		if ((k = current(in, d)) <= 0)
+			return k;
 		k = in->kind == K_MAP ? next_mapped(in, ln) :
 		    next_read(in, ln, d);
 		if (k < 0)
 			return -1;
 		if (k == 0) {
-			/* Standard input is left at the end we read to. */
-			if (in->seekend >= 0)
-				(void)lseek(in->fd, in->seekend, SEEK_SET);
-			close_file(in);
-			in->cur++;
+			next_file(in);
 			continue;
 		}
 		ln->file = in->name;
 		ln->fileno = in->cur;
-		ln->stable = 1;
-		ln->toolong = ln->len > in->max_line ? in->max_line : 0;
-		if (ln->toolong && !in->keep_long) {
-			input_too_long(ln, d);
-			return -1;
-		}
-		if (ln->len > 0 && ln->text[ln->len - 1] == '\r')
-			ln->len--;
-		if (!ln->toolong && blank(ln->text, ln->len))
-			continue;
-		return 1;
+		if ((k = finish_line(ln, in->max_line, in->keep_long, d)) != 0)
+			return k;
 	}
+}
+
+int
+input_span(struct input *in, size_t want, struct linespan *s, struct diag *d)
+{
+	size_t left;
+	const char *p, *nl;
+	int k;
+
+	for (;;) {
+		if ((k = current(in, d)) <= 0)
+			return k;
+		if (in->kind != K_MAP)
+			return 2;
+		if ((left = in->maplen - in->mapoff) > 0)
+			break;
+		next_file(in);
+	}
+	p = in->map + in->mapoff;
+	/* Whole lines: to the first newline from want bytes on. */
+	nl = left > want ? memchr(p + want, '\n', left - want) : NULL;
+	left = nl != NULL ? (size_t)(nl + 1 - p) : left;
+	in->mapoff += left;
+	s->p = p;
+	s->end = p + left;
+	s->file = in->name;
+	s->fileno = in->cur;
+	s->before = in->lineno;
+	s->max_line = in->max_line;
+	s->keep_long = in->keep_long;
+	return 1;
+}
+
+int
+input_cut(const struct linespan *s, const char **pos, unsigned long long *n,
+    struct line *ln, struct diag *d)
+{
+	const char *p, *nl;
+	int k;
+
+	do {
+		if ((p = *pos) == s->end)
+			return 0;
+		nl = memchr(p, '\n', (size_t)(s->end - p));
+		ln->text = p;
+		ln->len = nl ? (size_t)(nl - p) : (size_t)(s->end - p);
+		*pos = p + ln->len + (nl != NULL);
+		ln->lineno = ++*n;
+		ln->file = s->file;
+		ln->fileno = s->fileno;
+	} while ((k = finish_line(ln, s->max_line, s->keep_long, d)) == 0);
+	return k;
 }
 
 /* Unmaps the mappings of files before file. */

@@ -33,6 +33,37 @@ struct input	*input_open(char *const *names, size_t n, size_t max_line);
  * 3 for unreadable files).
  */
 int		 input_next(struct input *in, struct line *ln, struct diag *d);
+/*
+ * Whole lines of one mapped file, for a caller that cuts them on another
+ * thread (input_cut).  They are the input's, as input_next()'s lines are;
+ * the lines of a span are numbered from 1, and before is how many lines
+ * of the file came before the span's first, but for those of the file's
+ * earlier spans, which only their cutting counts.
+ */
+struct linespan {
+	const char		*p, *end;
+	const char		*file;
+	size_t			 fileno;
+	unsigned long long	 before;
+	size_t			 max_line;
+	int			 keep_long;
+};
+
+/*
+ * The next lines, from about want bytes on to a line's end, when the
+ * file they are in is mapped: 1 and s filled; 2 when that file is read
+ * (input_next() reads it); 0 at the end of input; -1 with d set.
+ */
+int		 input_span(struct input *in, size_t want, struct linespan *s,
+		    struct diag *d);
+/*
+ * s's next non-blank line from *pos (s->p at first), under input_next()'s
+ * rules, numbered by *n (0 at first; it counts the blank lines too):
+ * 1 and ln filled, 0 at the span's end, -1 with d set (a line longer
+ * than --max-line).
+ */
+int		 input_cut(const struct linespan *s, const char **pos,
+		    unsigned long long *n, struct line *ln, struct diag *d);
 /* Whether input_next() would return without waiting for a pipe (it may
  * still open the next file). */
 int		 input_ready(struct input *in);

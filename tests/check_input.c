@@ -7,7 +7,9 @@
  * its end, read once when named twice.  Pipes and gzip are read by a
  * second thread into blocks: lines across blocks, lines that stay valid,
  * the line named after gzip trailing garbage, and a close that does not
- * wait for a silent writer.
+ * wait for a silent writer.  A mapped file's spans of whole lines, cut
+ * and numbered by their own (input_span, input_cut), and a message
+ * renumbered (diag_reline).
  */
 #include <check.h>
 #include <errno.h>
@@ -808,6 +810,165 @@ START_TEST(stdin_offset)
 }
 END_TEST
 
+/* Expects s's next line from *pos to be want, numbered n in s. */
+static void
+expect_cut(const struct linespan *s, const char **pos,
+    unsigned long long *n, const char *want, unsigned long long lineno)
+{
+	struct line ln;
+	struct diag d = { 0 };
+	int k = input_cut(s, pos, n, &ln, &d);
+
+	ck_assert_msg(k == 1, "input_cut gave %d (%s), expected \"%s\"", k,
+	    d.msg, want);
+	ck_assert_msg(ln.len == strlen(want) && memcmp(ln.text, want,
+	    ln.len) == 0, "line \"%.*s\", expected \"%s\"", (int)ln.len,
+	    ln.text, want);
+	ck_assert_str_eq(ln.file, s->file);
+	ck_assert_uint_eq(ln.fileno, s->fileno);
+	ck_assert_msg(ln.lineno == lineno, "line number %llu, expected %llu",
+	    ln.lineno, lineno);
+}
+
+START_TEST(span_lines)
+{
+	/* Spans of whole lines from 4 bytes on: "a1\n\nb22\r\n" (its first
+	 * newline from byte 4 on ends the third line), then "  \nc\n",
+	 * then the last line, which has no newline.  The lines are
+	 * numbered from 1 in each span, the blank ones counted, under
+	 * input_next()'s rules. */
+	const char *p = tu_path("span.jsonl");
+	const char *pos;
+	unsigned long long n = 0;
+	struct linespan s;
+	struct diag d = { 0 };
+	struct line ln;
+	struct input *in;
+
+	tu_write_str(p, "a1\n\nb22\r\n  \nc\ndd");
+	in = open1(p, MAXLINE_DEFAULT);
+	ck_assert_int_eq(input_span(in, 4, &s, &d), 1);
+	ck_assert_uint_eq((size_t)(s.end - s.p), 9);
+	ck_assert_uint_eq(s.before, 0);
+	ck_assert_str_eq(s.file, p);
+	pos = s.p;
+	expect_cut(&s, &pos, &n, "a1", 1);
+	expect_cut(&s, &pos, &n, "b22", 3);
+	ck_assert_int_eq(input_cut(&s, &pos, &n, &ln, &d), 0);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_int_eq(input_span(in, 4, &s, &d), 1);
+	ck_assert_uint_eq((size_t)(s.end - s.p), 5);
+	pos = s.p;
+	n = 0;
+	expect_cut(&s, &pos, &n, "c", 2);
+	ck_assert_int_eq(input_cut(&s, &pos, &n, &ln, &d), 0);
+	ck_assert_int_eq(input_span(in, 4, &s, &d), 1);
+	pos = s.p;
+	n = 0;
+	expect_cut(&s, &pos, &n, "dd", 1);
+	ck_assert_int_eq(input_cut(&s, &pos, &n, &ln, &d), 0);
+	ck_assert_int_eq(input_span(in, 4, &s, &d), 0);
+	ck_assert_int_eq(input_span(in, 4, &s, &d), 0);
+	input_close(in);
+}
+END_TEST
+
+START_TEST(span_files)
+{
+	/* A mapped file read line by line, then in a span: before counts
+	 * the lines read.  A gzip file is no span (2) until input_next()
+	 * has read it to its end, and into the next file; the file after
+	 * that starts at its line 1. */
+	const char *a = tu_path("sp1.jsonl"), *b = tu_path("sp2.jsonl.gz");
+	const char *c = tu_path("sp3.jsonl"), *e = tu_path("sp4.jsonl");
+	char *names[4];
+	const char *pos;
+	unsigned long long n = 0;
+	struct linespan s;
+	struct diag d = { 0 };
+	struct input *in;
+
+	tu_write_str(a, "a1\n\na3\na4\n");
+	tu_gzwrite(b, "wb", "b1\n", 3);
+	tu_write_str(c, "c1\nc2\n");
+	tu_write_str(e, "e1\n");
+	names[0] = (char *)a;
+	names[1] = (char *)b;
+	names[2] = (char *)c;
+	names[3] = (char *)e;
+	in = input_open(names, 4, MAXLINE_DEFAULT);
+	expect_line(in, "a1", a, 1);
+	ck_assert_int_eq(input_span(in, 1 << 20, &s, &d), 1);
+	ck_assert_uint_eq(s.before, 1);
+	ck_assert_uint_eq(s.fileno, 0);
+	pos = s.p;
+	expect_cut(&s, &pos, &n, "a3", 2);
+	expect_cut(&s, &pos, &n, "a4", 3);
+	ck_assert_int_eq(input_span(in, 1 << 20, &s, &d), 2);
+	expect_line(in, "b1", b, 1);
+	ck_assert_int_eq(input_span(in, 1 << 20, &s, &d), 2);
+	expect_line(in, "c1", c, 1);
+	ck_assert_int_eq(input_span(in, 1 << 20, &s, &d), 1);
+	ck_assert_uint_eq(s.before, 1);
+	ck_assert_uint_eq(s.fileno, 2);
+	pos = s.p;
+	n = 0;
+	expect_cut(&s, &pos, &n, "c2", 1);
+	ck_assert_int_eq(input_span(in, 1 << 20, &s, &d), 1);
+	ck_assert_uint_eq(s.before, 0);
+	ck_assert_uint_eq(s.fileno, 3);
+	ck_assert_str_eq(s.file, e);
+	pos = s.p;
+	n = 0;
+	expect_cut(&s, &pos, &n, "e1", 1);
+	ck_assert_int_eq(input_span(in, 1 << 20, &s, &d), 0);
+	input_close(in);
+}
+END_TEST
+
+START_TEST(span_max_line)
+{
+	/* A line longer than max_line ends the cutting with its message,
+	 * at its number in the span, which diag_reline() then gives its
+	 * place in the file; under input_keep_long() it is cut, marked. */
+	const char *p = tu_path("spm.jsonl");
+	const char *pos;
+	unsigned long long n = 0;
+	struct linespan s;
+	struct diag d = { 0 };
+	struct line ln;
+	struct input *in;
+
+	tu_write_str(p, "0123\n0123456789A\nok\n");
+	in = open1(p, 10);
+	ck_assert_int_eq(input_span(in, 1 << 20, &s, &d), 1);
+	pos = s.p;
+	expect_cut(&s, &pos, &n, "0123", 1);
+	ck_assert_int_eq(input_cut(&s, &pos, &n, &ln, &d), -1);
+	ck_assert_int_eq(d.status, 1);
+	ck_assert_prefix(d.msg, p);
+	ck_assert_has(d.msg, ":2: line longer than --max-line (10 bytes)");
+	diag_reline(&d, p, 2, 41);
+	ck_assert_has(d.msg, ":41: line longer than --max-line (10 bytes)");
+	ck_assert_int_eq(d.status, 1);
+	/* Another file's message is left as it is. */
+	diag_reline(&d, "other", 41, 7);
+	ck_assert_has(d.msg, ":41: line longer");
+	input_close(in);
+	in = open1(p, 10);
+	input_keep_long(in);
+	ck_assert_int_eq(input_span(in, 1 << 20, &s, &d), 1);
+	pos = s.p;
+	n = 0;
+	expect_cut(&s, &pos, &n, "0123", 1);
+	ck_assert_int_eq(input_cut(&s, &pos, &n, &ln, &d), 1);
+	ck_assert_uint_eq(ln.toolong, 10);
+	ck_assert_uint_eq(ln.lineno, 2);
+	expect_cut(&s, &pos, &n, "ok", 3);
+	input_close(in);
+}
+END_TEST
+
 START_TEST(stdin_twice)
 {
 	/* A second "-" is the same stream, already ended: the lines come
@@ -1027,6 +1188,9 @@ input_suite(void)
 	tcase_add_test(tc, gzip_garbage_line);
 	tcase_add_test(tc, pipe_lines_stay);
 	tcase_add_test(tc, close_silent_writer);
+	tcase_add_test(tc, span_lines);
+	tcase_add_test(tc, span_files);
+	tcase_add_test(tc, span_max_line);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -137,6 +137,34 @@ same "error in the middle" "\"$rladv\" \$J bad.jsonl"
 same "error after batches" "\"$rladv\" \$J --batch-groups 2 bad.jsonl"
 same "too long a line" "\"$rladv\" \$J --max-line 3000 --batch-groups 1 \
     big.jsonl"
+same "too long, skip" "\"$rladv\" \$J --max-line 3000 --on-error skip \
+    --rejects rej big.jsonl"
+
+# A mapped file's chunks are cut into lines by the threads, which number
+# them from the chunk's first: the numbers in messages and rejects, far
+# into a file, with blank lines and CRLF ends on the way, in a file after
+# others and on standard input read from an offset.
+awk 'NR % 89 == 0 { print ""; print " \t\r" }
+    NR % 50 == 0 { sub(/$/, "\r") }
+    { print }' bad.jsonl > crlf.jsonl
+awk 'NR == 4000 { print "{\"prompt_id\": \"late\", \"reward\": 1,}" }
+    NR % 89 == 0 { print "" }
+    NR % 50 == 0 { sub(/$/, "\r") }
+    { print }' big.jsonl > late.jsonl
+max=$(LC_ALL=C awk '{ if (length($0) > m) m = length($0) } END { print m }' big.jsonl)
+LC_ALL=C awk -v m="$max" 'NR == 4000 { while (length($0) <= m)
+	sub(/"response_id"/, "\"pad\": \"0123456789\", &") }
+    NR % 89 == 0 { print "" }
+    { print }' big.jsonl > long.jsonl
+same "skip, blank lines and CRLF" "\"$rladv\" \$J --on-error skip \
+    --rejects rej crlf.jsonl"
+same "error late in a file" "\"$rladv\" \$J late.jsonl"
+same "too long, late in a file" "\"$rladv\" \$J --max-line $max \
+    long.jsonl"
+same "skip, files of every kind" "\"$rladv\" \$J --on-error skip \
+    --rejects rej a.jsonl b.jsonl.gz crlf.jsonl - late.jsonl < bad.jsonl"
+same "skip, standard input from an offset" "{ head -n 7 > /dev/null; \
+    \"$rladv\" \$J --on-error skip --rejects rej; } < crlf.jsonl"
 
 # The frameworks' dumps (samples/), each 100 times over, through their
 # --from profiles: paths, reward forms, masks, a columnar line of many
