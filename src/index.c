@@ -413,6 +413,27 @@ at_eof(struct index_reader *x, struct diag *d)
 	return IX_EOF;
 }
 
+/*
+ * A record line was not valid (d says why).  When it is the index's last
+ * line, the index was cut, most likely in that line (a disk full, a
+ * killed rladv index): say so, as at_eof() does after a whole line.
+ */
+static int
+cut_record(struct index_reader *x, struct diag *d)
+{
+	struct diag why = *d;
+	struct line ln;
+
+	switch (input_next(x->in, &ln, d)) {
+	case 0:
+		return at_eof(x, d);
+	case 1:
+		*d = why;
+		break;
+	}
+	return -1;
+}
+
 int
 index_next(struct index_reader *x, struct index_entry *e, struct record *r,
     struct buf *keys, struct diag *d)
@@ -463,7 +484,9 @@ index_next(struct index_reader *x, struct index_entry *e, struct record *r,
 				e->shard = x->shard;
 				return end_line(x, rest, e, d);
 			}
-			return entry_record(x, e, r, keys, d);
+			if ((k = entry_record(x, e, r, keys, d)) < 0)
+				return cut_record(x, d);
+			return k;
 		default:
 			return bad(x, d, "not an index (no rladv-index "
 			    "line first); make one with rladv index");

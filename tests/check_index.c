@@ -259,6 +259,12 @@ START_TEST(refusals)
 	    "the section of shard \"s\" is cut short");
 	refused(&p, with_header(&p, "shard s\n1\t1\t1\tsq\t\t\nrladv-index"),
 	    1, "cut short");
+	/* Cut inside a record line, its last: cut short too, not a bad
+	 * column; the same line with a line after it is a bad column. */
+	refused(&p, with_header(&p, "shard s\n1\t1\t1\tsq\t\t\n2\t1\t1"), 1,
+	    "the section of shard \"s\" is cut short");
+	refused(&p, with_header(&p, "shard s\n1\t1\t1\tsq\t\t\n2\t1\t1\n"
+	    "end 2\n"), 1, "not valid");
 	refused(&p, with_header(&p, "shard s\nend 0\nshard s\nend 0\n"), 1,
 	    "shard \"s\" is indexed twice");
 	refused(&p, with_header(&p, "shard s\n2\t1\t1\tsq\t\t\n2\t1\t1\tsq\t\t"

@@ -337,6 +337,10 @@ check "cut index" 1 'part-01.jsonl" is cut short' \
     "$rladv" compute --index cut-all.idx -a stratified part-00.jsonl
 check "cut index, merge" 1 'cut short' \
     "$rladv" index --merge -a stratified part-00.jsonl.idx cut.idx
+# (cut inside a record line: the last line is half a record)
+head -c $(( $(wc -c < cut.idx) - 5 )) cut.idx > cutmid.idx
+check "index cut mid-line" 1 'part-01.jsonl" is cut short' \
+    "$rladv" compute --index cutmid.idx -a stratified part-01.jsonl
 check "not an index" 1 'not an index' \
     "$rladv" compute --index part-00.jsonl -a stratified part-00.jsonl
 sed 's/^rladv-index 1 .*/rladv-index 1 0.0.1/' all.idx > old.idx
