@@ -14,8 +14,8 @@
  *
  * A mapped file's chunk is a span of whole lines (input_span), which
  * the task cuts itself: the calling thread, which also groups and
- * batches every record, would otherwise touch every byte first, and with
- * small records it is what the other threads wait for.  The task does not
+ * batches every record, would otherwise touch every byte first, work
+ * that more threads cannot share.  The task does not
  * know the number of its first line, so it numbers its lines from 1, and
  * the calling thread adds the lines of the chunks before when it takes
  * the chunk (rebase).  Other input (a pipe, gzip) is cut by the calling
@@ -327,7 +327,7 @@ ahead_next(void *ctx, struct pipeline_item *pi, struct record *r,
 		if (a->nfull == 0)
 			return 0;	/* (the last chunk said why) */
 		c = &a->ch[a->head];
-		if (c->busy) {
+		if (c->busy) {	/* once a fill: only here is it waited */
 			chunk_wait(a, c);
 			rebase(a, c);
 		}

@@ -26,6 +26,19 @@
 
 #define MAXLINE_DEFAULT	((size_t)1 << 30)
 
+/* Expects ln to be want, from file, numbered lineno. */
+static void
+check_line(const struct line *ln, const char *want, const char *file,
+    unsigned long long lineno)
+{
+	ck_assert_msg(ln->len == strlen(want) && memcmp(ln->text, want,
+	    ln->len) == 0, "line \"%.*s\", expected \"%s\"", (int)ln->len,
+	    ln->text, want);
+	ck_assert_str_eq(ln->file, file);
+	ck_assert_msg(ln->lineno == lineno, "line number %llu, expected %llu",
+	    ln->lineno, lineno);
+}
+
 /* Expects the next line to be want, from file, numbered lineno. */
 static void
 expect_line(struct input *in, const char *want, const char *file,
@@ -37,12 +50,7 @@ expect_line(struct input *in, const char *want, const char *file,
 
 	ck_assert_msg(k == 1, "input_next gave %d (%s), expected \"%s\"", k,
 	    d.msg, want);
-	ck_assert_msg(ln.len == strlen(want) && memcmp(ln.text, want,
-	    ln.len) == 0, "line \"%.*s\", expected \"%s\"", (int)ln.len,
-	    ln.text, want);
-	ck_assert_str_eq(ln.file, file);
-	ck_assert_msg(ln.lineno == lineno, "line number %llu, expected %llu",
-	    ln.lineno, lineno);
+	check_line(&ln, want, file, lineno);
 }
 
 static void
@@ -821,13 +829,8 @@ expect_cut(const struct linespan *s, const char **pos,
 
 	ck_assert_msg(k == 1, "input_cut gave %d (%s), expected \"%s\"", k,
 	    d.msg, want);
-	ck_assert_msg(ln.len == strlen(want) && memcmp(ln.text, want,
-	    ln.len) == 0, "line \"%.*s\", expected \"%s\"", (int)ln.len,
-	    ln.text, want);
-	ck_assert_str_eq(ln.file, s->file);
+	check_line(&ln, want, s->file, lineno);
 	ck_assert_uint_eq(ln.fileno, s->fileno);
-	ck_assert_msg(ln.lineno == lineno, "line number %llu, expected %llu",
-	    ln.lineno, lineno);
 }
 
 START_TEST(span_lines)
