@@ -62,6 +62,10 @@ gen agree-t$TOKENS --bytes 1000000 --tokens $TOKENS --seed 2
 gen agree-2 --bytes 300000 --tokens 20 --seed 8
 gen agree-3 --bytes 300000 --tokens 50 --rewards continuous --seed 9
 gen agree-4 --bytes 300000 --tokens 50 --rewards passrate --group 5 --seed 10
+# --scope group's memory: groups of 16 and of 512 records (~15 MB each).
+gen g16-t$TOKENS --bytes 100000000 --tokens $TOKENS --group 16 --seed 15
+gen g512-t$TOKENS --bytes 100000000 --tokens $TOKENS --group 512 --seed 14
+G16=$D/g16-t$TOKENS.jsonl G512=$D/g512-t$TOKENS.jsonl
 gen ms64 --bytes 20000000 --tokens 64 --group 64 --rewards binary --seed 3
 gen ms16c --bytes 4000000 --tokens 64 --group 16 --rewards continuous --seed 4
 gen ms64c --bytes 4000000 --tokens 64 --group 64 --rewards continuous --seed 5
@@ -302,11 +306,17 @@ paired "other modes, the main input:" \
     "rladv --scope group" $M "./rladv --scope group $M" \
     "rladv -z (gzip output)" $M "./rladv -z $M" \
     "rladv, one record (the fixed cost)" - "./rladv $D/one.jsonl" \
-    "rladv --scope group, 20-token records" $T20 "./rladv --scope group $T20"
+    "rladv --scope group, 20-token records" $T20 "./rladv --scope group $T20" \
+    "rladv --scope group, groups of 16" $G16 "./rladv --scope group $G16" \
+    "rladv --scope group, groups of 512" $G512 "./rladv --scope group $G512"
 rss_g=$(field 4 2) rss0=$(field 6 2) rss_g20=$(field 7 2)
-# The largest group of the main input (its records are in groups).
-big=$(awk -F'"prompt_id": "' '{ split($2, k, "\""); g[k[1]] += length($0) + 1 }
-    END { for (i in g) if (g[i] > m) m = g[i]; print m }' $M)
+rss_g16=$(field 8 2) rss_g512=$(field 9 2)
+# The largest group of an input (its records are in groups), in bytes.
+largest() {
+	awk -F'"prompt_id": "' '{ split($2, k, "\""); g[k[1]] += length($0) + 1 }
+	    END { for (i in g) if (g[i] > m) m = g[i]; print m }' $1
+}
+big=$(largest $M) big16=$(largest $G16) big512=$(largest $G512)
 
 paired "MS-GRPO (issue 3), groups of 64 and 16:" \
     "rladv -a grpo, binary G=64" $D/ms64.jsonl "./rladv $D/ms64.jsonl" \
@@ -387,9 +397,18 @@ else
 	skip "gzip input vs gzip -dc alone, ISA-L" ">=" 2 "libisal is not installed: make deps"
 fi
 goal "gzip input vs gzip -dc alone, zlib" $r_zlib ">=" 1.2
-goal "--scope group: (RSS - fixed) / largest group" \
-    $(awk -v m=$rss_g -v z=$rss0 -v b=$big 'BEGIN { print (m - z) * 1024 / b }') "<=" 2 \
-    "fixed $(x $rss0 1024) MB (one record), largest group $(x $big 1024) KB; $(x $rss_g20 1024) MB with 20-token records"
+# Peak RSS against the largest group where the group is large enough to
+# be seen beside the fixed memory (threads, chunks read ahead, output
+# pieces; a few MB whatever the group), and what each byte of group adds:
+# the change from groups of 16 to groups of 512.
+goal "--scope group: peak RSS / largest group" \
+    $(awk -v m=$rss_g512 -v b=$big512 'BEGIN { print m * 1024 / b }') "<=" 2 \
+    "groups of 512: $(x $rss_g512 1024) MB, largest group $(x $big512 1048576) MB"
+echo "    each byte of group adds $(awk -v a=$rss_g512 -v b=$rss_g16 \
+    -v p=$big512 -v q=$big16 'BEGIN { printf "%.2f", (a - b) * 1024 / (p - q) }')" \
+    "bytes (groups of 16: $(x $rss_g16 1024) MB, largest $(x $big16 1024) KB);" \
+    "the main input: $(x $rss_g 1024) MB, largest group $(x $big 1024) KB;" \
+    "$(x $rss_g20 1024) MB with 20-token records; one record's run $(x $rss0 1024) MB"
 goal "MS-GRPO exact binary G=64 vs grpo (time)" $r_ms64 "<=" 5
 echo "  MS-GRPO sampled M=4 K=8: $(x $ms_s16 1) ms a group at G=16," \
     "$(x $ms_s64 1) ms at G=64 (I/O included)"
