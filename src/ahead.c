@@ -18,8 +18,11 @@
  * that more threads cannot share.  The task does not
  * know the number of its first line, so it numbers its lines from 1, and
  * the calling thread adds the lines of the chunks before when it takes
- * the chunk (rebase).  Other input (a pipe, gzip) is cut by the calling
- * thread, which reads it.
+ * the chunk (rebase).  Nor is a span's number of lines known before it
+ * is cut: its bytes are about CHUNK_LINES of the lines of the last span
+ * taken (up to CHUNK_BYTES), so that a chunk of short lines holds no
+ * more records than a chunk of lines read one by one.  Other input (a
+ * pipe, gzip) is cut by the calling thread, which reads it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +34,7 @@
 
 #define CHUNK_BYTES	((size_t)256 << 10)
 #define CHUNK_LINES	1024
+#define SPAN_FIRST	((size_t)32 << 10)	/* before a span is cut */
 #define NCHUNK		3	/* per thread */
 
 /* One record of a chunk, parsed (or a line that is none). */
@@ -72,6 +76,7 @@ struct ahead {
 	unsigned long long	 base;	/* added to the head chunk's numbers */
 	size_t			 sfile;	/* 1 + the file of the spans taken */
 	unsigned long long	 slines; /* their lines */
+	size_t			 want;	/* a span's bytes; 0: none cut yet */
 	const char		*text;
 	struct buf		 keys, runs;	/* its record's, in its chunk */
 	char			 none[1];	/* where empty ones point */
@@ -186,7 +191,8 @@ fill(struct ahead *a, struct chunk *c)
 	c->task.arg = c;
 	c->busy = 1;
 	a->nfull++;
-	if ((k = input_span(a->in, CHUNK_BYTES, &c->sp, &c->err)) != 2) {
+	if ((k = input_span(a->in, a->want ? a->want : SPAN_FIRST, &c->sp,
+	    &c->err)) != 2) {
 		c->spanned = k == 1;
 		if (k <= 0) {
 			c->end = k < 0 ? -1 : 1;
@@ -289,7 +295,7 @@ top_up(struct ahead *a)
 static void
 rebase(struct ahead *a, struct chunk *c)
 {
-	size_t i;
+	size_t i, per;
 
 	a->base = 0;
 	if (!c->spanned)
@@ -300,6 +306,11 @@ rebase(struct ahead *a, struct chunk *c)
 	}
 	a->base = c->sp.before + a->slines;
 	a->slines += c->nlines;
+	if (c->nlines > 0) {
+		per = (size_t)(c->sp.end - c->sp.p) / c->nlines;
+		a->want = per < CHUNK_BYTES / CHUNK_LINES ? per * CHUNK_LINES :
+		    CHUNK_BYTES;
+	}
 	for (i = 0; i < c->n; i++)
 		if (c->it[i].why)
 			diag_reline(&c->why[c->it[i].why - 1], c->sp.file,
