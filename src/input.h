@@ -38,7 +38,9 @@ int		 input_next(struct input *in, struct line *ln, struct diag *d);
  * thread (input_cut).  They are the input's, as input_next()'s lines are;
  * the lines of a span are numbered from 1, and before is how many lines
  * of the file came before the span's first, but for those of the file's
- * earlier spans, which only their cutting counts.
+ * earlier spans, which only their cutting counts (so input_next() after
+ * a span of the same file numbers its lines as if the spans had none: a
+ * caller takes a mapped file in spans to its end, as src/ahead.c does).
  */
 struct linespan {
 	const char		*p, *end;
