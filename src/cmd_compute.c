@@ -228,6 +228,8 @@ cmd_compute(struct run *r)
 		warn_expect_end(&x.ex, c->fields.expect);
 	if (rc == 0)
 		rc = output_close(x.out, &d);
+	else if (rc == EXIT_DATA)
+		output_stop(x.out);
 	else
 		output_abandon(x.out);
 	if (rc != 0)

@@ -227,15 +227,16 @@ output_take(struct output *o, struct output *from, struct diag *d)
 	return rc;
 }
 
-/* Closes o; ok: the run succeeded (output_close), or not (abandon). */
+/* Closes o; ok: the run succeeded (output_close), or not (abandon);
+ * stop: it stopped at bad data (output_stop). */
 static int
-finish(struct output *o, int ok, struct diag *d)
+finish(struct output *o, int ok, int stop, struct diag *d)
 {
 	int rc = 0;
 
 	if (o == NULL)
 		return 0;
-	if (!ok || o->failed)
+	if ((!ok && !stop) || o->failed)
 		rc = EXIT_IO;
 	else
 		rc = flush(o, d);
@@ -244,7 +245,7 @@ finish(struct output *o, int ok, struct diag *d)
 		if (gzout_close(o->gz, rc != 0, d) != 0 && rc == 0)
 			rc = d->status;
 	}
-	if (o->fd == STDOUT_FILENO && rc == 0 && fsync(o->fd) != 0 &&
+	if (o->fd == STDOUT_FILENO && ok && rc == 0 && fsync(o->fd) != 0 &&
 	    errno != EINVAL && errno != EROFS && errno != ENOTSUP &&
 	    errno != EBADF) {
 		/* Only a real device error is worth reporting here. */
@@ -253,7 +254,7 @@ finish(struct output *o, int ok, struct diag *d)
 			    strerror(errno));
 	}
 	/* A file takes its place only when everything was written. */
-	if (outfile_close(o->fd, rc == 0, d) != 0 && rc == 0)
+	if (outfile_close(o->fd, ok && rc == 0, d) != 0 && rc == 0)
 		rc = d->status;
 	free(o->buf);
 	free(o);
@@ -263,7 +264,7 @@ finish(struct output *o, int ok, struct diag *d)
 int
 output_close(struct output *o, struct diag *d)
 {
-	return finish(o, 1, d);
+	return finish(o, 1, 0, d);
 }
 
 void
@@ -271,7 +272,21 @@ output_abandon(struct output *o)
 {
 	struct diag ignore = { 0 };
 
-	finish(o, 0, &ignore);
+	finish(o, 0, 0, &ignore);
+}
+
+void
+output_stop(struct output *o)
+{
+	struct diag ignore = { 0 };
+
+	/*
+	 * What o holds is whole batches, and how much of them a buffer
+	 * held back depends on the threads (a piece formatted on another
+	 * thread goes out at once): written, the output is the same
+	 * whatever -j is.  A file is not made, as on any failure.
+	 */
+	finish(o, 0, o != NULL && o->fd == STDOUT_FILENO, &ignore);
 }
 
 /* v formatted as output_number() does, from the cache when it is there;

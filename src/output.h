@@ -26,6 +26,11 @@ int		 output_close(struct output *o, struct diag *d);
 /* Closes o after a failed run: what was written is dropped, and FILE is
  * left as it was. */
 void		 output_abandon(struct output *o);
+/* Closes o after bad data stopped rladv compute: on standard output
+ * what o holds, the records of the batches before the stop, is written
+ * and a gzip stream ended; a file is left as it was, as
+ * output_abandon(). */
+void		 output_stop(struct output *o);
 
 /*
  * An output in memory, for a thread that formats records while others

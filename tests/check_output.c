@@ -7,11 +7,13 @@
  * arrays, annotations, gzip output and write errors.
  */
 #include <check.h>
+#include <fcntl.h>
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "output.h"
@@ -606,6 +608,48 @@ START_TEST(writer_errors)
 }
 END_TEST
 
+START_TEST(writer_stop)
+{
+	/* Bad data stopped the run: on standard output what the buffer
+	 * holds is written (and a gzip stream ended), where output_abandon()
+	 * drops it; a file is not made either way. */
+	const char *p = tu_path("stdout.txt"), *f = tu_path("stopped.jsonl");
+	struct diag d = { 0 };
+	struct output *o;
+	char *got;
+	size_t n;
+	int saved, fd, gz;
+
+	for (gz = 0; gz <= 1; gz++) {
+		saved = dup(STDOUT_FILENO);
+		fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		ck_assert(saved >= 0 && fd >= 0);
+		dup2(fd, STDOUT_FILENO);
+		close(fd);
+		o = output_open(NULL, gz, 1, &d);
+		ck_assert_ptr_nonnull(o);
+		ck_assert_int_eq(output_write(o, "{\"a\":1}\n", 8, &d), 0);
+		output_stop(o);
+		o = output_open("-", gz, 1, &d);
+		ck_assert_ptr_nonnull(o);
+		ck_assert_int_eq(output_write(o, "{\"b\":2}\n", 8, &d), 0);
+		output_abandon(o);
+		fflush(stdout);
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+		got = gz ? tu_gzread(p, &n) : tu_read(p, &n);
+		ck_assert_uint_eq(n, 8);
+		ck_assert(memcmp(got, "{\"a\":1}\n", 8) == 0);
+		free(got);
+	}
+	o = output_open(f, 0, 0, &d);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_int_eq(output_write(o, "{\"a\":1}\n", 8, &d), 0);
+	output_stop(o);
+	ck_assert_int_ne(access(f, F_OK), 0);
+}
+END_TEST
+
 static Suite *
 output_suite(void)
 {
@@ -646,6 +690,7 @@ output_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, writer_plain_and_gzip);
 	tcase_add_test(tc, writer_errors);
+	tcase_add_test(tc, writer_stop);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -49,7 +49,9 @@ run_in() {
 # data_error NAME FILE LINE TEXTS: after run/run_in, checks the result of
 # a bad input: status 1, one line on stderr that begins with
 # "rladv: FILE:LINE: " and contains each of TEXTS (separated by '|'), and
-# nothing on stdout.
+# nothing on stdout, or where the batches before the error were whole,
+# exactly the file $before: their records, as a run on their lines alone
+# writes them.
 data_error() {
 	name=$1 file=$2 line=$3 texts=$4
 	if [ "$st" -eq 124 ]; then
@@ -93,12 +95,18 @@ data_error() {
 		esac
 	done
 	IFS=$old_ifs
-	if [ -s out ]; then
+	if [ -n "$before" ]; then
+		if ! cmp -s out "$before"; then
+			no "$name" "stdout is not the records of the batches before the error"
+			return
+		fi
+	elif [ -s out ]; then
 		no "$name" "records on stdout although the first batch failed"
 		return
 	fi
 	ok
 }
+before=
 
 # bad NAME TEXTS LINE2 [OPTIONS...]: a file whose first line is good and
 # whose second line is LINE2 (written with printf %b, so \000-style escapes
@@ -267,11 +275,17 @@ run reappear.jsonl
 data_error group_reappears reappear.jsonl 4 '"a"|1-2'
 # A group of one line is at "line N", not "lines N-N".
 printf '%s\n%s\n%s\n' "$G" '{"prompt_id":"b","reward":1,"logprobs":[-0.5]}' "$G" >reappear1.jsonl
+# Its batches of one group, lines 1 and 2, were whole: their records are
+# written.
+head -n 2 reappear1.jsonl | "$rladv" --batch-groups 1 > before1.jsonl
+[ -s before1.jsonl ] || no group_reappears_before "no output for lines 1-2"
+before=before1.jsonl
 run --batch-groups 1 reappear1.jsonl
 data_error group_reappears_one_line reappear1.jsonl 3 '"a" reappears after its group ended (reappear1.jsonl line 1);'
 # Under --unsorted a group ends with its batch: the advice is not --unsorted.
 run --batch-groups 1 --unsorted reappear1.jsonl
 data_error group_reappears_unsorted reappear1.jsonl 3 'reappears after its batch ended|give --batch-groups more'
+before=
 if grep -q 'use --unsorted' err; then no group_reappears_unsorted_advice "$(cat err)"; else ok; fi
 
 # Wrong group size: the error names the group and its first line.

@@ -135,6 +135,22 @@ same "skip, pipe" "cat bad.jsonl | \"$rladv\" \$J --on-error skip \
     --rejects rej -g seq"
 same "error in the middle" "\"$rladv\" \$J bad.jsonl"
 same "error after batches" "\"$rladv\" \$J --batch-groups 2 bad.jsonl"
+# Bad data after a batch whose output a buffer may still hold: every
+# record of the batches before it is written, plain or gzip, whatever -j
+# (a piece formatted on another thread used to go out at once, the
+# buffer's part of it not), and that is the output of the lines before.
+awk 'NR == 330 { print "{\"prompt_id\": \"x\", \"reward\": " } { print }' \
+    big.jsonl > stop.jsonl
+same "error after a batch" "\"$rladv\" \$J --batch-key step stop.jsonl"
+same "error after a batch, gzip" "\"$rladv\" \$J -z --batch-key step \
+    stop.jsonl"
+head -n 320 big.jsonl | "$rladv" --batch-key step > before.jsonl 2> /dev/null
+"$rladv" --batch-key step stop.jsonl > stopped.jsonl 2> /dev/null
+if [ $? = 1 ] && [ -s before.jsonl ] && cmp -s before.jsonl stopped.jsonl; then
+	ok
+else
+	no "error after a batch: the output is not the batch before it"
+fi
 same "too long a line" "\"$rladv\" \$J --max-line 3000 --batch-groups 1 \
     big.jsonl"
 same "too long, skip" "\"$rladv\" \$J --max-line 3000 --on-error skip \
