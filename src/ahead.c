@@ -119,6 +119,17 @@ done_item(struct chunk *c, struct item *it, const struct diag *d, int bad)
 	c->n++;
 }
 
+/* Room for one more line in c: where it goes. */
+static struct line *
+line_room(struct chunk *c)
+{
+	if (c->nln == c->lncap) {
+		c->lncap = c->lncap ? 2 * c->lncap : 64;
+		c->ln = diag_realloc(c->ln, c->lncap * sizeof(*c->ln));
+	}
+	return &c->ln[c->nln];
+}
+
 /* Cuts c's span into its lines, up to one too long (c->end -1). */
 static void
 cut_span(struct chunk *c)
@@ -127,16 +138,9 @@ cut_span(struct chunk *c)
 	int k;
 
 	c->nlines = 0;
-	for (;;) {
-		if (c->nln == c->lncap) {
-			c->lncap = c->lncap ? 2 * c->lncap : 64;
-			c->ln = diag_realloc(c->ln, c->lncap * sizeof(*c->ln));
-		}
-		if ((k = input_cut(&c->sp, &pos, &c->nlines, &c->ln[c->nln],
-		    &c->err)) <= 0)
-			break;
+	while ((k = input_cut(&c->sp, &pos, &c->nlines, line_room(c),
+	    &c->err)) > 0)
 		c->nln++;
-	}
 	if (k < 0)
 		c->end = -1;
 }
@@ -206,11 +210,7 @@ fill(struct ahead *a, struct chunk *c)
 		 * are lines to parse: a bad one is then reported at once. */
 		if (c->nln > 0 && !input_ready(a->in))
 			break;
-		if (c->nln == c->lncap) {
-			c->lncap = c->lncap ? 2 * c->lncap : 64;
-			c->ln = diag_realloc(c->ln, c->lncap * sizeof(*c->ln));
-		}
-		if ((k = input_next(a->in, &c->ln[c->nln], &c->err)) <= 0) {
+		if ((k = input_next(a->in, line_room(c), &c->err)) <= 0) {
 			c->end = k < 0 ? -1 : 1;
 			a->done = 1;
 			break;
@@ -311,7 +311,8 @@ rebase(struct ahead *a, struct chunk *c)
 		a->want = per < CHUNK_BYTES / CHUNK_LINES ? per * CHUNK_LINES :
 		    CHUNK_BYTES;
 	}
-	for (i = 0; i < c->n; i++)
+	/* Bad lines are rare: the items are looked at only for them. */
+	for (i = 0; c->nwhy > 0 && i < c->n; i++)
 		if (c->it[i].why)
 			diag_reline(&c->why[c->it[i].why - 1], c->sp.file,
 			    c->ln[c->it[i].line].lineno,

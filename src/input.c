@@ -238,21 +238,31 @@ next_read(struct input *in, struct line *ln, struct diag *d)
 	return -1;
 }
 
+/* The line of mapped bytes at *pos, up to end, into ln, and *pos past
+ * it: 1, or 0 at end. */
+static int
+cut_line(const char **pos, const char *end, struct line *ln)
+{
+	const char *p = *pos, *nl;
+
+	if (p == end)
+		return 0;
+	nl = memchr(p, '\n', (size_t)(end - p));
+	ln->text = p;
+	ln->len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+	*pos = p + ln->len + (nl != NULL);
+	return 1;
+}
+
 /* The next line of a mapped file: 1, 0 at its end. */
 static int
 next_mapped(struct input *in, struct line *ln)
 {
-	size_t left = in->maplen - in->mapoff, len;
-	const char *p, *nl;
+	const char *pos = in->map + in->mapoff;
 
-	if (left == 0)
+	if (!cut_line(&pos, in->map + in->maplen, ln))
 		return 0;
-	p = in->map + in->mapoff;
-	nl = memchr(p, '\n', left);
-	len = nl ? (size_t)(nl - p) : left;
-	in->mapoff += len + (nl != NULL);
-	ln->text = p;
-	ln->len = len;
+	in->mapoff = (size_t)(pos - in->map);
 	ln->lineno = ++in->lineno;
 	return 1;
 }
@@ -370,16 +380,11 @@ int
 input_cut(const struct linespan *s, const char **pos, unsigned long long *n,
     struct line *ln, struct diag *d)
 {
-	const char *p, *nl;
 	int k;
 
 	do {
-		if ((p = *pos) == s->end)
+		if (!cut_line(pos, s->end, ln))
 			return 0;
-		nl = memchr(p, '\n', (size_t)(s->end - p));
-		ln->text = p;
-		ln->len = nl ? (size_t)(nl - p) : (size_t)(s->end - p);
-		*pos = p + ln->len + (nl != NULL);
 		ln->lineno = ++*n;
 		ln->file = s->file;
 		ln->fileno = s->fileno;
