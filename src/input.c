@@ -258,10 +258,13 @@ cut_line(const char **pos, const char *end, struct line *ln)
 static int
 next_mapped(struct input *in, struct line *ln)
 {
-	const char *pos = in->map + in->mapoff;
+	const char *pos;
 
-	if (!cut_line(&pos, in->map + in->maplen, ln))
+	/* (no mapping at all for an empty file or standard input again) */
+	if (in->mapoff == in->maplen)
 		return 0;
+	pos = in->map + in->mapoff;
+	cut_line(&pos, in->map + in->maplen, ln);
 	in->mapoff = (size_t)(pos - in->map);
 	ln->lineno = ++in->lineno;
 	return 1;
